@@ -1,0 +1,18 @@
+// Package codes defines the error codes an mcperr server reports to its
+// clients, and a registry where an application adds its own.
+//
+// A Code is a small comparable value, an UPPER_SNAKE name such as NOT_FOUND.
+// Every code belongs to a Category (client, business or server), has a
+// one-line description and says whether a caller may retry. The built-in
+// codes are always known; an application registers its own (say
+// INSUFFICIENT_FUNDS) in a Registry at start-up, where a malformed or
+// duplicate name is refused with a *DefinitionError.
+//
+// Codes travel to the client as strings inside a tool result, never as new
+// JSON-RPC error numbers: the JSON-RPC range -32020..-32099 is reserved for
+// MCP itself.
+//
+// This package is a leaf: it imports only the standard library, so that a
+// service layer can depend on it without depending on any MCP SDK. It must
+// never hold mutable package state.
+package codes

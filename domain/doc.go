@@ -1,0 +1,18 @@
+// Package domain holds the error types a service layer returns when a
+// request fails for a reason of the domain: a missing resource, invalid
+// input, a refused permission, a broken business rule, a conflict, a rate
+// limit.
+//
+// The types know nothing of MCP: this package imports only the standard
+// library and mcperr/codes, so a service can return them without depending
+// on any SDK. mcperr turns them into tool results at the boundary.
+//
+// Every type keeps two audiences apart. Its PublicMessage and PublicDetails
+// are what the model may read; its Error text and LogValue are for the
+// server's log only and may carry more (a Validation's offending value, an
+// Authorization's permission and subject). Field comments say which is which.
+//
+// The types work with errors.Is and errors.As through any amount of
+// fmt.Errorf("...: %w") wrapping and errors.Join. This package must never
+// import an MCP SDK or anything outside the standard library and codes.
+package domain

@@ -1,0 +1,63 @@
+package domain
+
+import (
+	"fmt"
+	"log/slog"
+	"math"
+	"time"
+
+	"github.com/mcperr/mcperr/codes"
+)
+
+// RateLimited reports that the caller sent too many requests.
+type RateLimited struct {
+	// RetryAfter is how long the caller should wait; zero if unknown. Public.
+	RetryAfter time.Duration
+	// Limit describes the limit that was hit, such as "100/min per user".
+	// Log only.
+	Limit string
+}
+
+// NewRateLimited returns a RateLimited that asks to wait retryAfter.
+func NewRateLimited(retryAfter time.Duration) *RateLimited {
+	return &RateLimited{RetryAfter: retryAfter}
+}
+
+// Error returns the log view.
+func (e *RateLimited) Error() string {
+	if e.Limit == "" {
+		return "rate limited: " + e.PublicMessage()
+	}
+	return fmt.Sprintf("rate limited (%s): %s", e.Limit, e.PublicMessage())
+}
+
+// ErrorCode returns codes.RateLimited.
+func (e *RateLimited) ErrorCode() codes.Code { return codes.RateLimited }
+
+// Retryable returns true: the same request may succeed later.
+func (e *RateLimited) Retryable() bool { return true }
+
+// PublicMessage returns "Too many requests. Retry after 30 seconds."
+func (e *RateLimited) PublicMessage() string {
+	if e.RetryAfter <= 0 {
+		return "Too many requests. Retry later."
+	}
+	return fmt.Sprintf("Too many requests. Retry after %d seconds.", e.retrySeconds())
+}
+
+// PublicDetails returns the wait in whole seconds, rounded up.
+func (e *RateLimited) PublicDetails() map[string]any {
+	if e.RetryAfter <= 0 {
+		return nil
+	}
+	return map[string]any{"retryAfterSeconds": e.retrySeconds()}
+}
+
+// LogValue returns every field.
+func (e *RateLimited) LogValue() slog.Value {
+	return slog.GroupValue(slog.Duration("retry_after", e.RetryAfter), slog.String("limit", e.Limit))
+}
+
+func (e *RateLimited) retrySeconds() int64 {
+	return int64(math.Ceil(e.RetryAfter.Seconds()))
+}

@@ -1,0 +1,89 @@
+package domain
+
+import (
+	"log/slog"
+	"strings"
+
+	"github.com/mcperr/mcperr/codes"
+)
+
+// Violation is one way in which one field is invalid.
+type Violation struct {
+	// Field is the path of the field, such as "status" or "items/2/qty";
+	// empty for the arguments as a whole. Public.
+	Field string `json:"field"`
+	// Constraint says what the field must be, written for the model, such as
+	// "Must be one of: pending, shipped". Public.
+	Constraint string `json:"constraint"`
+	// Value is the offending value. Log only: it may be a secret or personal
+	// data the caller sent by mistake, so it never reaches the client.
+	Value any `json:"-"`
+}
+
+// Validation reports that input is invalid, field by field.
+type Validation struct {
+	// Violations lists what is wrong. Public, except each Value.
+	Violations []Violation
+}
+
+// NewValidation returns a Validation with one violation.
+func NewValidation(field string, value any, constraint string) *Validation {
+	return &Validation{Violations: []Violation{{Field: field, Constraint: constraint, Value: value}}}
+}
+
+// Error returns the public message; the offending values stay in LogValue.
+func (e *Validation) Error() string { return e.PublicMessage() }
+
+// ErrorCode returns codes.ValidationError.
+func (e *Validation) ErrorCode() codes.Code { return codes.ValidationError }
+
+// PublicMessage returns "Validation failed for status: Must be one of: a, b"
+// for one violation and "Validation failed: a: ...; b: ..." for several.
+func (e *Validation) PublicMessage() string {
+	switch len(e.Violations) {
+	case 0:
+		return "Validation failed."
+	case 1:
+		v := e.Violations[0]
+		if v.Field == "" {
+			return "Validation failed: " + v.Constraint
+		}
+		return "Validation failed for " + v.Field + ": " + v.Constraint
+	}
+	var b strings.Builder
+	b.WriteString("Validation failed: ")
+	for i, v := range e.Violations {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if v.Field != "" {
+			b.WriteString(v.Field)
+			b.WriteString(": ")
+		}
+		b.WriteString(v.Constraint)
+	}
+	return b.String()
+}
+
+// PublicDetails returns the violations without their values, as
+// {"violations": [{"field": ..., "constraint": ...}]}.
+func (e *Validation) PublicDetails() map[string]any {
+	vs := make([]map[string]any, len(e.Violations))
+	for i, v := range e.Violations {
+		vs[i] = map[string]any{"field": v.Field, "constraint": v.Constraint}
+	}
+	return map[string]any{"violations": vs}
+}
+
+// LogValue returns every violation, values included.
+func (e *Validation) LogValue() slog.Value {
+	attrs := make([]slog.Attr, len(e.Violations))
+	for i, v := range e.Violations {
+		key := v.Field
+		if key == "" {
+			key = "(root)"
+		}
+		attrs[i] = slog.Group(key, slog.String("constraint", v.Constraint), slog.Any("value", v.Value))
+	}
+	return slog.GroupValue(attrs...)
+}

@@ -1,0 +1,15 @@
+package filter
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+)
+
+// NewRef returns a new reference id: 16 lowercase hex digits holding 64
+// random bits from crypto/rand, short enough to read aloud and unique in
+// practice at millions of errors a day. It is the default RefGenerator.
+func NewRef() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never returns an error.
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,19 @@
+// Package toolerr defines ToolError, the failure a tool reports to the model
+// in words written for it, and the functions that classify any error by the
+// capabilities it exposes.
+//
+// A ToolError's message reaches the model exactly as written. Write it for
+// the model: what went wrong and what it could do differently. Never put a
+// secret or an internal detail in it. A ToolError may wrap a cause, which
+// reaches the server's log and never the client.
+//
+// Errors are classified through small interfaces found with errors.As
+// (Coder, PublicError, Detailer, Retryabler, Hinter), never by matching on
+// message strings, so the domain package and an application's own types work
+// the same way. CodeOf, IsPublic, DetailsOf and RetryableOf apply them to
+// any error chain.
+//
+// The package also holds the definition errors returned at start-up for a
+// bad tool name, a duplicate tool or code, a nil handler or filter. It never
+// imports an MCP SDK.
+package toolerr
