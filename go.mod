@@ -5,6 +5,8 @@ go 1.25.5
 require (
 	github.com/cockroachdb/errors v1.14.0
 	github.com/cockroachdb/redact v1.1.5
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	golang.org/x/text v0.32.0
 )
 
 require (
@@ -18,5 +20,4 @@ require (
 	github.com/rogpeppe/go-internal v1.14.1 // indirect
 	github.com/stretchr/testify v1.11.1 // indirect
 	golang.org/x/sys v0.41.0 // indirect
-	golang.org/x/text v0.32.0 // indirect
 )

@@ -116,4 +116,3 @@ func checkFilters(filters []Filter) error {
 	}
 	return nil
 }
-

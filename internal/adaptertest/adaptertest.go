@@ -1,0 +1,199 @@
+// Package adaptertest is the one table of tool-call cases that every mcperr
+// adapter is tested against, so that a go-sdk server and a mcp-go server
+// provably answer each kind of failure the same way.
+//
+// An adapter's test registers Tools on a real server of its SDK, calls each
+// Case through that SDK's real client, converts what the client received
+// into a Result, and hands it to Check with the server's captured log.
+package adaptertest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	crdb "github.com/cockroachdb/errors"
+
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// Canary is a secret planted in internal errors, panics, validation values
+// and authorization subjects. It must never appear in any byte a client
+// receives.
+const Canary = "hunter2-CANARY-5e1f"
+
+// SelfBuilt is returned by a Behaviour to ask the adapter's test to answer
+// with an isError result that the handler builds itself, with Text as its
+// only content. mcperr must pass such a result through untouched.
+type SelfBuilt struct{ Text string }
+
+func (s *SelfBuilt) Error() string { return "self-built error result: " + s.Text }
+
+// Behaviour is what a tool does, independent of any SDK. It returns the text
+// of a successful result, or an error; it may panic.
+type Behaviour func(ctx context.Context, args map[string]any) (string, error)
+
+// Tool is a tool the adapters register.
+type Tool struct {
+	Name        string
+	Description string
+	// InputSchema is the tool's JSON input schema.
+	InputSchema json.RawMessage
+	// OutputSchema, when set, is the tool's JSON output schema; a
+	// successful call returns {"text": ...} as structured content.
+	OutputSchema json.RawMessage
+	Do           Behaviour
+}
+
+// Schemas used by the tools.
+var (
+	EmptySchema  = json.RawMessage(`{"type":"object"}`)
+	DivideSchema = json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}`)
+	OutputSchema = json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)
+)
+
+// Calls counts the calls that reached the divide handler, so a test can
+// prove that bad arguments are refused before the handler runs.
+var Calls atomic.Int64
+
+// Tools returns the tools of the table.
+func Tools() []Tool {
+	fail := func(err error) Behaviour {
+		return func(context.Context, map[string]any) (string, error) { return "", err }
+	}
+	return []Tool{
+		{Name: "divide", Description: "Divides a by b.", InputSchema: DivideSchema, Do: func(_ context.Context, args map[string]any) (string, error) {
+			Calls.Add(1)
+			a, _ := args["a"].(float64)
+			b, _ := args["b"].(float64)
+			if b == 0 {
+				return "", toolerr.New("b must not be zero.").WithHint("Pass a non-zero b.")
+			}
+			return fmt.Sprint(a / b), nil
+		}},
+		{Name: "ok", Description: "Succeeds.", InputSchema: EmptySchema, Do: func(context.Context, map[string]any) (string, error) { return "all good", nil }},
+		{Name: "coded_tool_error", InputSchema: EmptySchema, Do: fail(toolerr.New("Not enough stock for 3 units.").
+			WithCode("INVENTORY_EXHAUSTED").WithDetails(map[string]any{"available": 2}).WithRetryable(false).
+			WithCause(errors.New("stock service said: " + Canary)))},
+		{Name: "not_found", InputSchema: EmptySchema, Do: fail(fmt.Errorf("load order: %w", domain.NewNotFound("Order", "ord_404")))},
+		{Name: "validation", InputSchema: EmptySchema, Do: fail(domain.NewValidation("status", Canary, "Must be one of: pending, shipped"))},
+		{Name: "authorization", InputSchema: EmptySchema, Do: fail(domain.NewAuthorization("orders:write:"+Canary, "user-"+Canary))},
+		{Name: "business_rule", InputSchema: EmptySchema, Do: fail(domain.NewBusinessRule("ORDER_ALREADY_DELIVERED",
+			"Cannot change status of a delivered order", map[string]any{"orderId": "ord_1", "currentStatus": "delivered"}))},
+		{Name: "conflict", InputSchema: EmptySchema, Do: fail(&domain.Conflict{Resource: "User", Message: "A user with this email already exists.", Cause: errors.New("pq: duplicate key " + Canary)})},
+		{Name: "rate_limited", InputSchema: EmptySchema, Do: fail(domain.NewRateLimited(30 * time.Second))},
+		{Name: "internal", InputSchema: EmptySchema, Do: fail(fmt.Errorf("dial 10.0.0.5: password=%s refused", Canary))},
+		{Name: "hinted_internal", InputSchema: EmptySchema, Do: fail(crdb.WithHint(crdb.Newf("db %s down", Canary), "The database is restarting; retry in a minute."))},
+		{Name: "joined", InputSchema: EmptySchema, Do: fail(errors.Join(errors.New("cleanup: "+Canary), domain.NewNotFound("User", "usr_9")))},
+		{Name: "panic", InputSchema: EmptySchema, Do: func(context.Context, map[string]any) (string, error) { panic("nil map write near " + Canary) }},
+		{Name: "panic_error", InputSchema: EmptySchema, Do: func(context.Context, map[string]any) (string, error) {
+			panic(toolerr.New("a ToolError thrown with panic is still a panic: " + Canary))
+		}},
+		{Name: "cancelled", InputSchema: EmptySchema, Do: fail(fmt.Errorf("query %s: %w", Canary, context.Canceled))},
+		{Name: "deadline", InputSchema: EmptySchema, Do: fail(fmt.Errorf("call %s: %w", Canary, context.DeadlineExceeded))},
+		{Name: "self_built", InputSchema: EmptySchema, Do: fail(&SelfBuilt{Text: "handler-built error text"})},
+		{Name: "with_output", InputSchema: EmptySchema, OutputSchema: OutputSchema, Do: func(_ context.Context, args map[string]any) (string, error) {
+			if args["fail"] == true {
+				return "", fmt.Errorf("render %s: broken", Canary)
+			}
+			return "structured", nil
+		}},
+	}
+}
+
+// Expect is what a client must receive for a Case.
+type Expect struct {
+	// ProtocolError means a JSON-RPC error, not a tool result.
+	ProtocolError bool
+	// IsError is the result's isError.
+	IsError bool
+	// Code is the envelope's code; zero when there is no envelope.
+	Code codes.Code
+	// Text is the first text block exactly; "{ref}" stands for the ref.
+	Text string
+	// Hints are the texts of the blocks after the first.
+	Hints []string
+	// Fields are the fields a validation error must name, in order.
+	Fields []string
+	// Details must be a subset of the envelope's details.
+	Details map[string]any
+	// Retryable is the envelope's retryable flag, when it must be known.
+	Retryable *bool
+	// Masked means a ref in the text and in exactly one error-level record.
+	Masked bool
+	// Logged is the number of log records the call must write.
+	Logged int
+	// LogContains are strings the log record must hold (the full error).
+	LogContains []string
+	// HandlerSkipped means the divide handler must not have run.
+	HandlerSkipped bool
+}
+
+// Case is one call and what it must give.
+type Case struct {
+	Name string
+	Tool string
+	Args map[string]any
+	Want Expect
+}
+
+var (
+	yes = true
+	no  = false
+)
+
+// Cases returns the table.
+func Cases() []Case {
+	return []Case{
+		{"success", "ok", nil, Expect{Text: "all good"}},
+		{"ToolError", "divide", map[string]any{"a": 1, "b": 0}, Expect{IsError: true, Code: codes.ToolFailed,
+			Text: "b must not be zero.", Hints: []string{"Hint: Pass a non-zero b."}, Retryable: &no, Logged: 1}},
+		{"ToolError with code, details and cause", "coded_tool_error", nil, Expect{IsError: true, Code: "INVENTORY_EXHAUSTED",
+			Text: "Not enough stock for 3 units.", Details: map[string]any{"available": 2.0}, Retryable: &no, Logged: 1,
+			LogContains: []string{"stock service said: " + Canary}}},
+		{"NotFound", "not_found", nil, Expect{IsError: true, Code: codes.NotFound, Text: "Order not found: ord_404",
+			Details: map[string]any{"resourceType": "Order", "resourceId": "ord_404"}, Logged: 1}},
+		{"Validation from the service", "validation", nil, Expect{IsError: true, Code: codes.ValidationError,
+			Text: "Validation failed for status: Must be one of: pending, shipped", Fields: []string{"status"}, Logged: 1,
+			LogContains: []string{Canary}}},
+		{"Authorization", "authorization", nil, Expect{IsError: true, Code: codes.Forbidden, Text: "Access denied.", Logged: 1,
+			LogContains: []string{"user-" + Canary}}},
+		{"BusinessRule", "business_rule", nil, Expect{IsError: true, Code: "ORDER_ALREADY_DELIVERED",
+			Text: "Cannot change status of a delivered order", Details: map[string]any{"currentStatus": "delivered"}, Logged: 1}},
+		{"Conflict", "conflict", nil, Expect{IsError: true, Code: codes.Conflict, Text: "A user with this email already exists.", Logged: 1}},
+		{"RateLimited", "rate_limited", nil, Expect{IsError: true, Code: codes.RateLimited,
+			Text: "Too many requests. Retry after 30 seconds.", Details: map[string]any{"retryAfterSeconds": 30.0}, Retryable: &yes, Logged: 1}},
+		{"plain error with a secret", "internal", nil, Expect{IsError: true, Code: codes.InternalError,
+			Text: `Internal error in tool "internal" (ref: {ref}).`, Masked: true, Retryable: &no, Logged: 1,
+			LogContains: []string{"password=" + Canary}}},
+		{"hint survives masking", "hinted_internal", nil, Expect{IsError: true, Code: codes.InternalError,
+			Text: `Internal error in tool "hinted_internal" (ref: {ref}).`, Hints: []string{"Hint: The database is restarting; retry in a minute."},
+			Masked: true, Logged: 1, LogContains: []string{"db " + Canary + " down"}}},
+		{"joined errors", "joined", nil, Expect{IsError: true, Code: codes.NotFound, Text: "User not found: usr_9", Logged: 1}},
+		{"panic", "panic", nil, Expect{IsError: true, Code: codes.InternalError,
+			Text: `Internal error in tool "panic" (ref: {ref}).`, Masked: true, Logged: 1, LogContains: []string{Canary, "goroutine"}}},
+		{"panic with a ToolError value", "panic_error", nil, Expect{IsError: true, Code: codes.InternalError,
+			Text: `Internal error in tool "panic_error" (ref: {ref}).`, Masked: true, Logged: 1}},
+		{"server survives a panic", "ok", nil, Expect{Text: "all good"}},
+		{"cancelled", "cancelled", nil, Expect{IsError: true, Code: codes.Cancelled,
+			Text: "The request was cancelled before the tool finished.", Retryable: &yes, Logged: 1}},
+		{"deadline", "deadline", nil, Expect{IsError: true, Code: codes.Timeout,
+			Text: "The tool did not finish in time. Try again, perhaps with a smaller request.", Retryable: &yes, Logged: 1}},
+		{"missing argument", "divide", map[string]any{"a": 1}, Expect{IsError: true, Code: codes.ValidationError,
+			Text: "Validation failed for b: is required", Fields: []string{"b"}, Logged: 1, HandlerSkipped: true}},
+		{"wrong type", "divide", map[string]any{"a": Canary, "b": 2}, Expect{IsError: true, Code: codes.ValidationError,
+			Text: "Validation failed for a: must be number, not string", Fields: []string{"a"}, Logged: 1, HandlerSkipped: true}},
+		{"extra argument", "divide", map[string]any{"a": 1, "b": 2, "token": Canary}, Expect{IsError: true, Code: codes.ValidationError,
+			Text: "Validation failed for token: is not a known property; remove it", Fields: []string{"token"}, Logged: 1, HandlerSkipped: true}},
+		{"self-built error result", "self_built", nil, Expect{IsError: true, Text: "handler-built error text"}},
+		{"output schema, success", "with_output", nil, Expect{Text: `{"text":"structured"}`}},
+		{"output schema, failure", "with_output", map[string]any{"fail": true}, Expect{IsError: true, Code: codes.InternalError,
+			Text: `Internal error in tool "with_output" (ref: {ref}).`, Masked: true, Logged: 1}},
+		{"unknown tool", "no_such_tool", nil, Expect{ProtocolError: true}},
+	}
+}

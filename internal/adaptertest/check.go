@@ -1,0 +1,195 @@
+package adaptertest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcperr/mcperr/filter"
+)
+
+// Result is what a client received for one call, in SDK-neutral form.
+type Result struct {
+	// ProtocolErr is the JSON-RPC error the call failed with, if any.
+	ProtocolErr error
+	IsError     bool
+	// Texts are the text blocks of the content, in order.
+	Texts []string
+	// Meta is the result's _meta.
+	Meta map[string]any
+	// StructuredContent is the result's structuredContent, if any.
+	StructuredContent any
+	// Raw is the whole result as the client received it, JSON-encoded: the
+	// canary must not appear in it.
+	Raw []byte
+}
+
+// Envelope returns the mcperr envelope in r's _meta, or nil.
+func (r Result) Envelope() map[string]any {
+	env, _ := r.Meta[filter.MetaKey].(map[string]any)
+	return env
+}
+
+// Log captures the records a server writes, as JSON objects.
+type Log struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Logger returns a logger that writes into l at every level.
+func (l *Log) Logger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// Write implements io.Writer.
+func (l *Log) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// Records returns the records written so far and forgets them.
+func (l *Log) Records(t testing.TB) []map[string]any {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	dec := json.NewDecoder(&l.buf)
+	for dec.More() {
+		var rec map[string]any
+		if err := dec.Decode(&rec); err != nil {
+			t.Fatalf("log record is not JSON: %v", err)
+		}
+		out = append(out, rec)
+	}
+	l.buf.Reset()
+	return out
+}
+
+var refPattern = regexp.MustCompile(`\(ref: ([0-9a-f]{16})\)`)
+
+// Check asserts that r and the records logged for the call are what c wants.
+func Check(t *testing.T, c Case, r Result, records []map[string]any) {
+	t.Helper()
+	w := c.Want
+	if bytes.Contains(r.Raw, []byte(Canary)) {
+		t.Errorf("the canary secret reached the client: %s", r.Raw)
+	}
+	if r.ProtocolErr != nil && strings.Contains(r.ProtocolErr.Error(), Canary) {
+		t.Errorf("the canary secret reached the client in a protocol error: %v", r.ProtocolErr)
+	}
+	if w.ProtocolError {
+		if r.ProtocolErr == nil {
+			t.Errorf("want a protocol error, got a result: %s", r.Raw)
+		}
+		return
+	}
+	if r.ProtocolErr != nil {
+		t.Fatalf("want a tool result, got protocol error %v", r.ProtocolErr)
+	}
+	if r.IsError != w.IsError {
+		t.Errorf("isError = %v, want %v (%s)", r.IsError, w.IsError, r.Raw)
+	}
+	if len(r.Texts) == 0 {
+		t.Fatalf("result has no text content: %s", r.Raw)
+	}
+	ref := ""
+	if m := refPattern.FindStringSubmatch(r.Texts[0]); m != nil {
+		ref = m[1]
+	}
+	wantText := strings.ReplaceAll(w.Text, "{ref}", ref)
+	if r.Texts[0] != wantText {
+		t.Errorf("text = %q, want %q", r.Texts[0], wantText)
+	}
+	if got := r.Texts[1:]; fmt.Sprint(got) != fmt.Sprint(w.Hints) && !(len(got) == 0 && len(w.Hints) == 0) {
+		t.Errorf("hint blocks = %q, want %q", got, w.Hints)
+	}
+	env := r.Envelope()
+	switch {
+	case w.Code == "" && env != nil:
+		t.Errorf("want no error envelope, got %v", env)
+	case w.Code != "":
+		checkEnvelope(t, w, env, ref, wantText)
+	}
+	if w.IsError && r.StructuredContent != nil {
+		t.Errorf("an error result carries structuredContent %v", r.StructuredContent)
+	}
+	checkLog(t, w, records, ref)
+}
+
+func checkEnvelope(t *testing.T, w Expect, env map[string]any, ref, text string) {
+	t.Helper()
+	if env == nil {
+		t.Fatalf("no error envelope in _meta[%q]", filter.MetaKey)
+	}
+	if env["error"] != true || env["code"] != string(w.Code) || env["message"] != text {
+		t.Errorf("envelope = %v, want error true, code %s, message %q", env, w.Code, text)
+	}
+	if ts, _ := env["timestamp"].(string); ts == "" {
+		t.Errorf("envelope has no timestamp: %v", env)
+	}
+	if w.Masked {
+		if ref == "" || env["ref"] != ref {
+			t.Errorf("masked error: text ref %q, envelope ref %v; want the same non-empty ref", ref, env["ref"])
+		}
+	}
+	if w.Retryable != nil && env["retryable"] != *w.Retryable {
+		t.Errorf("envelope retryable = %v, want %v", env["retryable"], *w.Retryable)
+	}
+	details, _ := env["details"].(map[string]any)
+	for k, v := range w.Details {
+		if fmt.Sprint(details[k]) != fmt.Sprint(v) {
+			t.Errorf("details[%q] = %v, want %v (details %v)", k, details[k], v, details)
+		}
+	}
+	if len(w.Fields) > 0 {
+		vs, _ := details["violations"].([]any)
+		var fields []string
+		for _, v := range vs {
+			m, _ := v.(map[string]any)
+			fields = append(fields, fmt.Sprint(m["field"]))
+			if _, has := m["value"]; has {
+				t.Errorf("a violation carries its value to the client: %v", m)
+			}
+		}
+		if fmt.Sprint(fields) != fmt.Sprint(w.Fields) {
+			t.Errorf("violated fields = %v, want %v", fields, w.Fields)
+		}
+	}
+}
+
+func checkLog(t *testing.T, w Expect, records []map[string]any, ref string) {
+	t.Helper()
+	if len(records) != w.Logged {
+		t.Fatalf("the call wrote %d log records, want %d: %v", len(records), w.Logged, records)
+	}
+	if w.Logged == 0 {
+		return
+	}
+	rec := records[0]
+	all, _ := json.Marshal(rec)
+	level, _ := rec["level"].(string)
+	if w.Masked {
+		if level != "ERROR" {
+			t.Errorf("masked error logged at %s, want ERROR", level)
+		}
+		if rec["ref"] != ref {
+			t.Errorf("log record ref = %v, want %q", rec["ref"], ref)
+		}
+	} else if level == "ERROR" && w.Code != "TIMEOUT" {
+		t.Errorf("a %s error logged at ERROR, want below", w.Code)
+	}
+	if w.Code != "" && rec["code"] != string(w.Code) {
+		t.Errorf("log record code = %v, want %s", rec["code"], w.Code)
+	}
+	for _, s := range w.LogContains {
+		if !strings.Contains(string(all), s) {
+			t.Errorf("log record lacks %q: %s", s, all)
+		}
+	}
+}

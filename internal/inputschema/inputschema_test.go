@@ -1,0 +1,104 @@
+package inputschema
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const orderSchema = `{
+  "type": "object",
+  "properties": {
+    "orderId": {"type": "string", "pattern": "^ord_"},
+    "count":   {"type": "integer", "minimum": 1},
+    "status":  {"type": "string", "enum": ["pending", "shipped"]},
+    "items":   {"type": "array", "items": {"type": "object", "properties": {"qty": {"type": "integer"}}}}
+  },
+  "required": ["orderId", "count"],
+  "additionalProperties": false
+}`
+
+func TestCheck(t *testing.T) {
+	s, err := Compile([]byte(orderSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args string
+		want map[string]string // field -> constraint
+	}{
+		{"fits", `{"orderId":"ord_1","count":2}`, nil},
+		{"missing", `{"count":2}`, map[string]string{"orderId": "is required"}},
+		{"null means empty object", `null`, map[string]string{"orderId": "is required", "count": "is required"}},
+		{"wrong type", `{"orderId":"ord_1","count":"SECRET-two"}`, map[string]string{"count": "must be integer, not string"}},
+		{"extra", `{"orderId":"ord_1","count":2,"token":"SECRET-tok"}`, map[string]string{"token": "is not a known property; remove it"}},
+		{"pattern", `{"orderId":"SECRET-x","count":2}`, map[string]string{"orderId": "must match the pattern ^ord_"}},
+		{"minimum", `{"orderId":"ord_1","count":0}`, map[string]string{"count": "must be at least 1"}},
+		{"enum", `{"orderId":"ord_1","count":1,"status":"SECRET-lost"}`, map[string]string{"status": "value must be one of 'pending', 'shipped'"}},
+		{"nested", `{"orderId":"ord_1","count":1,"items":[{"qty":1},{"qty":"SECRET"}]}`, map[string]string{"items/1/qty": "must be integer, not string"}},
+		{"not an object", `[1,2]`, map[string]string{"": "must be object, not array"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := s.CheckJSON([]byte(tt.args))
+			if tt.want == nil {
+				if v != nil {
+					t.Fatalf("CheckJSON = %v, want nil", v)
+				}
+				return
+			}
+			if v == nil {
+				t.Fatal("CheckJSON = nil, want violations")
+			}
+			got := map[string]string{}
+			for _, vi := range v.Violations {
+				got[vi.Field] = vi.Constraint
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("violations = %v, want %v", got, tt.want)
+			}
+			for f, c := range tt.want {
+				if got[f] != c {
+					t.Errorf("field %q: constraint %q, want %q", f, got[f], c)
+				}
+			}
+			public, _ := json.Marshal(v.PublicDetails())
+			if strings.Contains(v.PublicMessage()+string(public), "SECRET") {
+				t.Errorf("offending value reached the public view: %s %s", v.PublicMessage(), public)
+			}
+		})
+	}
+}
+
+func TestCheckKeepsValueForLog(t *testing.T) {
+	s, err := Compile([]byte(orderSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := s.CheckJSON([]byte(`{"orderId":"ord_1","count":"SECRET-two"}`))
+	if v == nil || v.Violations[0].Value != "SECRET-two" {
+		t.Fatalf("Value = %#v, want the offending value kept for the log", v)
+	}
+}
+
+func TestCompileRefusesRemoteRefs(t *testing.T) {
+	if _, err := Compile([]byte(`{"$ref": "https://example.com/schema.json"}`)); err == nil {
+		t.Fatal("Compile accepted a remote $ref")
+	}
+	if _, err := Compile([]byte(`{`)); err == nil {
+		t.Fatal("Compile accepted broken JSON")
+	}
+}
+
+func TestCacheCompilesOnce(t *testing.T) {
+	var c Cache
+	a, err := c.Get([]byte(orderSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := c.Get([]byte(orderSchema))
+	if a != b {
+		t.Fatal("Cache compiled the same document twice")
+	}
+}
