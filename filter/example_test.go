@@ -1,0 +1,239 @@
+package filter_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	crdb "github.com/cockroachdb/errors"
+
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// stdoutLogger logs to standard output without the time and stack, which
+// change from run to run, so examples can show the record.
+func stdoutLogger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if (a.Key == slog.TimeKey || a.Key == "stack") && len(groups) == 0 {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+}
+
+func fixedRef() string { return "4f9c2a7d1e0b3c58" }
+
+func ExampleNew() {
+	p, err := filter.New(filter.WithLogger(stdoutLogger()), filter.WithRefGenerator(fixedRef))
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	call := filter.Call{Tool: "lookup"}
+
+	// A failure the model should read: sent as written.
+	fmt.Println(p.Handle(ctx, filter.Call{Tool: "divide"}, toolerr.New("b must not be zero.")).Message)
+
+	// Anything else: logged with a ref, masked for the client.
+	r := p.Handle(ctx, call, errors.New("connection refused by 10.0.0.12:5432"))
+	fmt.Println(r.Message)
+	// Output:
+	// level=INFO msg="tool call failed" tool=divide code=TOOL_ERROR error="b must not be zero." fields.message="b must not be zero."
+	// b must not be zero.
+	// level=ERROR msg="tool call failed" tool=lookup code=INTERNAL_ERROR ref=4f9c2a7d1e0b3c58 error="connection refused by 10.0.0.12:5432"
+	// Internal error in tool "lookup" (ref: 4f9c2a7d1e0b3c58).
+}
+
+func ExamplePipeline_Handle() {
+	p, _ := filter.New(
+		filter.WithLogger(slog.New(slog.DiscardHandler)),
+		filter.WithClock(func() time.Time { return time.Date(2024, 1, 15, 10, 30, 0, 0, time.UTC) }),
+	)
+	r := p.Handle(context.Background(), filter.Call{Tool: "get_user", RequestID: "req_xyz789"},
+		fmt.Errorf("get user: %w", domain.NewNotFound("User", "usr_abc123")))
+	b, _ := json.MarshalIndent(r, "", "  ")
+	fmt.Println(string(b))
+	// Output:
+	// {
+	//   "error": true,
+	//   "code": "NOT_FOUND",
+	//   "message": "User not found: usr_abc123",
+	//   "details": {
+	//     "resourceId": "usr_abc123",
+	//     "resourceType": "User"
+	//   },
+	//   "timestamp": "2024-01-15T10:30:00Z",
+	//   "requestId": "req_xyz789",
+	//   "retryable": false
+	// }
+}
+
+// The order is per-tool filters, then global filters, then the built-in
+// mapping; within each list the first is outermost.
+func ExampleWithToolFilters() {
+	trace := func(name string) filter.Filter {
+		return filter.Func(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
+			fmt.Println(name, "saw:", err)
+			return nil, nil // pass on
+		})
+	}
+	p, _ := filter.New(
+		filter.WithLogger(slog.New(slog.DiscardHandler)),
+		filter.WithFilters(trace("global 1"), trace("global 2")),
+		filter.WithToolFilters("transfer_funds", trace("per-tool 1"), trace("per-tool 2")),
+	)
+	r := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"}, errors.New("boom"))
+	fmt.Println("built-in mapping:", r.Code)
+	// Output:
+	// per-tool 1 saw: boom
+	// per-tool 2 saw: boom
+	// global 1 saw: boom
+	// global 2 saw: boom
+	// built-in mapping: INTERNAL_ERROR
+}
+
+// dbError stands for a driver's error type, such as *pgconn.PgError.
+type dbError struct{ Code, Detail string }
+
+func (e *dbError) Error() string { return "db: " + e.Code + ": " + e.Detail }
+
+// A specialised filter handles its own kind of error and rethrows the rest.
+func ExampleCatch() {
+	database := filter.Catch(func(_ context.Context, _ filter.Call, e *dbError) (*filter.Response, error) {
+		switch e.Code {
+		case "23505": // unique_violation
+			return &filter.Response{Code: codes.Conflict, Message: "A record with this value already exists."}, nil
+		case "23503": // foreign_key_violation
+			return nil, domain.NewNotFound("Referenced record", "") // transform, and let the mapping speak
+		}
+		return nil, nil // rethrow: the built-in mapping masks it
+	})
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(database),
+		filter.WithRefGenerator(fixedRef))
+	ctx, call := context.Background(), filter.Call{Tool: "create_user"}
+
+	for _, err := range []error{
+		fmt.Errorf("insert: %w", &dbError{"23505", "Key (email)=(ann@example.com) exists"}),
+		&dbError{"23503", "Key (team_id)=(9) is not present"},
+		&dbError{"53300", "too many connections for role app"},
+		errors.New("not a database error"),
+	} {
+		r := p.Handle(ctx, call, err)
+		fmt.Println(r.Code, r.Message)
+	}
+	// Output:
+	// CONFLICT A record with this value already exists.
+	// NOT_FOUND Referenced record not found.
+	// INTERNAL_ERROR Internal error in tool "create_user" (ref: 4f9c2a7d1e0b3c58).
+	// INTERNAL_ERROR Internal error in tool "create_user" (ref: 4f9c2a7d1e0b3c58).
+}
+
+func ExampleFunc() {
+	insufficient := filter.Func(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
+		var br *domain.BusinessRule
+		if errors.As(err, &br) && br.Rule == "INSUFFICIENT_FUNDS" {
+			return &filter.Response{Code: br.Rule, Message: "Insufficient funds for transfer", Details: br.Context}, nil
+		}
+		return nil, nil
+	})
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(insufficient))
+	r := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"},
+		domain.NewBusinessRule("INSUFFICIENT_FUNDS", "Available: 100, requested: 150", map[string]any{"available": 100.0, "requested": 150.0}))
+	fmt.Println(r.Code, r.Message, r.Details)
+	// Output: INSUFFICIENT_FUNDS Insufficient funds for transfer map[available:100 requested:150]
+}
+
+func ExamplePipeline_With() {
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)))
+	friendly := filter.Catch(func(_ context.Context, _ filter.Call, e *domain.NotFound) (*filter.Response, error) {
+		return &filter.Response{Code: codes.NotFound, Message: "No " + e.Resource + " has id " + e.ID + "; list them first."}, nil
+	})
+	bound, err := p.With(friendly)
+	if err != nil {
+		panic(err)
+	}
+	r := bound.Handle(context.Background(), filter.Call{Tool: "get_user"}, domain.NewNotFound("user", "u9"))
+	fmt.Println(r.Message)
+	// Output: No user has id u9; list them first.
+}
+
+func ExampleRecovered() {
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRefGenerator(fixedRef))
+	handler := func() { var m map[string]int; m["x"] = 1 } // a bug
+	run := func() (r *filter.Response) {
+		defer func() {
+			if v := recover(); v != nil {
+				r = p.Handle(context.Background(), filter.Call{Tool: "buggy"}, filter.Recovered(v))
+			}
+		}()
+		handler()
+		return nil
+	}
+	fmt.Println(run().Message)
+	// Output: Internal error in tool "buggy" (ref: 4f9c2a7d1e0b3c58).
+}
+
+func ExampleNewRef() {
+	fmt.Println(len(filter.NewRef()))
+	// Output: 16
+}
+
+func ExampleResponse_Texts() {
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRefGenerator(fixedRef))
+	err := crdb.WithHint(errors.New("pool exhausted"), "The database is busy; retry in a minute.")
+	for _, text := range p.Handle(context.Background(), filter.Call{Tool: "report"}, err).Texts() {
+		fmt.Println(text)
+	}
+	// Output:
+	// Internal error in tool "report" (ref: 4f9c2a7d1e0b3c58).
+	// Hint: The database is busy; retry in a minute.
+}
+
+func ExampleResponse_Envelope() {
+	r := &filter.Response{Code: codes.NotFound, Message: "Order not found: 1", Timestamp: time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)}
+	e := r.Envelope()
+	fmt.Println(e.Error, e.Code, e.Timestamp)
+	// Output: true NOT_FOUND 2024-01-15T00:00:00Z
+}
+
+func ExampleWithReporter() {
+	sentry := filter.ReporterFunc(func(_ context.Context, in filter.Incident) {
+		fmt.Printf("report %s in %s: %v\n", in.Ref, in.Call.Tool, in.Err)
+	})
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithReporter(sentry), filter.WithRefGenerator(fixedRef))
+	p.Handle(context.Background(), filter.Call{Tool: "lookup"}, errors.New("disk full"))
+	p.Handle(context.Background(), filter.Call{Tool: "lookup"}, domain.NewNotFound("Order", "1")) // not a server error
+	// Output: report 4f9c2a7d1e0b3c58 in lookup: disk full
+}
+
+func ExampleWithExposedErrors() {
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRefGenerator(fixedRef),
+		filter.WithExposedErrors(os.Getenv("APP_ENV") != "production"))
+	fmt.Println(p.Handle(context.Background(), filter.Call{Tool: "lookup"}, errors.New("no such table: orders")).Message)
+	// Output: Internal error in tool "lookup" (ref: 4f9c2a7d1e0b3c58): no such table: orders
+}
+
+func ExampleWithRedaction() {
+	p, _ := filter.New(filter.WithLogger(stdoutLogger()), filter.WithRefGenerator(fixedRef), filter.WithRedaction(true))
+	p.Handle(context.Background(), filter.Call{Tool: "login"}, crdb.Newf("no account for %s", "ann@example.com"))
+	// Output:
+	// level=ERROR msg="tool call failed" tool=login code=INTERNAL_ERROR ref=4f9c2a7d1e0b3c58 error="no account for ‹×›"
+}
+
+func ExampleWithRegistry() {
+	reg, _ := codes.NewRegistry(codes.Info{Code: "INSUFFICIENT_FUNDS", Category: codes.Business, Description: "The balance is too low."})
+	p, _ := filter.New(filter.WithRegistry(reg), filter.WithLogger(slog.New(slog.DiscardHandler)))
+	r := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"},
+		domain.NewBusinessRule("INSUFFICIENT_FUNDS", "Insufficient funds for transfer", map[string]any{"available": 100}))
+	fmt.Println(r.Code, *r.Retryable, r.Message)
+	// Output: INSUFFICIENT_FUNDS false Insufficient funds for transfer
+}
