@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/mcperr/mcperr/codes"
@@ -197,7 +198,9 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 			r.Message = fmt.Sprintf("Internal error in tool %q (ref: %s): %s", h.call.Tool, r.Ref, h.err.Error())
 		}
 	}
-	r.Hints = append(r.Hints, hintsOf(h.err)...)
+	if hints := hintsOf(h.err); len(hints) > 0 {
+		r.Hints = append(slices.Clip(r.Hints), hints...) // never into a filter's own array
+	}
 	r.RequestID = h.call.RequestID
 	if r.Timestamp.IsZero() {
 		r.Timestamp = p.now().UTC()

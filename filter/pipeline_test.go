@@ -329,12 +329,16 @@ func TestFailingFilterIsMasked(t *testing.T) {
 }
 
 func TestFilterResponseGetsDefaults(t *testing.T) {
-	shared := &filter.Response{Code: "DUPLICATE_ENTRY", Message: "A record with this value already exists."}
+	shared := &filter.Response{Code: "DUPLICATE_ENTRY", Message: "A record with this value already exists.",
+		Hints: append(make([]string, 0, 4), "Use another email.")}
 	f := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return shared, nil })
 	h := newHarness(t, filter.WithFilters(f))
-	r := h.p.Handle(context.Background(), call, errors.New("pq: unique violation "+canary))
-	if r == shared || shared.RequestID != "" || !shared.Timestamp.IsZero() {
+	r := h.p.Handle(context.Background(), call, crdb.WithHint(errors.New("pq: unique violation "+canary), "Check the email."))
+	if r == shared || shared.RequestID != "" || !shared.Timestamp.IsZero() || shared.Hints[:2][1] != "" {
 		t.Fatal("the pipeline changed the filter's own Response value")
+	}
+	if fmt.Sprint(r.Hints) != "[Use another email. Check the email.]" {
+		t.Fatalf("hints = %q", r.Hints)
 	}
 	if r.Code != "DUPLICATE_ENTRY" || r.RequestID != "7" || r.Timestamp.IsZero() || r.Retryable != nil {
 		t.Fatalf("response = %+v", r)
