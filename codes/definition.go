@@ -17,6 +17,9 @@ const (
 	NilHandler Code = "NIL_HANDLER"
 	// NilFilter: a nil exception filter was registered.
 	NilFilter Code = "NIL_FILTER"
+	// InvalidSchema: a tool's input schema is missing, is not a JSON object
+	// schema, or cannot be compiled.
+	InvalidSchema Code = "INVALID_SCHEMA"
 	// InvalidOption: an option was given a value it cannot use.
 	InvalidOption Code = "INVALID_OPTION"
 )

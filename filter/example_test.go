@@ -47,7 +47,7 @@ func ExampleNew() {
 	r := p.Handle(ctx, call, errors.New("connection refused by 10.0.0.12:5432"))
 	fmt.Println(r.Message)
 	// Output:
-	// level=INFO msg="tool call failed" tool=divide code=TOOL_ERROR error="b must not be zero." fields.message="b must not be zero."
+	// level=INFO msg="tool call failed" tool=divide code=TOOL_ERROR error="b must not be zero."
 	// b must not be zero.
 	// level=ERROR msg="tool call failed" tool=lookup code=INTERNAL_ERROR ref=4f9c2a7d1e0b3c58 error="connection refused by 10.0.0.12:5432"
 	// Internal error in tool "lookup" (ref: 4f9c2a7d1e0b3c58).

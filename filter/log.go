@@ -53,6 +53,9 @@ func (p *Pipeline) log(ctx context.Context, h *handling, r *Response, server boo
 			attrs = append(attrs, slog.Any("fields", v))
 		}
 	}
+	if len(r.Hints) > 0 {
+		attrs = append(attrs, slog.Any("hints", r.Hints))
+	}
 	if stack := p.stackOf(h); stack != "" {
 		attrs = append(attrs, slog.String("stack", stack))
 	}

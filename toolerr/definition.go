@@ -8,11 +8,12 @@ import (
 )
 
 // DefinitionError reports a mistake in a server's definition, found at
-// start-up: a bad tool name, a duplicate tool or code, a nil handler or
-// filter. Its Code is one of codes.InvalidToolName, codes.DuplicateTool,
-// codes.InvalidCode, codes.DuplicateCode, codes.NilHandler, codes.NilFilter
-// or codes.InvalidOption, and its message says what to fix. It is the same
-// type as codes.DefinitionError, so errors.As finds both with one target.
+// start-up: a bad tool name or input schema, a duplicate tool or code, a nil
+// handler or filter. Its Code is one of codes.InvalidToolName,
+// codes.DuplicateTool, codes.InvalidCode, codes.DuplicateCode,
+// codes.NilHandler, codes.NilFilter, codes.InvalidSchema or
+// codes.InvalidOption, and its message says what to fix. It is the same type
+// as codes.DefinitionError, so errors.As finds both with one target.
 type DefinitionError = codes.DefinitionError
 
 // MaxToolNameLen is the longest tool name the MCP specification allows.

@@ -2,7 +2,6 @@ package toolerr
 
 import (
 	"fmt"
-	"log/slog"
 	"maps"
 
 	"github.com/mcperr/mcperr/codes"
@@ -109,18 +108,6 @@ func (e *ToolError) Unwrap() error {
 		return nil
 	}
 	return e.cause
-}
-
-// LogValue returns the code, message and hint for the log.
-func (e *ToolError) LogValue() slog.Value {
-	if e == nil {
-		return slog.Value{}
-	}
-	attrs := []slog.Attr{slog.String("message", e.msg)}
-	if e.hint != "" {
-		attrs = append(attrs, slog.String("hint", e.hint))
-	}
-	return slog.GroupValue(attrs...)
 }
 
 // WithCode returns a copy with the code, such as a registered

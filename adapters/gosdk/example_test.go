@@ -1,0 +1,258 @@
+package gosdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// examplePipeline returns a pipeline with a fixed ref and clock that logs to
+// stdout without timestamps and stacks, so the examples print the same every
+// time.
+func examplePipeline(opts ...filter.Option) *filter.Pipeline {
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && (a.Key == slog.TimeKey || a.Key == "stack") {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+	p, err := filter.New(append([]filter.Option{
+		filter.WithLogger(logger),
+		filter.WithRefGenerator(func() string { return "5f0c2a9e81d34b67" }),
+		filter.WithClock(func() time.Time { return time.Date(2025, 11, 25, 12, 0, 0, 0, time.UTC) }),
+	}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// exampleClient connects a client to s over in-memory transports.
+func exampleClient(s *mcp.Server) *mcp.ClientSession {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := s.Connect(ctx, st, nil); err != nil {
+		panic(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		panic(err)
+	}
+	return cs
+}
+
+// callAndPrint calls a tool and prints what the client, and so the model,
+// receives: each text block, and the code of the error envelope.
+func callAndPrint(cs *mcp.ClientSession, tool string, args map[string]any) {
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		fmt.Println("protocol error:", err)
+		return
+	}
+	for _, c := range res.Content {
+		fmt.Printf("client: %s\n", c.(*mcp.TextContent).Text)
+	}
+	if env, ok := res.Meta[filter.MetaKey].(map[string]any); ok {
+		b, _ := json.Marshal(env)
+		fmt.Printf("client: envelope %s\n", b)
+	}
+}
+
+type lookupArgs struct {
+	ID string `json:"id"`
+}
+
+func lookupOrder(_ context.Context, _ *mcp.CallToolRequest, args lookupArgs) (*mcp.CallToolResult, any, error) {
+	switch args.ID {
+	case "ord_1":
+		return nil, map[string]any{"id": "ord_1", "status": "shipped"}, nil
+	case "ord_2":
+		return nil, nil, errors.New("dial 10.0.0.5: password=hunter2 refused")
+	}
+	return nil, nil, domain.NewNotFound("Order", args.ID)
+}
+
+// One line of set-up puts every tool of a server behind the pipeline: a
+// domain error reaches the model with its code, a plain error is masked
+// behind a ref that only the log can resolve, and arguments that do not fit
+// the input schema are named field by field.
+func ExampleMiddleware() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(examplePipeline())))
+	mcp.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder)
+
+	cs := exampleClient(s)
+	callAndPrint(cs, "lookup_order", map[string]any{"id": "ord_1"})
+	callAndPrint(cs, "lookup_order", map[string]any{"id": "ord_404"})
+	callAndPrint(cs, "lookup_order", map[string]any{"id": "ord_2"})
+	callAndPrint(cs, "lookup_order", map[string]any{"order": "ord_1"})
+	// Output:
+	// client: {"id":"ord_1","status":"shipped"}
+	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
+	// client: Order not found: ord_404
+	// client: envelope {"code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+	// level=ERROR msg="tool call failed" tool=lookup_order code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 error="dial 10.0.0.5: password=hunter2 refused"
+	// client: Internal error in tool "lookup_order" (ref: 5f0c2a9e81d34b67).
+	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"lookup_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+	// level=INFO msg="tool call failed" tool=lookup_order code=VALIDATION_ERROR error="Validation failed: id: is required; order: is not a known property; remove it" fields.id.constraint="is required" fields.id.value=<nil> fields.order.constraint="is not a known property; remove it" fields.order.value=ord_1
+	// client: Validation failed: id: is required; order: is not a known property; remove it
+	// client: envelope {"code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"is required","field":"id"},{"constraint":"is not a known property; remove it","field":"order"}]},"error":true,"message":"Validation failed: id: is required; order: is not a known property; remove it","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+}
+
+// Wrap keeps mcp.AddTool compiling and binds filters to one tool. Here a
+// filter answers this tool's NotFound errors with a hint for the model. The
+// middleware adds the envelope and the hint block without logging the error
+// a second time.
+func ExampleWrap() {
+	p := examplePipeline()
+	suggest := filter.Catch(func(_ context.Context, _ filter.Call, e *domain.NotFound) (*filter.Response, error) {
+		return &filter.Response{
+			Code:    codes.NotFound,
+			Message: "There is no order " + e.ID + ".",
+			Hints:   []string{"Order ids look like ord_1; call list_orders to see them."},
+		}, nil
+	})
+
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(p)))
+	mcp.AddTool(s, &mcp.Tool{Name: "lookup_order"}, gosdk.Wrap(lookupOrder, gosdk.WithPipeline(p), gosdk.WithFilters(suggest)))
+
+	callAndPrint(exampleClient(s), "lookup_order", map[string]any{"id": "42"})
+	// Output:
+	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND error="Order not found: 42" fields.resource_type=Order fields.resource_id=42 hints="[Order ids look like ord_1; call list_orders to see them.]"
+	// client: There is no order 42.
+	// client: Hint: Order ids look like ord_1; call list_orders to see them.
+	// client: envelope {"code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+}
+
+// WrapRaw wraps a raw handler, which the SDK alone would turn into a
+// JSON-RPC error carrying the raw text. The wrapped handler returns a
+// complete error result by itself.
+func ExampleWrapRaw() {
+	charge := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, toolerr.New("The card was declined.").WithCode("CARD_DECLINED").WithRetryable(false)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "payments", Version: "1.0.0"}, nil)
+	s.AddTool(&mcp.Tool{Name: "charge", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		gosdk.WrapRaw(charge, gosdk.WithPipeline(examplePipeline())))
+
+	callAndPrint(exampleClient(s), "charge", nil)
+	// Output:
+	// level=INFO msg="tool call failed" tool=charge code=CARD_DECLINED error="The card was declined."
+	// client: The card was declined.
+	// client: envelope {"code":"CARD_DECLINED","error":true,"message":"The card was declined.","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+}
+
+// NewTools refuses a bad definition when the server starts, instead of
+// registering it as the SDK alone does.
+func ExampleNewTools() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	tools, err := gosdk.NewTools(s, gosdk.WithPipeline(examplePipeline()))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(gosdk.AddTool(tools, &mcp.Tool{Name: "lookup_order"}, lookupOrder))
+	fmt.Println(gosdk.AddTool(tools, &mcp.Tool{Name: "lookup_order"}, lookupOrder))
+	fmt.Println(gosdk.AddTool(tools, &mcp.Tool{Name: "look up"}, lookupOrder))
+	fmt.Println(gosdk.AddTool[lookupArgs, any](tools, &mcp.Tool{Name: "cancel_order"}, nil))
+	// Output:
+	// <nil>
+	// mcperr: DUPLICATE_TOOL: "lookup_order": a tool with this name is already registered on this server; give each tool its own name
+	// mcperr: INVALID_TOOL_NAME: "look up": character ' ' at byte 4 is not allowed; use only ASCII letters, digits, '_', '-' and '.'
+	// mcperr: NIL_HANDLER: "cancel_order": the tool has no handler; pass the function that implements it
+}
+
+// AddTool adds a typed tool to a server set up by NewTools: its errors,
+// panics and refused arguments all reach the model in the standard shape.
+func ExampleAddTool() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	tools, err := gosdk.NewTools(s, gosdk.WithPipeline(examplePipeline()))
+	if err != nil {
+		panic(err)
+	}
+	err = gosdk.AddTool(tools, &mcp.Tool{Name: "cancel_order"},
+		func(_ context.Context, _ *mcp.CallToolRequest, args lookupArgs) (*mcp.CallToolResult, any, error) {
+			var orders map[string]string
+			orders[args.ID] = "cancelled" // a bug: the map is nil
+			return nil, nil, nil
+		})
+	if err != nil {
+		panic(err)
+	}
+
+	callAndPrint(exampleClient(s), "cancel_order", map[string]any{"id": "ord_1"})
+	// Output:
+	// level=ERROR msg="tool call failed" tool=cancel_order code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 error="panic: assignment to entry in nil map"
+	// client: Internal error in tool "cancel_order" (ref: 5f0c2a9e81d34b67).
+	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+}
+
+// AddRawTool checks a raw tool's arguments against its input schema, which
+// the SDK leaves to the handler, so the handler only ever sees arguments
+// that fit.
+func ExampleTools_AddRawTool() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "calc", Version: "1.0.0"}, nil)
+	tools, err := gosdk.NewTools(s, gosdk.WithPipeline(examplePipeline()))
+	if err != nil {
+		panic(err)
+	}
+	schema := json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`)
+	err = tools.AddRawTool(&mcp.Tool{Name: "add", InputSchema: schema},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var args struct{ A, B float64 }
+			if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(args.A + args.B)}}}, nil
+		})
+	if err != nil {
+		panic(err)
+	}
+
+	cs := exampleClient(s)
+	callAndPrint(cs, "add", map[string]any{"a": 1, "b": 2})
+	callAndPrint(cs, "add", map[string]any{"a": 1, "b": "two"})
+	// Output:
+	// client: 3
+	// level=INFO msg="tool call failed" tool=add code=VALIDATION_ERROR error="Validation failed for b: must be number, not string" fields.b.constraint="must be number, not string" fields.b.value=two
+	// client: Validation failed for b: must be number, not string
+	// client: envelope {"code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be number, not string","field":"b"}]},"error":true,"message":"Validation failed for b: must be number, not string","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+}
+
+// Filters given with WithFilters run in order, the first outermost, before
+// the pipeline's own; a filter that passes an error on leaves it to the
+// next.
+func ExampleWithFilters() {
+	trace := func(name string) filter.Filter {
+		return filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+			fmt.Println("filter:", name)
+			return nil, nil // pass the error on
+		})
+	}
+	p := examplePipeline(filter.WithFilters(trace("global")))
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "lookup_order"}, gosdk.Wrap(lookupOrder, gosdk.WithPipeline(p),
+		gosdk.WithFilters(trace("first"), trace("second"))))
+
+	callAndPrint(exampleClient(s), "lookup_order", map[string]any{"id": "ord_9"})
+	// Output:
+	// filter: first
+	// filter: second
+	// filter: global
+	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND error="Order not found: ord_9" fields.resource_type=Order fields.resource_id=ord_9
+	// client: Order not found: ord_9
+}

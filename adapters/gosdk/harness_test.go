@@ -1,0 +1,404 @@
+package gosdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/adaptertest"
+)
+
+// protocols are the protocol versions a client of the SDK may negotiate that
+// change what a result looks like: the newest adds serverInfo to every
+// result's _meta.
+var protocols = []struct{ name, version string }{
+	{"latest", ""},
+	{"2025-11-25", "2025-11-25"},
+}
+
+// textOut is the structured output of the tool that declares an output
+// schema.
+type textOut struct {
+	Text string `json:"text"`
+}
+
+// handlerKind says how the table's behaviours become SDK handlers.
+type handlerKind int
+
+const (
+	typedHandlers       handlerKind = iota // mcp.ToolHandlerFor, errors returned
+	typedSetErrHandlers                    // mcp.ToolHandlerFor, errors set with SetError
+	rawHandlers                            // mcp.ToolHandler, errors returned
+	rawSetErrHandlers                      // mcp.ToolHandler, errors set with SetError
+)
+
+// registrar adds tools to a server in one way.
+type registrar struct {
+	typed    func(*mcp.Tool, mcp.ToolHandlerFor[map[string]any, any])
+	typedOut func(*mcp.Tool, mcp.ToolHandlerFor[map[string]any, textOut])
+	raw      func(*mcp.Tool, mcp.ToolHandler)
+}
+
+// style is one way of putting mcperr on a server.
+type style struct {
+	name string
+	kind handlerKind
+	// checksArgs says whether arguments that do not fit the input schema
+	// are refused before the handler runs.
+	checksArgs bool
+	install    func(s *mcp.Server, p *filter.Pipeline) registrar
+}
+
+// bare adds tools with the SDK alone.
+func bare(s *mcp.Server) registrar {
+	return registrar{
+		typed:    func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, any]) { mcp.AddTool(s, tool, h) },
+		typedOut: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, textOut]) { mcp.AddTool(s, tool, h) },
+		raw:      s.AddTool,
+	}
+}
+
+func withMiddleware(s *mcp.Server, p *filter.Pipeline) {
+	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(p)))
+}
+
+// styles are the ways of putting mcperr on a server that must all answer the
+// table the same way.
+var styles = []style{
+	{"Middleware/typed", typedHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
+		withMiddleware(s, p)
+		return bare(s)
+	}},
+	{"Middleware/typed-SetError", typedSetErrHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
+		withMiddleware(s, p)
+		return bare(s)
+	}},
+	{"Middleware/raw", rawHandlers, false, func(s *mcp.Server, p *filter.Pipeline) registrar {
+		withMiddleware(s, p)
+		return bare(s)
+	}},
+	{"Middleware/raw-SetError", rawSetErrHandlers, false, func(s *mcp.Server, p *filter.Pipeline) registrar {
+		withMiddleware(s, p)
+		return bare(s)
+	}},
+	{"Wrap+Middleware/typed", typedHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
+		withMiddleware(s, p)
+		return registrar{
+			typed: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, any]) {
+				mcp.AddTool(s, tool, gosdk.Wrap(h, gosdk.WithPipeline(p)))
+			},
+			typedOut: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, textOut]) {
+				mcp.AddTool(s, tool, gosdk.Wrap(h, gosdk.WithPipeline(p)))
+			},
+		}
+	}},
+	{"Wrap+Middleware/typed-SetError", typedSetErrHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
+		withMiddleware(s, p)
+		return registrar{
+			typed: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, any]) {
+				mcp.AddTool(s, tool, gosdk.Wrap(h, gosdk.WithPipeline(p)))
+			},
+			typedOut: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, textOut]) {
+				mcp.AddTool(s, tool, gosdk.Wrap(h, gosdk.WithPipeline(p)))
+			},
+		}
+	}},
+	{"WrapRaw/raw", rawHandlers, false, func(s *mcp.Server, p *filter.Pipeline) registrar {
+		return registrar{raw: func(tool *mcp.Tool, h mcp.ToolHandler) { s.AddTool(tool, gosdk.WrapRaw(h, gosdk.WithPipeline(p))) }}
+	}},
+	{"WrapRaw+Middleware/raw-SetError", rawSetErrHandlers, false, func(s *mcp.Server, p *filter.Pipeline) registrar {
+		withMiddleware(s, p)
+		return registrar{raw: func(tool *mcp.Tool, h mcp.ToolHandler) { s.AddTool(tool, gosdk.WrapRaw(h, gosdk.WithPipeline(p))) }}
+	}},
+	{"Tools/typed", typedHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
+		tools := newTools(s, p)
+		return registrar{
+			typed: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, any]) {
+				orPanic(gosdk.AddTool(tools, tool, h))
+			},
+			typedOut: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, textOut]) {
+				orPanic(gosdk.AddTool(tools, tool, h))
+			},
+		}
+	}},
+	{"Tools+Middleware/typed", typedHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
+		tools := newTools(s, p)
+		withMiddleware(s, p)
+		return registrar{
+			typed: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, any]) {
+				orPanic(gosdk.AddTool(tools, tool, h))
+			},
+			typedOut: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, textOut]) {
+				orPanic(gosdk.AddTool(tools, tool, h))
+			},
+		}
+	}},
+	{"Tools/raw", rawHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
+		tools := newTools(s, p)
+		return registrar{raw: func(tool *mcp.Tool, h mcp.ToolHandler) { orPanic(tools.AddRawTool(tool, h)) }}
+	}},
+}
+
+func styleNamed(name string) (style, bool) {
+	for _, st := range styles {
+		if st.name == name {
+			return st, true
+		}
+	}
+	return style{}, false
+}
+
+func newTools(s *mcp.Server, p *filter.Pipeline) *gosdk.Tools {
+	tools, err := gosdk.NewTools(s, gosdk.WithPipeline(p))
+	orPanic(err)
+	return tools
+}
+
+// orPanic panics with err, a mistake in setting up a server, if it is not
+// nil.
+func orPanic(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+func must(t testing.TB, err error) {
+	if err != nil {
+		t.Helper()
+		t.Fatal(err)
+	}
+}
+
+// rpcErr is the deliberate protocol error of the protocol_error tool.
+var rpcErr = &jsonrpc.Error{Code: -32042, Message: "quota exhausted", Data: json.RawMessage(`{"x":1}`)}
+
+// tableTools are the shared table's tools and two of the SDK's own cases.
+func tableTools() []adaptertest.Tool {
+	fail := func(err error) adaptertest.Behaviour {
+		return func(context.Context, map[string]any) (string, error) { return "", err }
+	}
+	return append(adaptertest.Tools(),
+		adaptertest.Tool{Name: "protocol_error", InputSchema: adaptertest.EmptySchema, Do: fail(rpcErr)},
+		adaptertest.Tool{Name: "wrapped_protocol_error", InputSchema: adaptertest.EmptySchema,
+			Do: fail(fmt.Errorf("upstream %s: %w", adaptertest.Canary, rpcErr))},
+	)
+}
+
+// tableCases are the shared table's cases and the SDK's own.
+func tableCases() []adaptertest.Case {
+	return append(adaptertest.Cases(),
+		adaptertest.Case{Name: "deliberate protocol error", Tool: "protocol_error", Want: adaptertest.Expect{ProtocolError: true}},
+		adaptertest.Case{Name: "wrapped protocol error", Tool: "wrapped_protocol_error", Want: adaptertest.Expect{IsError: true,
+			Code: codes.InternalError, Text: `Internal error in tool "wrapped_protocol_error" (ref: {ref}).`, Masked: true, Logged: 1,
+			LogContains: []string{"upstream " + adaptertest.Canary}}},
+	)
+}
+
+// register adds every tool of the table to reg, as handlers of kind.
+func register(reg registrar, kind handlerKind) {
+	for _, tl := range tableTools() {
+		tool := &mcp.Tool{Name: tl.Name, Description: tl.Description, InputSchema: tl.InputSchema}
+		if tl.OutputSchema != nil {
+			tool.OutputSchema = tl.OutputSchema
+		}
+		setError := kind == typedSetErrHandlers || kind == rawSetErrHandlers
+		switch {
+		case kind == rawHandlers || kind == rawSetErrHandlers:
+			reg.raw(tool, rawHandler(tl, setError))
+		case tl.OutputSchema != nil:
+			reg.typedOut(tool, typedHandler(tl, setError, func(s string) textOut { return textOut{Text: s} }))
+		default:
+			reg.typed(tool, typedHandler(tl, setError, func(string) any { return nil }))
+		}
+	}
+}
+
+// typedHandler runs a behaviour as a typed handler that returns its errors,
+// or reports them with SetError when setError is true. out makes the
+// structured output of a successful call; when it is the zero Out the text
+// is sent as content.
+func typedHandler[Out comparable](tl adaptertest.Tool, setError bool, out func(string) Out) mcp.ToolHandlerFor[map[string]any, Out] {
+	return func(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, Out, error) {
+		var zero Out
+		text, err := tl.Do(ctx, args)
+		var sb *adaptertest.SelfBuilt
+		switch {
+		case errors.As(err, &sb):
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: sb.Text}}}, zero, nil
+		case err != nil && setError && !isRPC(err):
+			res := &mcp.CallToolResult{}
+			res.SetError(err)
+			return res, zero, nil
+		case err != nil:
+			return nil, zero, err
+		}
+		if o := out(text); o != zero {
+			return nil, o, nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, zero, nil
+	}
+}
+
+// rawHandler runs a behaviour as a raw handler that returns its errors, or
+// reports them with SetError when setError is true.
+func rawHandler(tl adaptertest.Tool, setError bool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args map[string]any
+		if len(req.Params.Arguments) > 0 {
+			if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
+				return nil, err
+			}
+		}
+		text, err := tl.Do(ctx, args)
+		var sb *adaptertest.SelfBuilt
+		switch {
+		case errors.As(err, &sb):
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: sb.Text}}}, nil
+		case err != nil && setError && !isRPC(err):
+			res := &mcp.CallToolResult{}
+			res.SetError(err)
+			return res, nil
+		case err != nil:
+			return nil, err
+		}
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+		if tl.OutputSchema != nil {
+			b, _ := json.Marshal(textOut{Text: text})
+			res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+			res.StructuredContent = textOut{Text: text}
+		}
+		return res, nil
+	}
+}
+
+func isRPC(err error) bool {
+	_, ok := err.(*jsonrpc.Error)
+	return ok
+}
+
+// newServer returns a server with the table's tools, put together in style
+// st, mapping errors with p; nil p means the SDK alone.
+func newServer(st style, p *filter.Pipeline) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "table", Version: "1.0.0"}, nil)
+	reg := bare(s)
+	if p != nil {
+		reg = st.install(s, p)
+	}
+	register(reg, st.kind)
+	return s
+}
+
+// connect connects a new client to s over in-memory transports, asking for
+// protocol version (the newest when empty).
+func connect(t testing.TB, s *mcp.Server, version string) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	must(t, err)
+	c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil)
+	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	must(t, err)
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+// newPipeline returns a pipeline that logs into log.
+func newPipeline(t testing.TB, log *adaptertest.Log) *filter.Pipeline {
+	p, err := filter.New(filter.WithLogger(log.Logger()))
+	must(t, err)
+	return p
+}
+
+// call calls c's tool through cs and returns what the client received.
+func call(ctx context.Context, cs *mcp.ClientSession, c adaptertest.Case) (adaptertest.Result, *mcp.CallToolResult) {
+	params := &mcp.CallToolParams{Name: c.Tool}
+	if c.Args != nil {
+		params.Arguments = c.Args
+	}
+	res, err := cs.CallTool(ctx, params)
+	if err != nil {
+		return adaptertest.Result{ProtocolErr: err}, nil
+	}
+	return resultOf(res), res
+}
+
+// resultOf converts what the SDK's client received.
+func resultOf(res *mcp.CallToolResult) adaptertest.Result {
+	raw, _ := json.Marshal(res)
+	r := adaptertest.Result{IsError: res.IsError, Meta: res.Meta, StructuredContent: res.StructuredContent, Raw: raw}
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			r.Texts = append(r.Texts, tc.Text)
+		}
+	}
+	return r
+}
+
+// recorder returns the log records written since it was last asked.
+type recorder interface {
+	Records(t testing.TB) []map[string]any
+}
+
+// runTable calls every case of the table through cs and checks what the
+// client and the log received. Cases with bad arguments are skipped unless
+// st checks arguments. handlerCalls counts the calls that reached the
+// divide handler; nil when the server runs in another process.
+func runTable(t *testing.T, st style, cs *mcp.ClientSession, log recorder, handlerCalls func() int64) {
+	if handlerCalls == nil {
+		handlerCalls = func() int64 { return 0 }
+	}
+	ctx := context.Background()
+	for _, c := range tableCases() {
+		t.Run(c.Name, func(t *testing.T) {
+			if c.Want.HandlerSkipped && !st.checksArgs {
+				t.Skip("the SDK hands a raw handler its arguments unchecked; Tools/raw covers this case")
+			}
+			log.Records(t) // forget what earlier cases left
+			before := handlerCalls()
+			r, _ := call(ctx, cs, c)
+			records := log.Records(t)
+			if c.Want.HandlerSkipped && handlerCalls() != before {
+				t.Errorf("the handler ran for arguments that do not fit the schema")
+			}
+			adaptertest.Check(t, c, r, records)
+			if c.Want.ProtocolError {
+				checkProtocolError(t, c, r, records)
+			}
+		})
+	}
+}
+
+// checkProtocolError checks what Check leaves out for a protocol error: that
+// it passed through as the SDK sends it, and that nothing was logged.
+func checkProtocolError(t *testing.T, c adaptertest.Case, r adaptertest.Result, records []map[string]any) {
+	t.Helper()
+	if len(records) != 0 {
+		t.Errorf("a protocol error wrote %d log records, want none: %v", len(records), records)
+	}
+	var we *jsonrpc.Error
+	if !errors.As(r.ProtocolErr, &we) {
+		t.Fatalf("protocol error %v is not a *jsonrpc.Error", r.ProtocolErr)
+	}
+	switch c.Tool {
+	case "protocol_error":
+		if we.Code != rpcErr.Code || we.Message != rpcErr.Message || string(we.Data) != string(rpcErr.Data) {
+			t.Errorf("client got %d %q %s, want the handler's %d %q %s", we.Code, we.Message, we.Data, rpcErr.Code, rpcErr.Message, rpcErr.Data)
+		}
+	default:
+		if we.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("unknown tool: code %d, want %d", we.Code, jsonrpc.CodeInvalidParams)
+		}
+	}
+}

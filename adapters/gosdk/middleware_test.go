@@ -1,0 +1,316 @@
+package gosdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// order is the input of a typed tool whose schema the SDK infers.
+type order struct {
+	ID    string `json:"id"`
+	Count int    `json:"count"`
+	Note  string `json:"note,omitempty"`
+}
+
+// TestMiddlewareInferredSchema checks arguments refused against a schema the
+// SDK inferred from a Go type, including an integer field given a fraction,
+// which only the SDK's own schema knows about.
+func TestMiddlewareInferredSchema(t *testing.T) {
+	ctx := context.Background()
+	for _, proto := range protocols {
+		t.Run(proto.name, func(t *testing.T) {
+			var log adaptertest.Log
+			s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+			s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log))))
+			ran := 0
+			mcp.AddTool(s, &mcp.Tool{Name: "ship"}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
+				ran++
+				return nil, nil, nil
+			})
+			cs := connect(t, s, proto.version)
+			tests := []struct {
+				args map[string]any
+				text string
+			}{
+				{map[string]any{"count": 1}, "Validation failed for id: is required"},
+				{map[string]any{}, "Validation failed: count: is required; id: is required"},
+				{map[string]any{"id": "o1", "count": adaptertest.Canary}, "Validation failed for count: must be integer, not string"},
+				{map[string]any{"id": "o1", "count": 1.5}, "Validation failed for count: must be integer, not number"},
+				{map[string]any{"id": "o1", "count": 1, "token": adaptertest.Canary}, "Validation failed for token: is not a known property; remove it"},
+			}
+			for _, tt := range tests {
+				r, _ := call(ctx, cs, adaptertest.Case{Tool: "ship", Args: tt.args})
+				if r.ProtocolErr != nil {
+					t.Fatalf("%v: %v", tt.args, r.ProtocolErr)
+				}
+				if !r.IsError || len(r.Texts) != 1 || r.Texts[0] != tt.text {
+					t.Errorf("%v: got isError %v, texts %q; want %q", tt.args, r.IsError, r.Texts, tt.text)
+				}
+				if env := r.Envelope(); env == nil || env["code"] != string(codes.ValidationError) {
+					t.Errorf("%v: envelope %v, want code %s", tt.args, env, codes.ValidationError)
+				}
+				public := strings.Join(r.Texts, " ") + rawJSON(r.Envelope()["details"])
+				if strings.Contains(public, "1.5") || strings.Contains(string(r.Raw), adaptertest.Canary) {
+					t.Errorf("%v: the offending value reached the client: %s", tt.args, r.Raw)
+				}
+				if recs := log.Records(t); len(recs) != 1 || recs[0]["level"] != "INFO" {
+					t.Errorf("%v: log records %v, want one below error level", tt.args, recs)
+				}
+			}
+			if ran != 0 {
+				t.Errorf("the handler ran %d times for bad arguments", ran)
+			}
+		})
+	}
+}
+
+// TestMiddlewarePagedToolList checks that the middleware finds the input
+// schema of a tool listed on a later page.
+func TestMiddlewarePagedToolList(t *testing.T) {
+	var log adaptertest.Log
+	s := mcp.NewServer(&mcp.Implementation{Name: "paged", Version: "1.0.0"}, &mcp.ServerOptions{PageSize: 2})
+	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log))))
+	for i := range 7 {
+		mcp.AddTool(s, &mcp.Tool{Name: fmt.Sprintf("tool%d", i)}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
+			return nil, nil, errors.New("unreachable")
+		})
+	}
+	cs := connect(t, s, "")
+	r, _ := call(context.Background(), cs, adaptertest.Case{Tool: "tool6", Args: map[string]any{"id": "o1"}})
+	if len(r.Texts) == 0 || r.Texts[0] != "Validation failed for count: is required" {
+		t.Errorf("got %s, want a validation error for count", r.Raw)
+	}
+}
+
+// TestMiddlewareHandlerErrorFittingArguments checks that a handler error on
+// arguments that fit the schema is the handler's error, not a validation
+// error, even when the server also has tools with other schemas.
+func TestMiddlewareHandlerErrorFittingArguments(t *testing.T) {
+	var log adaptertest.Log
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log))))
+	mcp.AddTool(s, &mcp.Tool{Name: "ship"}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
+		return nil, nil, domain.NewNotFound("Order", "o1")
+	})
+	cs := connect(t, s, "")
+	r, _ := call(context.Background(), cs, adaptertest.Case{Tool: "ship", Args: map[string]any{"id": "o1", "count": 2}})
+	if env := r.Envelope(); env == nil || env["code"] != string(codes.NotFound) {
+		t.Errorf("got %s, want NOT_FOUND", r.Raw)
+	}
+}
+
+// TestMiddlewareFilters checks that filters given to Middleware run for
+// every tool, before the pipeline's global filters.
+func TestMiddlewareFilters(t *testing.T) {
+	var log adaptertest.Log
+	answer := func(msg string) filter.Filter {
+		return filter.Catch(func(context.Context, filter.Call, *domain.NotFound) (*filter.Response, error) {
+			return &filter.Response{Code: codes.NotFound, Message: msg}, nil
+		})
+	}
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(answer("from the pipeline")))
+	must(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "f", Version: "1.0.0"}, nil)
+	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(p), gosdk.WithFilters(answer("from the middleware"))))
+	for _, name := range []string{"a", "b"} {
+		mcp.AddTool(s, &mcp.Tool{Name: name}, func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+			return nil, nil, domain.NewNotFound("Thing", name)
+		})
+	}
+	cs := connect(t, s, "")
+	for _, name := range []string{"a", "b"} {
+		r, _ := call(context.Background(), cs, adaptertest.Case{Tool: name})
+		if len(r.Texts) != 1 || r.Texts[0] != "from the middleware" {
+			t.Errorf("%s: texts %q, want the middleware's filter to answer", name, r.Texts)
+		}
+	}
+}
+
+// TestMiddlewareNilResult checks that a raw handler returning neither a
+// result nor an error does not bring the server down on any protocol.
+func TestMiddlewareNilResult(t *testing.T) {
+	for _, proto := range protocols {
+		t.Run(proto.name, func(t *testing.T) {
+			var log adaptertest.Log
+			s := mcp.NewServer(&mcp.Implementation{Name: "nil", Version: "1.0.0"}, nil)
+			s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log))))
+			s.AddTool(&mcp.Tool{Name: "nothing", InputSchema: adaptertest.EmptySchema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return nil, nil
+			})
+			cs := connect(t, s, proto.version)
+			for range 2 {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "nothing"})
+				if err != nil || res.IsError || len(res.Content) != 0 {
+					t.Fatalf("got %v, %v; want an empty successful result", res, err)
+				}
+			}
+		})
+	}
+}
+
+// TestMiddlewareClientCancels checks a call the client gives up on: the
+// client sees its own context error, and the server logs the cancelled
+// handler once.
+func TestMiddlewareClientCancels(t *testing.T) {
+	var log adaptertest.Log
+	s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1.0.0"}, nil)
+	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log))))
+	started := make(chan struct{})
+	mcp.AddTool(s, &mcp.Tool{Name: "slow"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ any) (*mcp.CallToolResult, any, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, nil, ctx.Err()
+	})
+	cs := connect(t, s, "")
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-started
+		cancel()
+	}()
+	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow"})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("client got %v, want context.Canceled", err)
+	}
+	recs := waitRecords(t, &log, 1)
+	if len(recs) != 1 || recs[0]["code"] != string(codes.Cancelled) || recs[0]["level"] == "ERROR" {
+		t.Errorf("log records %v, want one CANCELLED record below error level", recs)
+	}
+}
+
+// waitRecords waits up to five seconds for n records in log and returns
+// every record written by then.
+func waitRecords(t *testing.T, log *adaptertest.Log, n int) []map[string]any {
+	t.Helper()
+	var recs []map[string]any
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if recs = append(recs, log.Records(t)...); len(recs) >= n {
+			break
+		}
+	}
+	return recs
+}
+
+// TestMiddlewareOtherMethods checks that methods other than tools/call,
+// their results and their errors, pass through as the SDK sends them.
+func TestMiddlewareOtherMethods(t *testing.T) {
+	ctx := context.Background()
+	newPromptServer := func(mw mcp.Middleware) *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "p", Version: "1.0.0"}, nil)
+		if mw != nil {
+			s.AddReceivingMiddleware(mw)
+		}
+		s.AddPrompt(&mcp.Prompt{Name: "broken"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return nil, errors.New("prompt failed")
+		})
+		mcp.AddTool(s, &mcp.Tool{Name: "t"}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
+			return nil, nil, nil
+		})
+		return s
+	}
+	var log adaptertest.Log
+	bareCS := connect(t, newPromptServer(nil), "")
+	cs := connect(t, newPromptServer(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log)))), "")
+
+	wantList, err := bareCS.ListTools(ctx, nil)
+	must(t, err)
+	gotList, err := cs.ListTools(ctx, nil)
+	must(t, err)
+	if a, b := rawJSON(gotList), rawJSON(wantList); a != b {
+		t.Errorf("tools/list with mcperr:\n%s\nwithout:\n%s", a, b)
+	}
+	_, wantErr := bareCS.GetPrompt(ctx, &mcp.GetPromptParams{Name: "broken"})
+	_, gotErr := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "broken"})
+	if wantErr == nil || gotErr == nil || gotErr.Error() != wantErr.Error() {
+		t.Errorf("prompts/get error with mcperr %v, without %v", gotErr, wantErr)
+	}
+	if recs := log.Records(t); len(recs) != 0 {
+		t.Errorf("other methods were logged: %v", recs)
+	}
+}
+
+// TestMiddlewareNilFilter checks that a nil filter is refused at start-up.
+func TestMiddlewareNilFilter(t *testing.T) {
+	checkDefinitionPanic(t, codes.NilFilter, func() { gosdk.Middleware(gosdk.WithFilters(nil)) })
+}
+
+// checkDefinitionPanic checks that fn panics with a *toolerr.DefinitionError
+// of code want.
+func checkDefinitionPanic(t *testing.T, want codes.Code, fn func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		v := recover()
+		err, _ := v.(error)
+		var de *toolerr.DefinitionError
+		if !errors.As(err, &de) || de.Code != want {
+			t.Errorf("panicked with %v, want a *toolerr.DefinitionError with code %s", v, want)
+		}
+	}()
+	fn()
+}
+
+// TestMiddlewareAllocs pins that the middleware adds no allocation to a
+// successful call, nor to any other method.
+func TestMiddlewareAllocs(t *testing.T) {
+	ctx := context.Background()
+	ok := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}
+	next := func(context.Context, string, mcp.Request) (mcp.Result, error) { return ok, nil }
+	h := gosdk.Middleware()(next)
+	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "ok", Arguments: json.RawMessage(`{}`)}}
+	for _, method := range []string{"tools/call", "tools/list"} {
+		bare := testing.AllocsPerRun(1000, func() { _, _ = next(ctx, method, req) })
+		wrapped := testing.AllocsPerRun(1000, func() {
+			if res, err := h(ctx, method, req); res != ok || err != nil {
+				t.Fatalf("got %v, %v", res, err)
+			}
+		})
+		if wrapped != bare {
+			t.Errorf("%s: %v allocations with the middleware, %v without", method, wrapped, bare)
+		}
+	}
+}
+
+// TestMiddlewareKeepsError checks that middleware installed outside mcperr
+// still finds the handler's own error in the result, with errors.Is.
+func TestMiddlewareKeepsError(t *testing.T) {
+	errDown := errors.New("database down")
+	var log adaptertest.Log
+	var seen []bool
+	s := mcp.NewServer(&mcp.Implementation{Name: "outer", Version: "1.0.0"}, nil)
+	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log))))
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if r, ok := res.(*mcp.CallToolResult); ok && method == "tools/call" {
+				seen = append(seen, errors.Is(r.GetError(), errDown))
+			}
+			return res, err
+		}
+	})
+	fail := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+		return nil, nil, fmt.Errorf("load: %w", errDown)
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "bare"}, fail)
+	mcp.AddTool(s, &mcp.Tool{Name: "wrapped"}, gosdk.Wrap(fail, gosdk.WithPipeline(newPipeline(t, &log))))
+	cs := connect(t, s, "")
+	for _, tool := range []string{"bare", "wrapped"} {
+		call(context.Background(), cs, adaptertest.Case{Tool: tool})
+	}
+	if fmt.Sprint(seen) != "[true true]" {
+		t.Errorf("outer middleware found the handler's error: %v, want [true true]", seen)
+	}
+}

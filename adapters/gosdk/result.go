@@ -1,0 +1,90 @@
+package gosdk
+
+import (
+	"context"
+	"maps"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/filter"
+)
+
+// mappedError is an error the pipeline has turned into a Response. A wrapped
+// typed handler returns it, so that the SDK writes exactly the Response's
+// message as the result's text; an error result carries it through SetError,
+// so that middleware further out decorates the result instead of mapping and
+// logging the error a second time.
+type mappedError struct {
+	resp *filter.Response
+	err  error // as the handler returned it; for the server only
+}
+
+// Error returns the message the client reads, exactly.
+func (e *mappedError) Error() string { return e.resp.Message }
+
+// Unwrap returns the error as the handler returned it, so that other
+// middleware can inspect it with errors.Is and errors.As.
+func (e *mappedError) Unwrap() error { return e.err }
+
+// mapError hands err, raised by the call req, to p, unless it was mapped
+// already. Only the exact type is recognised: an error that merely wraps a
+// mappedError is a new error and is mapped again.
+func mapError(ctx context.Context, p *filter.Pipeline, req *mcp.CallToolRequest, err error) *mappedError {
+	if m, ok := err.(*mappedError); ok {
+		return m
+	}
+	return &mappedError{resp: p.Handle(ctx, callOf(req), err), err: err}
+}
+
+// isProtocolError reports whether err is a deliberate JSON-RPC error, which
+// passes through as the SDK sends it. As in the SDK's own handling of typed
+// tools, only a *jsonrpc.Error returned as it is counts: an error that wraps
+// one is a tool failure like any other, so its text never reaches the client
+// unmapped.
+func isProtocolError(err error) bool {
+	_, ok := err.(*jsonrpc.Error)
+	return ok
+}
+
+// callOf describes the call req for the pipeline. The JSON-RPC request id is
+// not exposed by the SDK, so Call.RequestID stays empty.
+func callOf(req *mcp.CallToolRequest) filter.Call {
+	var c filter.Call
+	if req == nil {
+		return c
+	}
+	if req.Params != nil {
+		c.Tool = req.Params.Name
+	}
+	if req.Session != nil {
+		c.SessionID = req.Session.ID()
+	}
+	return c
+}
+
+// fill makes r the error result of m, in place: one text block a text of the
+// Response, its envelope in _meta beside any other keys, no structured
+// content, IsError set, and m kept for GetError. Filling a result twice with
+// the same m gives the same result.
+func fill(r *mcp.CallToolResult, m *mappedError) {
+	texts := m.resp.Texts()
+	content := make([]mcp.Content, len(texts))
+	for i, t := range texts {
+		content[i] = &mcp.TextContent{Text: t}
+	}
+	r.Content = content
+	meta := make(mcp.Meta, len(r.Meta)+1)
+	maps.Copy(meta, r.Meta)
+	meta[filter.MetaKey] = m.resp.Envelope()
+	r.Meta = meta
+	r.StructuredContent = nil
+	r.SetError(m) // keeps the content set above
+}
+
+// errorResult returns a new error result for m.
+func errorResult(m *mappedError) *mcp.CallToolResult {
+	r := &mcp.CallToolResult{}
+	fill(r, m)
+	return r
+}
