@@ -1,0 +1,92 @@
+// Command quickstart shows mcperr's two kinds of failure on a server built
+// with the official Go MCP SDK.
+//
+// A failure the model should read is a toolerr.ToolError: its message reaches
+// the client exactly as written. Anything else is logged on the server with a
+// reference id, and the client gets only `Internal error in tool "x" (ref: R).`
+// with the same R, so the two can be matched.
+//
+//	go run ./examples/quickstart
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+type divideArgs struct {
+	A float64 `json:"a"`
+	B float64 `json:"b"`
+}
+
+func divide(_ context.Context, _ *mcp.CallToolRequest, args divideArgs) (*mcp.CallToolResult, any, error) {
+	// A failure the model should read: the message reaches the client.
+	if args.B == 0 {
+		return nil, nil, toolerr.New("b must not be zero.")
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{
+		&mcp.TextContent{Text: strconv.FormatFloat(args.A/args.B, 'g', -1, 64)},
+	}}, nil, nil
+}
+
+func lookup(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+	// Anything else is logged on the server with a reference; the client
+	// sees only the reference.
+	return nil, nil, errors.New("connection refused by 10.0.0.12:5432")
+}
+
+func main() {
+	if err := run(context.Background(), os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(1)
+	}
+}
+
+// run serves the two tools in memory, calls each with the SDK's own client
+// and prints what the client receives on stdout. The server logs to stderr.
+func run(ctx context.Context, stdout, stderr io.Writer) error {
+	pipeline, err := filter.New(filter.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))
+	if err != nil {
+		return err
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "errors", Version: "0.1.0"}, nil)
+	server.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(pipeline)))
+	mcp.AddTool(server, &mcp.Tool{Name: "divide", Description: "Divides a by b."}, divide)
+	mcp.AddTool(server, &mcp.Tool{Name: "lookup", Description: "Fails the way a bug or an outage does."}, lookup)
+
+	serverTransport, clientTransport := mcp.NewInMemoryTransports()
+	serverSession, err := server.Connect(ctx, serverTransport, nil)
+	if err != nil {
+		return err
+	}
+	defer serverSession.Close()
+	client := mcp.NewClient(&mcp.Implementation{Name: "quickstart", Version: "0.1.0"}, nil)
+	session, err := client.Connect(ctx, clientTransport, nil)
+	if err != nil {
+		return err
+	}
+	defer session.Close()
+
+	for _, call := range []mcp.CallToolParams{
+		{Name: "divide", Arguments: map[string]any{"a": 1, "b": 0}},
+		{Name: "lookup", Arguments: map[string]any{}},
+	} {
+		res, err := session.CallTool(ctx, &call)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, res.Content[0].(*mcp.TextContent).Text)
+	}
+	return nil
+}
