@@ -1,0 +1,147 @@
+package mcpgo_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/internal/adaptertest"
+)
+
+// idServer returns a server with a failing tool behind Middleware and one
+// behind Wrap, both logging to log, with request ids if withIDs, and a
+// function that returns the last JSON-RPC id its hooks saw.
+func idServer(t *testing.T, log *adaptertest.Log, withIDs bool) (*server.MCPServer, func() string) {
+	t.Helper()
+	hooks := &server.Hooks{}
+	opts := []mcpgo.Option{mcpgo.WithPipeline(testPipeline(log.Logger()))}
+	if withIDs {
+		opts = append(opts, mcpgo.WithRequestIDs(hooks))
+	}
+	var mu sync.Mutex
+	var last any
+	hooks.AddBeforeCallTool(func(_ context.Context, id any, _ *mcp.CallToolRequest) {
+		mu.Lock()
+		defer mu.Unlock()
+		last = id
+	})
+	s := server.NewMCPServer("t", "1.0.0", server.WithHooks(hooks),
+		server.WithToolHandlerMiddleware(mcpgo.Middleware(opts...)))
+	fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("boom")
+	}
+	s.AddTool(mcp.NewTool("fail"), fail)
+	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(fail, opts...))
+	return s, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return fmt.Sprint(last)
+	}
+}
+
+// spoofingClient returns a client over streamable HTTP that sends its own
+// request id header, as a client may.
+func spoofingClient(t *testing.T, s *server.MCPServer, proto string) *client.Client {
+	t.Helper()
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	t.Cleanup(ts.Close)
+	c, err := client.NewStreamableHttpClient(ts.URL+"/mcp",
+		transport.WithHTTPHeaders(map[string]string{"Mcperr-Request-Id": "spoofed"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	connect(t, c, proto)
+	return c
+}
+
+func TestWithRequestIDs(t *testing.T) {
+	for _, proto := range protocols {
+		for _, via := range []string{"in-process", "http"} {
+			t.Run(via+"/"+proto, func(t *testing.T) {
+				var log adaptertest.Log
+				s, lastID := idServer(t, &log, true)
+				var c *client.Client
+				if via == "http" {
+					c = spoofingClient(t, s, proto)
+				} else {
+					c = inProcess(t, s, proto)
+				}
+				log.Records(t)
+				for _, tool := range []string{"fail", "wrapped"} {
+					r := call(t, c, tool, nil)
+					id := lastID()
+					if got := r.Envelope()["requestId"]; got != id {
+						t.Errorf("%s: envelope requestId = %v, want the JSON-RPC id %s", tool, got, id)
+					}
+					recs := log.Records(t)
+					if len(recs) != 1 || recs[0]["request_id"] != id {
+						t.Errorf("%s: records %v, want one with request_id %s", tool, recs, id)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestWithoutRequestIDs checks that request ids stay empty without the
+// option, whatever a client sends.
+func TestWithoutRequestIDs(t *testing.T) {
+	var log adaptertest.Log
+	s, _ := idServer(t, &log, false)
+	c := spoofingClient(t, s, mcp.LATEST_LEGACY_PROTOCOL_VERSION)
+	log.Records(t)
+	for _, tool := range []string{"fail", "wrapped"} {
+		r := call(t, c, tool, nil)
+		if id, has := r.Envelope()["requestId"]; has {
+			t.Errorf("%s: envelope requestId = %v without WithRequestIDs", tool, id)
+		}
+		if recs := log.Records(t); len(recs) != 1 || recs[0]["request_id"] != nil {
+			t.Errorf("%s: records %v, want one without request_id", tool, recs)
+		}
+	}
+}
+
+// TestSessionIDs checks that the log record carries the session id where the
+// SDK has one.
+func TestSessionIDs(t *testing.T) {
+	tests := []struct {
+		name    string
+		connect func(*testing.T, *server.MCPServer) *client.Client
+		want    func(*client.Client, any) bool
+	}{
+		{"in-process", func(t *testing.T, s *server.MCPServer) *client.Client {
+			return inProcess(t, s, mcp.LATEST_LEGACY_PROTOCOL_VERSION)
+		}, func(_ *client.Client, id any) bool { s, _ := id.(string); return strings.HasPrefix(s, "inprocess-") }},
+		{"http, legacy protocol", func(t *testing.T, s *server.MCPServer) *client.Client {
+			return overHTTP(t, s, mcp.LATEST_LEGACY_PROTOCOL_VERSION)
+		}, func(c *client.Client, id any) bool { return c.GetSessionId() != "" && id == c.GetSessionId() }},
+		{"http, modern protocol has no session", func(t *testing.T, s *server.MCPServer) *client.Client {
+			return overHTTP(t, s, mcp.LATEST_PROTOCOL_VERSION)
+		}, func(_ *client.Client, id any) bool { return id == nil }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var log adaptertest.Log
+			s, _ := idServer(t, &log, false)
+			c := tt.connect(t, s)
+			log.Records(t)
+			for _, tool := range []string{"fail", "wrapped"} {
+				call(t, c, tool, nil)
+				recs := log.Records(t)
+				if len(recs) != 1 || !tt.want(c, recs[0]["session_id"]) {
+					t.Errorf("%s: records %v, session id of the client %q", tool, recs, c.GetSessionId())
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,54 @@
+package mcpgo
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/filter"
+)
+
+// errorResult returns the tool result of a pipeline Response: one text block
+// a text of the Response, its envelope in _meta under filter.MetaKey, no
+// structured content, IsError set.
+func errorResult(r *filter.Response) *mcp.CallToolResult {
+	texts := r.Texts()
+	content := make([]mcp.Content, len(texts))
+	for i, t := range texts {
+		content[i] = mcp.NewTextContent(t)
+	}
+	return &mcp.CallToolResult{
+		Result: mcp.Result{Meta: &mcp.Meta{
+			AdditionalFields: map[string]any{filter.MetaKey: r.Envelope()},
+		}},
+		Content: content,
+		IsError: true,
+	}
+}
+
+// isProtocolError reports whether err is a deliberate protocol error, which
+// passes through for the SDK to send: a mcp.URLElicitationRequiredError,
+// returned as it is. As for the other SDK's *jsonrpc.Error, an error that
+// wraps one is a tool failure like any other, so that its text never reaches
+// the client unmapped.
+func isProtocolError(err error) bool {
+	switch err.(type) {
+	case mcp.URLElicitationRequiredError, *mcp.URLElicitationRequiredError:
+		return true
+	}
+	return false
+}
+
+// callOf describes the call req for the pipeline. The session id is the
+// SDK's; the request id is the one WithRequestIDs stamped, when it is on.
+func (a *adapter) callOf(ctx context.Context, req *mcp.CallToolRequest) filter.Call {
+	c := filter.Call{Tool: req.Params.Name}
+	if s := server.ClientSessionFromContext(ctx); s != nil {
+		c.SessionID = s.SessionID()
+	}
+	if a.requestIDs {
+		c.RequestID = requestIDOf(req)
+	}
+	return c
+}
