@@ -282,3 +282,36 @@ func ExampleWithRequestIDs() {
 	// level=ERROR msg="tool call failed" tool=sync code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=2 error="upstream timed out"
 	// requestId: 2
 }
+
+func ExampleStructured() {
+	type cityArgs struct {
+		City string `json:"city"`
+	}
+	type forecast struct {
+		City  string  `json:"city"`
+		TempC float64 `json:"tempC"`
+	}
+	get := func(_ context.Context, _ mcp.CallToolRequest, args cityArgs) (forecast, error) {
+		if args.City == "Atlantis" {
+			return forecast{}, errors.New("weather api: 401 for key sk-live-123")
+		}
+		return forecast{City: args.City, TempC: 21.5}, nil
+	}
+	s := server.NewMCPServer("weather", "1.0.0")
+	tools, err := mcpgo.NewTools(s, mcpgo.WithPipeline(examplePipeline()))
+	if err != nil {
+		panic(err)
+	}
+	tool := mcp.NewTool("forecast", mcp.WithString("city", mcp.Required()), mcp.WithOutputSchema[forecast]())
+	if err := tools.AddTool(tool, mcpgo.Structured(get)); err != nil {
+		panic(err)
+	}
+	c := exampleClient(s)
+	defer c.Close()
+	show(c, "forecast", map[string]any{"city": "Paris"})
+	show(c, "forecast", map[string]any{"city": "Atlantis"})
+	// Output:
+	// forecast: isError=false code= text="{\"city\":\"Paris\",\"tempC\":21.5}"
+	// level=ERROR msg="tool call failed" tool=forecast code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="weather api: 401 for key sk-live-123"
+	// forecast: isError=true code=INTERNAL_ERROR text="Internal error in tool \"forecast\" (ref: 5e1f0c2a9b3d7e68)."
+}

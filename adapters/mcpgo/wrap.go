@@ -61,18 +61,28 @@ func Wrap(h server.ToolHandlerFunc, opts ...Option) server.ToolHandlerFunc {
 //
 //	s.AddTool(tool, mcpgo.WrapStructured(h))
 //
-// Like regexp.MustCompile, WrapStructured panics with a
+// It is Wrap(Structured(h), opts...). To add such a handler through Tools,
+// pass Structured(h) to AddTool. Like regexp.MustCompile, WrapStructured panics with a
 // *toolerr.DefinitionError if h or a filter is nil.
 func WrapStructured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResult], opts ...Option) server.ToolHandlerFunc {
 	if h == nil {
 		panic(nilHandler("WrapStructured"))
 	}
-	return Wrap(structured(h), opts...)
+	return Wrap(Structured(h), opts...)
 }
 
-// structured is mcp.NewStructuredToolHandler without the conversion of
-// errors into results.
-func structured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResult]) server.ToolHandlerFunc {
+// Structured returns a tool handler for a handler written for
+// mcp.NewStructuredToolHandler. Like that function, it binds the arguments
+// to TArgs and, on success, sends the TResult as structured content with its
+// JSON as text; unlike it, it returns the errors of h as they are, for Wrap,
+// Middleware or (*Tools).AddTool to map, instead of sending their raw text
+// to the client. On its own it handles no error: give it to one of those.
+//
+//	err := tools.AddTool(forecastTool, mcpgo.Structured(forecast))
+func Structured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResult]) server.ToolHandlerFunc {
+	if h == nil {
+		return nil
+	}
 	return mcp.NewTypedToolHandler(func(ctx context.Context, req mcp.CallToolRequest, args TArgs) (*mcp.CallToolResult, error) {
 		out, err := h(ctx, req, args)
 		if err != nil {

@@ -1,0 +1,93 @@
+// Command quickstart-mcpgo is examples/quickstart on mcp-go: a ToolError's
+// message reaches the client exactly as written, and any other failure is
+// logged on the server with a reference id while the client gets only
+// `Internal error in tool "x" (ref: R).` with the same R.
+//
+//	go run ./examples/quickstart-mcpgo
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+func divide(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a, b := req.GetFloat("a", 0), req.GetFloat("b", 0)
+	// A failure the model should read: the message reaches the client.
+	if b == 0 {
+		return nil, toolerr.New("b must not be zero.")
+	}
+	return mcp.NewToolResultText(strconv.FormatFloat(a/b, 'g', -1, 64)), nil
+}
+
+func lookup(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	// Anything else is logged on the server with a reference; the client
+	// sees only the reference.
+	return nil, errors.New("connection refused by 10.0.0.12:5432")
+}
+
+func main() {
+	if err := run(context.Background(), os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart-mcpgo:", err)
+		os.Exit(1)
+	}
+}
+
+// run serves the two tools in process, calls each with the SDK's own client
+// and prints what the client receives on stdout. The server logs to stderr.
+func run(ctx context.Context, stdout, stderr io.Writer) error {
+	pipeline, err := filter.New(filter.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))
+	if err != nil {
+		return err
+	}
+	s := server.NewMCPServer("errors", "0.1.0",
+		server.WithToolHandlerMiddleware(mcpgo.Middleware(mcpgo.WithPipeline(pipeline))))
+	s.AddTool(mcp.NewTool("divide", mcp.WithDescription("Divides a by b."),
+		mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required())), divide)
+	s.AddTool(mcp.NewTool("lookup", mcp.WithDescription("Fails the way a bug or an outage does.")), lookup)
+
+	c, err := client.NewInProcessClient(s)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Start(ctx); err != nil {
+		return err
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "quickstart", Version: "0.1.0"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		return err
+	}
+
+	for _, call := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"divide", map[string]any{"a": 1, "b": 0}},
+		{"lookup", map[string]any{}},
+	} {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = call.name
+		req.Params.Arguments = call.args
+		res, err := c.CallTool(ctx, req)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, res.Content[0].(mcp.TextContent).Text)
+	}
+	return nil
+}

@@ -1,0 +1,49 @@
+// Command stdio-server is an MCP server over stdio with a tool for every
+// kind of failure, on either Go SDK, to point any MCP host or inspector at:
+//
+//	go run ./examples/stdio-server -sdk gosdk
+//	go run ./examples/stdio-server -sdk mcpgo
+//	npx @modelcontextprotocol/inspector go run ./examples/stdio-server
+//
+// Its tools: divide (a ToolError for b = 0, a VALIDATION_ERROR for bad
+// arguments), get_order (NOT_FOUND), set_status (VALIDATION_ERROR from the
+// service), delete_order (FORBIDDEN), ship_order (a business rule), lookup
+// (an internal error with a secret in it), crash (a panic), slow (a
+// TIMEOUT), and forecast (declares an output schema; fails for Atlantis).
+//
+// The server logs to stderr; a masked error's ref appears there once. With
+// -bare it runs without mcperr, to compare with what the SDK does alone.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	sdk := flag.String("sdk", "gosdk", "the SDK to serve with: gosdk or mcpgo")
+	bare := flag.Bool("bare", false, "serve without mcperr, as the SDK behaves alone")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+
+	var err error
+	switch *sdk {
+	case "gosdk":
+		err = serveGoSDK(ctx, logger, *bare)
+	case "mcpgo":
+		err = serveMCPGo(ctx, logger, *bare)
+	default:
+		err = fmt.Errorf("unknown -sdk %q: use gosdk or mcpgo", *sdk)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stdio-server:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"log"
+	"log/slog"
+	"os"
+	"strconv"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/filter"
+)
+
+// textHandler adapts a service call with a text result to mcp-go.
+func textHandler(do func(ctx context.Context, req mcp.CallToolRequest) (string, error)) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		text, err := do(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText(text), nil
+	}
+}
+
+// mcpGoTools returns every tool with its handler.
+func mcpGoTools() []server.ServerTool {
+	idTool := func(name, description string) mcp.Tool {
+		return mcp.NewTool(name, mcp.WithDescription(description),
+			mcp.WithString("id", mcp.Required()), mcp.WithSchemaAdditionalProperties(false))
+	}
+	noArgs := func(name, description string) mcp.Tool {
+		return mcp.NewTool(name, mcp.WithDescription(description), mcp.WithSchemaAdditionalProperties(false))
+	}
+	return []server.ServerTool{
+		{Tool: mcp.NewTool("divide", mcp.WithDescription("Divides a by b."),
+			mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required()), mcp.WithSchemaAdditionalProperties(false)),
+			Handler: textHandler(func(_ context.Context, req mcp.CallToolRequest) (string, error) {
+				q, err := Divide(req.GetFloat("a", 0), req.GetFloat("b", 0))
+				return strconv.FormatFloat(q, 'g', -1, 64), err
+			})},
+		{Tool: idTool("get_order", "Returns an order; only ord_1 exists."),
+			Handler: textHandler(func(_ context.Context, req mcp.CallToolRequest) (string, error) {
+				return GetOrder(req.GetString("id", ""))
+			})},
+		{Tool: mcp.NewTool("set_status", mcp.WithDescription("Sets an order's status."),
+			mcp.WithString("id", mcp.Required()), mcp.WithString("status", mcp.Required()), mcp.WithSchemaAdditionalProperties(false)),
+			Handler: textHandler(func(_ context.Context, req mcp.CallToolRequest) (string, error) {
+				return SetStatus(req.GetString("id", ""), req.GetString("status", ""))
+			})},
+		{Tool: idTool("delete_order", "Deletes an order; the caller may not."),
+			Handler: textHandler(func(_ context.Context, req mcp.CallToolRequest) (string, error) {
+				return DeleteOrder(req.GetString("id", ""))
+			})},
+		{Tool: idTool("ship_order", "Ships an order; ord_delivered is already delivered."),
+			Handler: textHandler(func(_ context.Context, req mcp.CallToolRequest) (string, error) {
+				return ShipOrder(req.GetString("id", ""))
+			})},
+		{Tool: noArgs("lookup", "Fails the way an outage does."),
+			Handler: textHandler(func(context.Context, mcp.CallToolRequest) (string, error) { return Lookup() })},
+		{Tool: noArgs("crash", "Panics the way a bug does."),
+			Handler: textHandler(func(context.Context, mcp.CallToolRequest) (string, error) { return Crash() })},
+		{Tool: noArgs("slow", "Runs out of time."),
+			Handler: textHandler(func(ctx context.Context, _ mcp.CallToolRequest) (string, error) { return Slow(ctx) })},
+	}
+}
+
+// forecastTool declares an output schema; its handler is written for
+// mcp.NewStructuredToolHandler.
+var forecastTool = mcp.NewTool("forecast", mcp.WithDescription("Returns a city's weather; fails for Atlantis."),
+	mcp.WithString("city", mcp.Required()), mcp.WithSchemaAdditionalProperties(false), mcp.WithOutputSchema[Forecast]())
+
+func forecast(_ context.Context, _ mcp.CallToolRequest, args cityArgs) (Forecast, error) {
+	return GetForecast(args.City)
+}
+
+// mcpGoServer returns the server with every tool, through mcperr unless
+// bare.
+func mcpGoServer(logger *slog.Logger, bare bool) (*server.MCPServer, error) {
+	if bare {
+		s := server.NewMCPServer("mcperr-stdio-server", "1.0.0")
+		s.AddTools(mcpGoTools()...)
+		s.AddTool(forecastTool, mcp.NewStructuredToolHandler(forecast))
+		return s, nil
+	}
+	p, err := filter.New(filter.WithLogger(logger))
+	if err != nil {
+		return nil, err
+	}
+	hooks := &server.Hooks{}
+	ids := mcpgo.WithRequestIDs(hooks)
+	s := server.NewMCPServer("mcperr-stdio-server", "1.0.0", server.WithHooks(hooks))
+	tools, err := mcpgo.NewTools(s, mcpgo.WithPipeline(p), ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range mcpGoTools() {
+		if err := tools.AddTool(t.Tool, t.Handler); err != nil {
+			return nil, err
+		}
+	}
+	if err := tools.AddTool(forecastTool, mcpgo.Structured(forecast)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// serveMCPGo serves over stdio until the client goes away.
+func serveMCPGo(ctx context.Context, logger *slog.Logger, bare bool) error {
+	s, err := mcpGoServer(logger, bare)
+	if err != nil {
+		return err
+	}
+	stdio := server.NewStdioServer(s)
+	stdio.SetErrorLogger(log.New(os.Stderr, "mcp-go: ", 0))
+	return stdio.Listen(ctx, os.Stdin, os.Stdout)
+}

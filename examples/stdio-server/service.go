@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// The service layer: plain Go, shared by both SDKs, returning mcperr's
+// errors. Each function is one way a tool can fail.
+
+var statuses = []string{"pending", "processing", "shipped", "delivered"}
+
+// Divide fails with a ToolError, a message written for the model.
+func Divide(a, b float64) (float64, error) {
+	if b == 0 {
+		return 0, toolerr.New("b must not be zero.").WithHint("Pass a non-zero b.")
+	}
+	return a / b, nil
+}
+
+// GetOrder fails with a NotFound for any order but ord_1.
+func GetOrder(id string) (string, error) {
+	if id != "ord_1" {
+		return "", domain.NewNotFound("Order", id)
+	}
+	return "Order ord_1: pending", nil
+}
+
+// SetStatus fails with a Validation for a status outside the list.
+func SetStatus(id, status string) (string, error) {
+	if !slices.Contains(statuses, status) {
+		return "", domain.NewValidation("status", status, "Must be one of: "+strings.Join(statuses, ", "))
+	}
+	return fmt.Sprintf("Order %s is now %s.", id, status), nil
+}
+
+// DeleteOrder always fails with an Authorization: the caller lacks the
+// permission, which only the log may name.
+func DeleteOrder(id string) (string, error) {
+	return "", domain.NewAuthorization("orders:delete", "usr_guest")
+}
+
+// ShipOrder fails with a BusinessRule for a delivered order.
+func ShipOrder(id string) (string, error) {
+	if id == "ord_delivered" {
+		return "", domain.NewBusinessRule("ORDER_ALREADY_DELIVERED", "Cannot change status of a delivered order",
+			map[string]any{"orderId": id, "currentStatus": "delivered"})
+	}
+	return fmt.Sprintf("Order %s shipped.", id), nil
+}
+
+// Lookup fails the way an outage does, with a secret in the error.
+func Lookup() (string, error) {
+	return "", fmt.Errorf("query orders: dial tcp 10.0.0.12:5432: connection refused (user=app password=hunter2)")
+}
+
+// Crash panics, the way a bug does.
+func Crash() (string, error) {
+	var cache map[string]string
+	cache["key"] = "hunter2" // assignment to entry in nil map
+	return "", nil
+}
+
+// Slow runs out of time: its work takes longer than its deadline.
+func Slow(ctx context.Context) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+	defer cancel()
+	select {
+	case <-time.After(time.Second):
+		return "done", nil
+	case <-ctx.Done():
+		return "", fmt.Errorf("render report: %w", ctx.Err())
+	}
+}
+
+// Forecast is the output of the forecast tool, which declares an output
+// schema.
+type Forecast struct {
+	City    string  `json:"city"`
+	TempC   float64 `json:"tempC"`
+	Summary string  `json:"summary"`
+}
+
+// GetForecast fails with an internal error for Atlantis.
+func GetForecast(city string) (Forecast, error) {
+	if city == "Atlantis" {
+		return Forecast{}, fmt.Errorf("weather api: 401 for key hunter2")
+	}
+	return Forecast{City: city, TempC: 21.5, Summary: "Sunny"}, nil
+}

@@ -1,0 +1,190 @@
+// The official TypeScript MCP client against examples/stdio-server, on both
+// Go SDKs: every kind of failure, as a real MCP host would see it.
+import { test, before, after, describe } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const SECRET = "hunter2";
+const META_KEY = "io.github.mcperr/error";
+const REF = /^Internal error in tool "([a-z_]+)" \(ref: ([0-9a-f]{16})\)\.$/;
+
+let dir;
+let binary;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), "mcperr-interop-"));
+  binary = join(dir, "stdio-server");
+  execFileSync("go", ["build", "-o", binary, "./examples/stdio-server"], { cwd: root, stdio: "inherit" });
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+// connect starts the server and returns the client and a function that
+// returns everything the server wrote to stderr so far.
+async function connect(args) {
+  const transport = new StdioClientTransport({ command: binary, args, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr.on("data", (chunk) => { stderr += chunk.toString(); });
+  const client = new Client({ name: "interop", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, log: () => stderr };
+}
+
+function envelope(result) {
+  return result._meta?.[META_KEY];
+}
+
+function text(result) {
+  return result.content[0].text;
+}
+
+// assertNoSecret checks every byte the client received.
+function assertNoSecret(result) {
+  assert.ok(!JSON.stringify(result).includes(SECRET), `secret reached the client: ${JSON.stringify(result)}`);
+}
+
+// logRecordsWith returns the stderr lines that name the ref.
+function logRecordsWith(log, ref) {
+  return log.split("\n").filter((line) => line.includes(ref));
+}
+
+for (const sdk of ["gosdk", "mcpgo"]) {
+  describe(`stdio-server -sdk=${sdk}`, () => {
+    let client;
+    let log;
+
+    before(async () => {
+      ({ client, log } = await connect(["-sdk", sdk]));
+      const { tools } = await client.listTools(); // also caches output schemas for validation
+      const names = tools.map((t) => t.name).sort();
+      for (const want of ["crash", "delete_order", "divide", "forecast", "get_order", "lookup", "set_status", "ship_order", "slow"]) {
+        assert.ok(names.includes(want), `tool ${want} missing from ${names}`);
+      }
+    });
+
+    after(async () => { await client?.close(); });
+
+    test("success is untouched", async () => {
+      const r = await client.callTool({ name: "divide", arguments: { a: 6, b: 3 } });
+      assert.equal(r.isError ?? false, false);
+      assert.equal(text(r), "2");
+      assert.equal(envelope(r), undefined);
+    });
+
+    test("a ToolError reaches the model exactly as written", async () => {
+      const r = await client.callTool({ name: "divide", arguments: { a: 1, b: 0 } });
+      assert.equal(r.isError, true);
+      assert.equal(text(r), "b must not be zero.");
+      assert.equal(envelope(r).code, "TOOL_ERROR");
+      assert.equal(envelope(r).message, "b must not be zero.");
+      assert.equal(r.content[1]?.text, "Hint: Pass a non-zero b.");
+    });
+
+    test("domain errors give their code and a safe message", async () => {
+      const cases = [
+        ["get_order", { id: "ord_404" }, "NOT_FOUND", "Order not found: ord_404"],
+        ["set_status", { id: "ord_1", status: "lost" }, "VALIDATION_ERROR", "Validation failed for status: Must be one of: pending, processing, shipped, delivered"],
+        ["delete_order", { id: "ord_1" }, "FORBIDDEN", "Access denied."],
+        ["ship_order", { id: "ord_delivered" }, "ORDER_ALREADY_DELIVERED", "Cannot change status of a delivered order"],
+      ];
+      for (const [name, args, code, message] of cases) {
+        const r = await client.callTool({ name, arguments: args });
+        assert.equal(r.isError, true, name);
+        assert.equal(text(r), message, name);
+        assert.equal(envelope(r).code, code, name);
+        assertNoSecret(r);
+      }
+      const v = await client.callTool({ name: "set_status", arguments: { id: "ord_1", status: "lost" } });
+      assert.deepEqual(envelope(v).details.violations.map((x) => x.field), ["status"]);
+      assert.ok(!JSON.stringify(v).includes('"lost"'), "a Validation's value reached the client");
+      const a = await client.callTool({ name: "delete_order", arguments: { id: "ord_1" } });
+      assert.ok(!JSON.stringify(a).includes("orders:delete"), "the required permission reached the client");
+    });
+
+    for (const [tool, inLog] of [["lookup", "password=hunter2"], ["crash", "assignment to entry in nil map"]]) {
+      test(`${tool}: masked, with a ref found in exactly one log record`, async () => {
+        const r = await client.callTool({ name: tool, arguments: {} });
+        assert.equal(r.isError, true);
+        const m = REF.exec(text(r));
+        assert.ok(m, `text ${JSON.stringify(text(r))} is not the masked form`);
+        assert.equal(m[1], tool);
+        const ref = m[2];
+        assert.equal(envelope(r).code, "INTERNAL_ERROR");
+        assert.equal(envelope(r).ref, ref);
+        assertNoSecret(r);
+        await new Promise((resolve) => setTimeout(resolve, 100)); // let stderr drain
+        const lines = logRecordsWith(log(), ref);
+        assert.equal(lines.length, 1, `ref ${ref} in ${lines.length} log lines:\n${log()}`);
+        assert.ok(lines[0].includes(inLog), `the log record lacks the full error: ${lines[0]}`);
+      });
+    }
+
+    test("the server keeps serving after a panic", async () => {
+      await client.callTool({ name: "crash", arguments: {} });
+      const r = await client.callTool({ name: "divide", arguments: { a: 9, b: 3 } });
+      assert.equal(text(r), "3");
+    });
+
+    test("a deadline is a retryable TIMEOUT", async () => {
+      const r = await client.callTool({ name: "slow", arguments: {} });
+      assert.equal(r.isError, true);
+      assert.equal(envelope(r).code, "TIMEOUT");
+      assert.equal(envelope(r).retryable, true);
+    });
+
+    test("bad arguments name the fields, before the handler runs", async () => {
+      const cases = [
+        [{ a: "six", b: 2 }, ["a"]],
+        [{ a: 1 }, ["b"]],
+        [{ a: 1, b: 2, extra: SECRET }, ["extra"]],
+      ];
+      for (const [args, fields] of cases) {
+        const r = await client.callTool({ name: "divide", arguments: args });
+        assert.equal(r.isError, true, JSON.stringify(args));
+        assert.equal(envelope(r).code, "VALIDATION_ERROR", JSON.stringify(r));
+        assert.deepEqual(envelope(r).details.violations.map((v) => v.field), fields);
+        assert.ok(!JSON.stringify(r).includes("six"), "the offending value reached the client");
+        assertNoSecret(r);
+      }
+    });
+
+    test("a tool with an output schema: success validates, an error is accepted", async () => {
+      const ok = await client.callTool({ name: "forecast", arguments: { city: "Paris" } });
+      assert.equal(ok.isError ?? false, false);
+      assert.equal(ok.structuredContent.city, "Paris");
+      const bad = await client.callTool({ name: "forecast", arguments: { city: "Atlantis" } });
+      assert.equal(bad.isError, true);
+      assert.match(text(bad), REF);
+      assert.equal(bad.structuredContent, undefined);
+      assertNoSecret(bad);
+    });
+
+    test("an unknown tool stays a protocol error", async () => {
+      await assert.rejects(client.callTool({ name: "no_such_tool", arguments: {} }), (err) => {
+        assert.equal(err.code, -32602);
+        return true;
+      });
+    });
+
+    test("success results are what the bare SDK sends", async () => {
+      const bare = await connect(["-sdk", sdk, "-bare"]);
+      try {
+        await bare.client.listTools();
+        for (const [name, args] of [["divide", { a: 6, b: 3 }], ["forecast", { city: "Paris" }], ["get_order", { id: "ord_1" }]]) {
+          const want = await bare.client.callTool({ name, arguments: args });
+          const got = await client.callTool({ name, arguments: args });
+          assert.deepEqual(got, want, name);
+        }
+      } finally {
+        await bare.client.close();
+      }
+    });
+  });
+}
