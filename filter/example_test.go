@@ -237,3 +237,50 @@ func ExampleWithRegistry() {
 	fmt.Println(r.Code, *r.Retryable, r.Message)
 	// Output: INSUFFICIENT_FUNDS false Insufficient funds for transfer
 }
+
+func ExampleWithFilters() {
+	// A global filter that only observes passes every error on.
+	var seen []string
+	observe := filter.Func(func(_ context.Context, call filter.Call, err error) (*filter.Response, error) {
+		seen = append(seen, call.Tool+": "+err.Error())
+		return nil, nil
+	})
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(observe))
+	r := p.Handle(context.Background(), filter.Call{Tool: "get_user"}, domain.NewNotFound("User", "u1"))
+	fmt.Println(seen, r.Code)
+	// Output: [get_user: User not found: u1] NOT_FOUND
+}
+
+func ExampleWithLogger() {
+	p, _ := filter.New(filter.WithLogger(stdoutLogger()), filter.WithRefGenerator(fixedRef))
+	p.Handle(context.Background(), filter.Call{Tool: "update_order", SessionID: "s-1"},
+		domain.NewValidation("status", "lost", "Must be one of: pending, shipped"))
+	// Output:
+	// level=INFO msg="tool call failed" tool=update_order code=VALIDATION_ERROR session_id=s-1 error="Validation failed for status: Must be one of: pending, shipped" fields.status.constraint="Must be one of: pending, shipped" fields.status.value=lost
+}
+
+func ExampleWithRefGenerator() {
+	n := 0
+	refs := func() string { n++; return fmt.Sprintf("test-ref-%d", n) }
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRefGenerator(refs))
+	fmt.Println(p.Handle(context.Background(), filter.Call{Tool: "a"}, errors.New("x")).Message)
+	fmt.Println(p.Handle(context.Background(), filter.Call{Tool: "b"}, errors.New("y")).Message)
+	// Output:
+	// Internal error in tool "a" (ref: test-ref-1).
+	// Internal error in tool "b" (ref: test-ref-2).
+}
+
+func ExampleWithClock() {
+	at := time.Date(2024, 1, 15, 10, 30, 0, 0, time.UTC)
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithClock(func() time.Time { return at }))
+	r := p.Handle(context.Background(), filter.Call{Tool: "a"}, toolerr.New("No."))
+	fmt.Println(r.Envelope().Timestamp)
+	// Output: 2024-01-15T10:30:00Z
+}
+
+func ExamplePanicError() {
+	err := filter.Recovered("index out of range")
+	var pe *filter.PanicError
+	fmt.Println(errors.As(err, &pe), pe.Value, len(pe.Stack) > 0)
+	// Output: true index out of range true
+}
