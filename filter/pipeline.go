@@ -183,14 +183,19 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 			h.attrs = append(h.attrs, slog.String("details_error", err.Error()))
 		}
 	}
-	info, known := p.registry.Lookup(r.Code)
-	if r.Retryable == nil && known {
-		retry := info.Retryable
-		r.Retryable = &retry
-	}
+	info, _ := p.registry.Lookup(r.Code)
 	server := h.masked || info.Category == codes.Server
 	if server && r.Ref == "" {
 		r.Ref = p.newRef()
+	}
+	if server && p.reporter != nil && !p.report(ctx, h, r) {
+		// A reporter that fails makes the call an internal error too.
+		h.masked = true
+		*r = Response{Code: codes.InternalError, Ref: r.Ref}
+	}
+	if info, known := p.registry.Lookup(r.Code); known && r.Retryable == nil {
+		retry := info.Retryable
+		r.Retryable = &retry
 	}
 	if h.masked {
 		r.Message = fmt.Sprintf("Internal error in tool %q (ref: %s).", h.call.Tool, r.Ref)
@@ -205,16 +210,16 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 	if r.Timestamp.IsZero() {
 		r.Timestamp = p.now().UTC()
 	}
-	if server && p.reporter != nil {
-		p.report(ctx, h, r)
-	}
 	p.log(ctx, h, r, server)
 }
 
-func (p *Pipeline) report(ctx context.Context, h *handling, r *Response) {
+// report hands a server error to the reporter. It reports whether the
+// reporter returned normally; a panic is recovered and kept for the log.
+func (p *Pipeline) report(ctx context.Context, h *handling, r *Response) (ok bool) {
 	defer func() {
 		if v := recover(); v != nil {
 			h.attrs = append(h.attrs, slog.String("reporter_error", p.text(Recovered(v))))
+			ok = false
 		}
 	}()
 	err := h.err
@@ -222,4 +227,5 @@ func (p *Pipeline) report(ctx context.Context, h *handling, r *Response) {
 		err = errors.Join(h.err, h.filterErr)
 	}
 	p.reporter.Report(ctx, Incident{Ref: r.Ref, Call: h.call, Code: r.Code, Err: err})
+	return true
 }

@@ -299,6 +299,17 @@ func TestFailingReporterIsContained(t *testing.T) {
 	if r.Code != codes.InternalError || strings.Contains(clientBytes(t, r), canary) {
 		t.Fatalf("response = %+v", r)
 	}
+
+	// A server error the client could have read becomes internal too.
+	r = h.p.Handle(context.Background(), call, toolerr.New("The billing service is down.").
+		WithCode(codes.ExternalServiceError).WithDetails(map[string]any{"service": "billing"}))
+	recs = h.records(t)
+	if r.Code != codes.InternalError || r.Message != fmt.Sprintf(`Internal error in tool "lookup" (ref: %s).`, r.Ref) || r.Details != nil {
+		t.Fatalf("response = %+v, want the masked internal error", r)
+	}
+	if len(recs) != 1 || recs[0]["ref"] != r.Ref || recs[0]["level"] != "ERROR" {
+		t.Fatalf("records = %v", recs)
+	}
 }
 
 func TestFailingFilterIsMasked(t *testing.T) {

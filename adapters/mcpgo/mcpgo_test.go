@@ -253,23 +253,16 @@ func runCases(t *testing.T, c *client.Client, log recorder, cases []adaptertest.
 	}
 }
 
-func TestTableInProcess(t *testing.T) {
-	for _, way := range allWays {
-		for _, proto := range protocols {
-			t.Run(way+"/"+proto, func(t *testing.T) {
-				var log adaptertest.Log
-				s, err := tableServer(way, testPipeline(log.Logger()))
-				if err != nil {
-					t.Fatal(err)
-				}
-				runTable(t, inProcess(t, s, proto), &log)
-			})
-		}
-	}
-}
+func TestTableInProcess(t *testing.T) { tableOver(t, allWays, inProcess) }
 
 func TestTableStreamableHTTP(t *testing.T) {
-	for _, way := range []string{viaMiddleware, viaWrap, viaTools} {
+	tableOver(t, []string{viaMiddleware, viaWrap, viaTools}, overHTTP)
+}
+
+// tableOver runs the table for each way of setting up mcperr and each
+// protocol, with clients connected by connect.
+func tableOver(t *testing.T, ways []string, connect func(testing.TB, *server.MCPServer, string) *client.Client) {
+	for _, way := range ways {
 		for _, proto := range protocols {
 			t.Run(way+"/"+proto, func(t *testing.T) {
 				var log adaptertest.Log
@@ -277,7 +270,7 @@ func TestTableStreamableHTTP(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				runTable(t, overHTTP(t, s, proto), &log)
+				runTable(t, connect(t, s, proto), &log)
 			})
 		}
 	}
