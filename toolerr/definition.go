@@ -68,3 +68,11 @@ func (t *ToolNames) Add(name string) error {
 	t.names[name] = struct{}{}
 	return nil
 }
+
+// Remove forgets name, so that a tool whose registration failed after Add
+// can be registered again once fixed.
+func (t *ToolNames) Remove(name string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.names, name)
+}

@@ -107,6 +107,10 @@ func TestToolNames(t *testing.T) {
 	if err := names.Add("bad name"); toolerr.CodeOf(err) != codes.InvalidToolName {
 		t.Fatalf("Add(bad name) = %v", err)
 	}
+	names.Remove("divide")
+	if err := names.Add("divide"); err != nil {
+		t.Fatalf("Add after Remove = %v", err)
+	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	added := 0

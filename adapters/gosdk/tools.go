@@ -2,6 +2,7 @@ package gosdk
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -51,8 +52,9 @@ func NewTools(s *mcp.Server, opts ...Option) (*Tools, error) {
 //
 // AddTool returns a *toolerr.DefinitionError, and adds nothing, if the tool
 // is nil, its name is not a valid MCP tool name, a tool of that name was
-// added through t before, or h or a filter is nil. Like mcp.AddTool, it
-// panics if the SDK cannot use the tool's schemas.
+// added through t before, h or a filter is nil, or the SDK cannot use the
+// tool's input or output schema (codes.InvalidSchema), where mcp.AddTool
+// would panic.
 func AddTool[In, Out any](t *Tools, tool *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Option) error {
 	if err := t.checkTool(tool, h == nil); err != nil {
 		return err
@@ -64,7 +66,23 @@ func AddTool[In, Out any](t *Tools, tool *mcp.Tool, h mcp.ToolHandlerFor[In, Out
 	if err := t.names.Add(tool.Name); err != nil {
 		return err
 	}
-	mcp.AddTool(t.server, tool, wrap(h, p))
+	if err := addTyped(t.server, tool, wrap(h, p)); err != nil {
+		t.names.Remove(tool.Name)
+		return err
+	}
+	return nil
+}
+
+// addTyped is mcp.AddTool, with the SDK's panic for schemas it cannot use
+// (inferred from In and Out, or set on the tool) turned into a definition
+// error. The SDK panics before it registers anything.
+func addTyped[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &toolerr.DefinitionError{Code: codes.InvalidSchema, Subject: tool.Name, Reason: fmt.Sprint(v)}
+		}
+	}()
+	mcp.AddTool(s, tool, h)
 	return nil
 }
 

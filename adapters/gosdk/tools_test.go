@@ -52,6 +52,11 @@ func TestToolsDefinitionErrors(t *testing.T) {
 		{"typed: nil filter", func() error {
 			return gosdk.AddTool(tools, &mcp.Tool{Name: "nil_filter"}, typedOK, gosdk.WithFilters(nil))
 		}, codes.NilFilter},
+		{"typed: schema the SDK cannot use", func() error {
+			return gosdk.AddTool(tools, &mcp.Tool{Name: "int_input"}, func(context.Context, *mcp.CallToolRequest, int) (*mcp.CallToolResult, any, error) {
+				return nil, nil, nil
+			})
+		}, codes.InvalidSchema},
 		{"raw: nil tool", func() error { return tools.AddRawTool(nil, rawOK) }, codes.InvalidToolName},
 		{"raw: bad name", func() error {
 			return tools.AddRawTool(&mcp.Tool{Name: "bad/name", InputSchema: adaptertest.EmptySchema}, rawOK)
@@ -94,6 +99,7 @@ func TestToolsDefinitionErrors(t *testing.T) {
 		t.Errorf("registered tools %s, want raw_taken,taken", got)
 	}
 	must(t, gosdk.AddTool(tools, &mcp.Tool{Name: "nil_handler"}, typedOK))
+	must(t, gosdk.AddTool(tools, &mcp.Tool{Name: "int_input"}, typedOK))
 	must(t, tools.AddRawTool(&mcp.Tool{Name: "raw_no_schema", InputSchema: adaptertest.EmptySchema}, rawOK))
 }
 
