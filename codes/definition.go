@@ -20,8 +20,12 @@ const (
 	// InvalidSchema: a tool's input schema is missing, is not a JSON object
 	// schema, or cannot be compiled.
 	InvalidSchema Code = "INVALID_SCHEMA"
-	// InvalidOption: an option was given a value it cannot use.
+	// InvalidOption: an option was given a value it cannot use, or was
+	// given where it has no meaning.
 	InvalidOption Code = "INVALID_OPTION"
+	// ConflictingConfiguration: a server was given a second, different
+	// mcperr configuration.
+	ConflictingConfiguration Code = "CONFLICTING_CONFIGURATION"
 )
 
 // DefinitionError reports a mistake in a server's definition: a malformed or

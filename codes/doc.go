@@ -12,7 +12,6 @@
 // JSON-RPC error numbers: the JSON-RPC range -32020..-32099 is reserved for
 // MCP itself.
 //
-// This package is a leaf: it imports only the standard library, so that a
-// service layer can depend on it without depending on any MCP SDK. It must
-// never hold mutable package state.
+// The package depends on the standard library alone, so a service layer can
+// use it without depending on any MCP SDK.
 package codes

@@ -13,6 +13,5 @@
 // Authorization's permission and subject). Field comments say which is which.
 //
 // The types work with errors.Is and errors.As through any amount of
-// fmt.Errorf("...: %w") wrapping and errors.Join. This package must never
-// import an MCP SDK or anything outside the standard library and codes.
+// fmt.Errorf("...: %w") wrapping and errors.Join.
 package domain

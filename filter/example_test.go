@@ -77,9 +77,10 @@ func ExamplePipeline_Handle() {
 	// }
 }
 
-// The order is per-tool filters, then global filters, then the built-in
-// mapping; within each list the first is outermost.
-func ExampleWithToolFilters() {
+// The order is the tool's own filters, then the global filters, then the
+// built-in mapping; within each list the first is outermost. An adapter
+// passes the filters given to a tool where it was registered as toolFilters.
+func ExamplePipeline_Handle_order() {
 	trace := func(name string) filter.Filter {
 		return filter.Func(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
 			fmt.Println(name, "saw:", err)
@@ -89,9 +90,9 @@ func ExampleWithToolFilters() {
 	p, _ := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
 		filter.WithFilters(trace("global 1"), trace("global 2")),
-		filter.WithToolFilters("transfer_funds", trace("per-tool 1"), trace("per-tool 2")),
 	)
-	r := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"}, errors.New("boom"))
+	r := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"}, errors.New("boom"),
+		trace("per-tool 1"), trace("per-tool 2"))
 	fmt.Println("built-in mapping:", r.Code)
 	// Output:
 	// per-tool 1 saw: boom
@@ -99,6 +100,22 @@ func ExampleWithToolFilters() {
 	// global 1 saw: boom
 	// global 2 saw: boom
 	// built-in mapping: INTERNAL_ERROR
+}
+
+// A code the registry does not know is never sent: the client gets the
+// fallback code, and the log gets one WARN record for the code.
+func ExamplePipeline_Handle_unregisteredCode() {
+	p, _ := filter.New(filter.WithLogger(stdoutLogger()))
+	for range 2 {
+		r := p.Handle(context.Background(), filter.Call{Tool: "pay"}, toolerr.New("Not enough money.").WithCode("NO_MONEY"))
+		fmt.Println(r.Code, *r.Retryable, r.Message)
+	}
+	// Output:
+	// level=WARN msg="mcperr: unregistered error code" unregistered_code=NO_MONEY sent_as=TOOL_ERROR tool=pay reason="the registry does not know it; register it with codes.NewRegistry and pass the registry to filter.WithRegistry"
+	// level=INFO msg="tool call failed" tool=pay code=TOOL_ERROR error="Not enough money." unregistered_code=NO_MONEY
+	// TOOL_ERROR false Not enough money.
+	// level=INFO msg="tool call failed" tool=pay code=TOOL_ERROR error="Not enough money." unregistered_code=NO_MONEY
+	// TOOL_ERROR false Not enough money.
 }
 
 // dbError stands for a driver's error type, such as *pgconn.PgError.
@@ -145,46 +162,12 @@ func ExampleFunc() {
 		}
 		return nil, nil
 	})
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(insufficient))
+	reg, _ := codes.NewRegistry(codes.Info{Code: "INSUFFICIENT_FUNDS", Category: codes.Business, Description: "The balance is too low."})
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRegistry(reg), filter.WithFilters(insufficient))
 	r := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"},
 		domain.NewBusinessRule("INSUFFICIENT_FUNDS", "Available: 100, requested: 150", map[string]any{"available": 100.0, "requested": 150.0}))
 	fmt.Println(r.Code, r.Message, r.Details)
 	// Output: INSUFFICIENT_FUNDS Insufficient funds for transfer map[available:100 requested:150]
-}
-
-func ExamplePipeline_With() {
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)))
-	friendly := filter.Catch(func(_ context.Context, _ filter.Call, e *domain.NotFound) (*filter.Response, error) {
-		return &filter.Response{Code: codes.NotFound, Message: "No " + e.Resource + " has id " + e.ID + "; list them first."}, nil
-	})
-	bound, err := p.With(friendly)
-	if err != nil {
-		panic(err)
-	}
-	r := bound.Handle(context.Background(), filter.Call{Tool: "get_user"}, domain.NewNotFound("user", "u9"))
-	fmt.Println(r.Message)
-	// Output: No user has id u9; list them first.
-}
-
-func ExampleRecovered() {
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRefGenerator(fixedRef))
-	handler := func() { var m map[string]int; m["x"] = 1 } // a bug
-	run := func() (r *filter.Response) {
-		defer func() {
-			if v := recover(); v != nil {
-				r = p.Handle(context.Background(), filter.Call{Tool: "buggy"}, filter.Recovered(v))
-			}
-		}()
-		handler()
-		return nil
-	}
-	fmt.Println(run().Message)
-	// Output: Internal error in tool "buggy" (ref: 4f9c2a7d1e0b3c58).
-}
-
-func ExampleNewRef() {
-	fmt.Println(len(filter.NewRef()))
-	// Output: 16
 }
 
 func ExampleResponse_Texts() {
@@ -278,9 +261,17 @@ func ExampleWithClock() {
 	// Output: 2024-01-15T10:30:00Z
 }
 
+// A filter that panics is recovered, and the reporter finds the panic with
+// errors.As.
 func ExamplePanicError() {
-	err := filter.Recovered("index out of range")
-	var pe *filter.PanicError
-	fmt.Println(errors.As(err, &pe), pe.Value, len(pe.Stack) > 0)
+	buggy := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		panic("index out of range")
+	})
+	report := filter.ReporterFunc(func(_ context.Context, in filter.Incident) {
+		var pe *filter.PanicError
+		fmt.Println(errors.As(in.Err, &pe), pe.Value, len(pe.Stack) > 0)
+	})
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(buggy), filter.WithReporter(report))
+	p.Handle(context.Background(), filter.Call{Tool: "lookup"}, errors.New("x"))
 	// Output: true index out of range true
 }

@@ -20,13 +20,16 @@ func WithLogger(l *slog.Logger) Option {
 
 // WithRegistry sets the registry that knows the application's own codes,
 // their categories and whether they are retryable. The default knows the
-// built-in codes only.
+// built-in codes only. A code the registry does not know never reaches a
+// client: see Pipeline.Handle.
 func WithRegistry(r *codes.Registry) Option {
 	return func(p *Pipeline) error { p.registry = r; return nil }
 }
 
-// WithFilters adds global filters, run for every tool after its per-tool
-// filters. The first is outermost: it sees each error first.
+// WithFilters adds global filters, run for every tool of the server after
+// the filters given to that tool where it is registered. The first is
+// outermost: it sees each error first. Per-tool filters are given to the
+// adapter's AddTool or Wrap with its own WithFilters option.
 func WithFilters(filters ...Filter) Option {
 	return func(p *Pipeline) error {
 		if err := checkFilters(filters); err != nil {
@@ -37,32 +40,13 @@ func WithFilters(filters ...Filter) Option {
 	}
 }
 
-// WithToolFilters binds filters to the tool named tool. They run before the
-// global filters, the first outermost. A bad tool name is a definition
-// error.
-func WithToolFilters(tool string, filters ...Filter) Option {
-	return func(p *Pipeline) error {
-		if err := toolerr.CheckToolName(tool); err != nil {
-			return err
-		}
-		if err := checkFilters(filters); err != nil {
-			return err
-		}
-		if p.perTool == nil {
-			p.perTool = make(map[string][]Filter)
-		}
-		p.perTool[tool] = append(p.perTool[tool], filters...)
-		return nil
-	}
-}
-
 // WithRefGenerator sets the function that makes reference ids. The default
-// is NewRef. Tests use it for fixed refs; in production a ref must carry at
-// least 64 random bits.
+// makes 16 hex digits holding 64 random bits from crypto/rand. Tests use it
+// for fixed refs; in production a ref must carry at least 64 random bits.
 func WithRefGenerator(gen func() string) Option {
 	return func(p *Pipeline) error {
 		if gen == nil {
-			return &toolerr.DefinitionError{Code: codes.InvalidOption, Reason: "WithRefGenerator needs a function; leave the option out to use NewRef"}
+			return &toolerr.DefinitionError{Code: codes.InvalidOption, Reason: "WithRefGenerator needs a function; leave the option out for random refs"}
 		}
 		p.newRef = gen
 		return nil
@@ -84,7 +68,7 @@ func WithClock(now func() time.Time) Option {
 // adapter to a monitoring service.
 func WithReporter(r Reporter) Option {
 	return func(p *Pipeline) error {
-		if r == nil {
+		if fn, ok := r.(ReporterFunc); r == nil || ok && fn == nil {
 			return &toolerr.DefinitionError{Code: codes.InvalidOption, Reason: "WithReporter needs a reporter; leave the option out to report nothing"}
 		}
 		p.reporter = r
@@ -109,7 +93,7 @@ func WithRedaction(redact bool) Option {
 
 func checkFilters(filters []Filter) error {
 	for i, f := range filters {
-		if f == nil {
+		if fn, ok := f.(Func); f == nil || ok && fn == nil {
 			return &toolerr.DefinitionError{Code: codes.NilFilter,
 				Reason: "filter " + strconv.Itoa(i) + " in the list is nil; pass a Filter, a filter.Func or a filter.Catch"}
 		}

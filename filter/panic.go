@@ -2,12 +2,12 @@ package filter
 
 import (
 	"fmt"
-	"net/http"
 	"runtime/debug"
 )
 
-// PanicError is a panic recovered from a tool handler. It is always masked:
-// the client never reads the panic value. Its Stack reaches the log.
+// PanicError is a panic recovered from a tool handler or a filter. It is
+// always masked: the client never reads the panic value. Its Stack reaches
+// the log. Filters and reporters can find it with errors.As.
 type PanicError struct {
 	// Value is what was passed to panic.
 	Value any
@@ -18,21 +18,8 @@ type PanicError struct {
 // Error returns "panic: " and the value.
 func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 
-// Recovered turns the value of recover() into a *PanicError with the current
-// stack. Call it in the deferred function that recovers, so the stack shows
-// where the panic happened:
-//
-//	defer func() {
-//		if v := recover(); v != nil {
-//			res = toResult(p.Handle(ctx, call, filter.Recovered(v)))
-//		}
-//	}()
-//
-// Recovered re-panics http.ErrAbortHandler, which net/http uses to abort a
-// response on purpose.
-func Recovered(v any) error {
-	if v == http.ErrAbortHandler {
-		panic(v)
-	}
+// recovered turns the value of recover() inside the pipeline, from a filter
+// or a reporter, into a *PanicError with the current stack.
+func recovered(v any) error {
 	return &PanicError{Value: v, Stack: debug.Stack()}
 }

@@ -7,32 +7,42 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// Pipeline turns the errors of tool calls into Responses and logs each once.
-// It is immutable once built and safe for concurrent use. The zero Pipeline
-// is not usable: build one with New.
+// Pipeline is the error-handling configuration of a server: it turns the
+// errors of tool calls into Responses and logs each once. It is immutable
+// once built and safe for concurrent use. The zero Pipeline is not usable:
+// build one with New.
 type Pipeline struct {
 	logger   *slog.Logger
 	registry *codes.Registry
 	global   []Filter
-	perTool  map[string][]Filter // per-tool filters followed by the global ones
-	local    []Filter            // bound by With, before all others
 	newRef   func() string
 	now      func() time.Time
 	reporter Reporter
 	expose   bool
 	redact   bool
+
+	// unknown holds the unregistered codes already warned about.
+	unknown  sync.Map
+	nUnknown atomic.Int32
 }
 
-// New returns a Pipeline configured by opts. Its chains are composed here,
-// once. A bad option, such as a nil filter, is a *toolerr.DefinitionError.
+// maxUnknownWarnings bounds the unregistered codes a Pipeline remembers, so
+// that codes made from data cannot grow it without end.
+const maxUnknownWarnings = 1024
+
+// New returns a Pipeline configured by opts. A bad option, such as a nil
+// filter, is a *toolerr.DefinitionError.
 func New(opts ...Option) (*Pipeline, error) {
-	p := &Pipeline{newRef: NewRef, now: time.Now}
+	p := &Pipeline{newRef: newRef, now: time.Now}
 	for _, opt := range opts {
 		if opt == nil {
 			continue
@@ -41,38 +51,33 @@ func New(opts ...Option) (*Pipeline, error) {
 			return nil, err
 		}
 	}
-	for tool, fs := range p.perTool {
-		chain := make([]Filter, 0, len(fs)+len(p.global))
-		p.perTool[tool] = append(append(chain, fs...), p.global...)
-	}
 	return p, nil
-}
-
-// With returns a Pipeline that runs filters first, before the per-tool and
-// global filters of p, the first outermost. Adapters use it to bind the
-// filters of one wrapped handler. A nil filter is a definition error.
-func (p *Pipeline) With(filters ...Filter) (*Pipeline, error) {
-	if err := checkFilters(filters); err != nil {
-		return nil, err
-	}
-	if len(filters) == 0 {
-		return p, nil
-	}
-	n := *p
-	n.local = append(append([]Filter(nil), p.local...), filters...)
-	return &n, nil
 }
 
 // Handle turns err, raised by the tool call described by call, into the
 // Response the client receives, and writes the one log record of it. A nil
-// err yields a nil Response. Handle never panics: a filter or reporter that
-// fails is recovered and the call reported as an internal error.
-func (p *Pipeline) Handle(ctx context.Context, call Call, err error) *Response {
+// err yields a nil Response.
+//
+// The filters run in one order: toolFilters (those given to the tool where
+// it was registered), then the global filters of WithFilters, then the
+// built-in mapping; in each list the first is outermost. The first filter
+// that answers decides the Response. A filter that panics, or answers with
+// an empty message, is recovered and the call reported as an internal error.
+//
+// Codes are checked on the way out. A Response whose code is malformed or
+// unknown to the registry, whatever produced it (a filter, a ToolError's
+// WithCode, a domain.BusinessRule), is sent with a fallback code instead:
+// BUSINESS_RULE_VIOLATION for a business rule, TOOL_ERROR otherwise. The
+// message stays. The pipeline writes one WARN record for each such code,
+// the first time it sees it, saying how to register it; the call's own
+// record names it as unregistered_code. Every Response carries Retryable:
+// as its error or filter set it, or else as the code is registered.
+func (p *Pipeline) Handle(ctx context.Context, call Call, err error, toolFilters ...Filter) *Response {
 	if err == nil {
 		return nil
 	}
 	h := handling{call: call, orig: err, err: err}
-	resp := p.runFilters(ctx, &h)
+	resp := p.runFilters(ctx, &h, toolFilters)
 	if resp == nil {
 		resp = p.mapError(&h)
 	}
@@ -86,22 +91,17 @@ type handling struct {
 	orig      error // as the handler returned it
 	err       error // after the filters' transformations
 	filterErr error // a filter that panicked or answered badly
+	public    error // the public error the built-in mapping answered with
 	masked    bool
 	attrs     []slog.Attr // extra attributes for the log record
 }
 
-// chain returns the filters for tool, first outermost.
-func (p *Pipeline) chain(tool string) (first, rest []Filter) {
-	if fs, ok := p.perTool[tool]; ok {
-		return p.local, fs
-	}
-	return p.local, p.global
-}
-
-func (p *Pipeline) runFilters(ctx context.Context, h *handling) *Response {
-	first, rest := p.chain(h.call.Tool)
-	for _, fs := range [2][]Filter{first, rest} {
+func (p *Pipeline) runFilters(ctx context.Context, h *handling, toolFilters []Filter) *Response {
+	for _, fs := range [2][]Filter{toolFilters, p.global} {
 		for _, f := range fs {
+			if f == nil {
+				continue
+			}
 			resp, next, ferr := catch(ctx, f, h.call, h.err)
 			if ferr != nil {
 				h.filterErr = ferr
@@ -127,7 +127,7 @@ func (p *Pipeline) runFilters(ctx context.Context, h *handling) *Response {
 func catch(ctx context.Context, f Filter, call Call, err error) (resp *Response, next error, failure error) {
 	defer func() {
 		if v := recover(); v != nil {
-			failure = fmt.Errorf("filter %T panicked: %w", f, Recovered(v))
+			failure = fmt.Errorf("filter %T panicked: %w", f, recovered(v))
 		}
 	}()
 	resp, next = f.Catch(ctx, call, err)
@@ -155,6 +155,7 @@ func (p *Pipeline) mapError(h *handling) *Response {
 		if r.Message == "" {
 			return p.internal(h)
 		}
+		h.public = pub
 		return r
 	}
 	switch {
@@ -177,13 +178,16 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 	if r.Code.IsZero() {
 		r.Code = codes.InternalError
 	}
+	info, known := p.registry.Lookup(r.Code)
+	if !known {
+		info = p.unregistered(ctx, h, r)
+	}
 	if r.Details != nil {
 		if _, err := json.Marshal(r.Details); err != nil {
 			r.Details = nil
 			h.attrs = append(h.attrs, slog.String("details_error", err.Error()))
 		}
 	}
-	info, _ := p.registry.Lookup(r.Code)
 	server := h.masked || info.Category == codes.Server
 	if server && r.Ref == "" {
 		r.Ref = p.newRef()
@@ -192,8 +196,9 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 		// A reporter that fails makes the call an internal error too.
 		h.masked = true
 		*r = Response{Code: codes.InternalError, Ref: r.Ref}
+		info, _ = p.registry.Lookup(codes.InternalError)
 	}
-	if info, known := p.registry.Lookup(r.Code); known && r.Retryable == nil {
+	if r.Retryable == nil || h.masked {
 		retry := info.Retryable
 		r.Retryable = &retry
 	}
@@ -213,12 +218,54 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 	p.log(ctx, h, r, server)
 }
 
+// unregistered replaces the code of r, which the registry does not know,
+// with its fallback, warns about it once, and returns the fallback's
+// information.
+func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) codes.Info {
+	bad := r.Code
+	fallback := codes.ToolFailed
+	var br *domain.BusinessRule
+	if h.public != nil && errors.As(h.public, &br) {
+		fallback = codes.BusinessRuleViolation
+	}
+	r.Code = fallback
+	h.attrs = append(h.attrs, slog.String("unregistered_code", bad.String()))
+	p.warnUnknown(ctx, bad, fallback, h.call.Tool)
+	info, _ := p.registry.Lookup(fallback)
+	return info
+}
+
+// warnUnknown writes the one WARN record of an unregistered code.
+func (p *Pipeline) warnUnknown(ctx context.Context, bad, fallback codes.Code, tool string) {
+	if p.nUnknown.Load() >= maxUnknownWarnings {
+		return
+	}
+	if _, seen := p.unknown.LoadOrStore(bad, struct{}{}); seen {
+		return
+	}
+	p.nUnknown.Add(1)
+	reason := "the registry does not know it; register it with codes.NewRegistry and pass the registry to filter.WithRegistry"
+	if err := bad.Validate(); err != nil {
+		var de *codes.DefinitionError
+		if errors.As(err, &de) {
+			reason = de.Reason
+		}
+	}
+	logger := p.logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	logger.LogAttrs(ctx, slog.LevelWarn, "mcperr: unregistered error code",
+		slog.String("unregistered_code", bad.String()), slog.String("sent_as", fallback.String()),
+		slog.String("tool", tool), slog.String("reason", reason))
+}
+
 // report hands a server error to the reporter. It reports whether the
 // reporter returned normally; a panic is recovered and kept for the log.
 func (p *Pipeline) report(ctx context.Context, h *handling, r *Response) (ok bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			h.attrs = append(h.attrs, slog.String("reporter_error", p.text(Recovered(v))))
+			h.attrs = append(h.attrs, slog.String("reporter_error", p.text(recovered(v))))
 			ok = false
 		}
 	}()

@@ -18,6 +18,7 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/panics"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -111,16 +112,20 @@ func TestContract(t *testing.T) {
 			"Order not found: x", nil, false, false, "INFO", nil},
 		{"joined: the public part speaks", errors.Join(errors.New(canary), domain.NewNotFound("User", "u")), codes.NotFound,
 			"User not found: u", nil, false, false, "INFO", []string{canary}},
-		{"panic", filter.Recovered("boom " + canary), codes.InternalError,
+		{"panic", panics.Recovered("boom " + canary), codes.InternalError,
 			`Internal error in tool "lookup" (ref: {ref}).`, nil, false, true, "ERROR", []string{canary, "goroutine"}},
-		{"panic with a ToolError is still masked", filter.Recovered(toolerr.New(canary)), codes.InternalError,
+		{"panic with a ToolError is still masked", panics.Recovered(toolerr.New(canary)), codes.InternalError,
 			`Internal error in tool "lookup" (ref: {ref}).`, nil, false, true, "ERROR", []string{canary}},
 		{"public error with empty message is masked", toolerr.New(""), codes.InternalError,
 			`Internal error in tool "lookup" (ref: {ref}).`, nil, false, true, "ERROR", nil},
 	}
+	reg, err := codes.NewRegistry(codes.Info{Code: "ORDER_ALREADY_DELIVERED", Category: codes.Business, Description: "The order was delivered."})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t)
+			h := newHarness(t, filter.WithRegistry(reg))
 			r := h.p.Handle(context.Background(), call, tt.err)
 			recs := h.records(t)
 			if len(recs) != 1 {
@@ -146,6 +151,9 @@ func TestContract(t *testing.T) {
 			}
 			env := map[string]any{}
 			_ = json.Unmarshal([]byte(strings.SplitN(clientBytes(t, r), "\n", 2)[0]), &env)
+			if tt.retryable == nil {
+				tt.retryable = false // every envelope carries retryable
+			}
 			if env["retryable"] != tt.retryable {
 				t.Errorf("retryable = %v, want %v", env["retryable"], tt.retryable)
 			}
@@ -213,17 +221,6 @@ func TestAssertionHintsStayPrivate(t *testing.T) {
 	}
 }
 
-func TestRefsAreUnique(t *testing.T) {
-	seen := map[string]bool{}
-	for range 10000 {
-		r := filter.NewRef()
-		if len(r) != 16 || seen[r] {
-			t.Fatalf("ref %q repeated or not 16 hex digits", r)
-		}
-		seen[r] = true
-	}
-}
-
 func TestRegistryDecidesCategoryAndRetry(t *testing.T) {
 	reg, err := codes.NewRegistry(codes.Info{Code: "PAYMENT_GATEWAY_DOWN", Category: codes.Server, Description: "The gateway is down.", Retryable: true})
 	if err != nil {
@@ -253,7 +250,7 @@ func TestRedaction(t *testing.T) {
 	h := newHarness(t, filter.WithRedaction(true))
 	h.p.Handle(context.Background(), call, crdb.Wrapf(crdb.New("base"), "login for %s", canary))
 	h.p.Handle(context.Background(), call, domain.NewValidation("ssn", canary, "Must be 9 digits"))
-	h.p.Handle(context.Background(), call, filter.Recovered(canary))
+	h.p.Handle(context.Background(), call, panics.Recovered(canary))
 	recs := h.records(t)
 	if len(recs) != 3 {
 		t.Fatalf("%d records, want 3", len(recs))
@@ -340,7 +337,7 @@ func TestFailingFilterIsMasked(t *testing.T) {
 }
 
 func TestFilterResponseGetsDefaults(t *testing.T) {
-	shared := &filter.Response{Code: "DUPLICATE_ENTRY", Message: "A record with this value already exists.",
+	shared := &filter.Response{Code: codes.Conflict, Message: "A record with this value already exists.",
 		Hints: append(make([]string, 0, 4), "Use another email.")}
 	f := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return shared, nil })
 	h := newHarness(t, filter.WithFilters(f))
@@ -351,7 +348,7 @@ func TestFilterResponseGetsDefaults(t *testing.T) {
 	if fmt.Sprint(r.Hints) != "[Use another email. Check the email.]" {
 		t.Fatalf("hints = %q", r.Hints)
 	}
-	if r.Code != "DUPLICATE_ENTRY" || r.RequestID != "7" || r.Timestamp.IsZero() || r.Retryable != nil {
+	if r.Code != codes.Conflict || r.RequestID != "7" || r.Timestamp.IsZero() || r.Retryable == nil || *r.Retryable {
 		t.Fatalf("response = %+v", r)
 	}
 	rec := h.records(t)[0]
@@ -393,17 +390,11 @@ func TestFilterOrderAndTransform(t *testing.T) {
 	p, err := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
 		filter.WithFilters(mark("global", nil)),
-		filter.WithToolFilters("lookup", mark("tool", errors.New("transformed"))),
-		filter.WithToolFilters("other", mark("other", nil)),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
-	local, err := p.With(mark("local", nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	local.Handle(context.Background(), call, errors.New("orig"))
+	p.Handle(context.Background(), call, errors.New("orig"), mark("local", nil), mark("tool", errors.New("transformed")))
 	want := "[local:orig tool:orig global:transformed]"
 	if fmt.Sprint(trail) != want {
 		t.Fatalf("trail = %v, want %s", trail, want)
@@ -439,8 +430,8 @@ func TestDefinitionErrors(t *testing.T) {
 		code codes.Code
 	}{
 		{"nil global filter", filter.WithFilters(nil), codes.NilFilter},
-		{"nil tool filter", filter.WithToolFilters("x", nil), codes.NilFilter},
-		{"bad tool name", filter.WithToolFilters("has space"), codes.InvalidToolName},
+		{"nil filter function", filter.WithFilters(filter.Func(nil)), codes.NilFilter},
+		{"nil reporter function", filter.WithReporter(filter.ReporterFunc(nil)), codes.InvalidOption},
 		{"nil ref generator", filter.WithRefGenerator(nil), codes.InvalidOption},
 		{"nil clock", filter.WithClock(nil), codes.InvalidOption},
 		{"nil reporter", filter.WithReporter(nil), codes.InvalidOption},
@@ -455,10 +446,6 @@ func TestDefinitionErrors(t *testing.T) {
 			}
 		})
 	}
-	p, _ := filter.New()
-	if _, err := p.With(nil); toolerr.CodeOf(err) != codes.NilFilter {
-		t.Fatalf("With(nil) = %v, want NIL_FILTER", err)
-	}
 }
 
 func TestRecoveredRepanicsAbortHandler(t *testing.T) {
@@ -467,7 +454,7 @@ func TestRecoveredRepanicsAbortHandler(t *testing.T) {
 			t.Fatalf("recovered %v, want http.ErrAbortHandler", v)
 		}
 	}()
-	filter.Recovered(http.ErrAbortHandler)
+	panics.Recovered(http.ErrAbortHandler)
 	t.Fatal("Recovered returned for http.ErrAbortHandler")
 }
 
@@ -495,9 +482,6 @@ func TestHandleAllocatesNothingForNil(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { p.Handle(ctx, call, nil) }); n != 0 {
 		t.Fatalf("Handle(nil) allocates %v times, want 0", n)
 	}
-	if n := testing.AllocsPerRun(100, func() { _, _ = p.With() }); n != 0 {
-		t.Fatalf("With() allocates %v times, want 0", n)
-	}
 }
 
 func TestConcurrentHandle(t *testing.T) {
@@ -512,5 +496,58 @@ func TestConcurrentHandle(t *testing.T) {
 	}
 	if len(refs) != 8 {
 		t.Fatalf("%d distinct refs for 8 errors", len(refs))
+	}
+}
+
+// TestUnregisteredCodesNeverReachTheClient covers every source of a code: a
+// filter's Response, a ToolError and a BusinessRule, malformed or unknown.
+func TestUnregisteredCodesNeverReachTheClient(t *testing.T) {
+	tests := []struct {
+		name     string
+		filter   filter.Filter
+		err      error
+		bad      string
+		fallback codes.Code
+	}{
+		{"filter, malformed", filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+			return &filter.Response{Code: "insufficient funds", Message: "Not enough money."}, nil
+		}), errors.New("x"), "insufficient funds", codes.ToolFailed},
+		{"filter, unregistered", filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+			return &filter.Response{Code: "NO_MONEY", Message: "Not enough money."}, nil
+		}), errors.New("x"), "NO_MONEY", codes.ToolFailed},
+		{"ToolError, malformed", nil, toolerr.New("Not enough money.").WithCode("not a code"), "not a code", codes.ToolFailed},
+		{"BusinessRule, unregistered", nil, fmt.Errorf("svc: %w", domain.NewBusinessRule("NO_MONEY", "Not enough money.", nil)), "NO_MONEY",
+			codes.BusinessRuleViolation},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var opts []filter.Option
+			if tt.filter != nil {
+				opts = append(opts, filter.WithFilters(tt.filter))
+			}
+			h := newHarness(t, opts...)
+			for i := range 3 {
+				r := h.p.Handle(context.Background(), call, tt.err)
+				if r.Code != tt.fallback || r.Message != "Not enough money." || r.Retryable == nil {
+					t.Fatalf("response = %+v, want %s with the message and retryable", r, tt.fallback)
+				}
+				if strings.Contains(clientBytes(t, r), tt.bad) {
+					t.Fatalf("the unregistered code reached the client: %s", clientBytes(t, r))
+				}
+				recs := h.records(t)
+				warns := 0
+				for _, rec := range recs {
+					if rec["level"] == "WARN" {
+						warns++
+						if rec["unregistered_code"] != tt.bad || rec["reason"] == "" {
+							t.Errorf("warning = %v", rec)
+						}
+					}
+				}
+				if want := map[bool]int{true: 1, false: 0}[i == 0]; warns != want || len(recs) != 1+want {
+					t.Fatalf("call %d: records %v, want the call's record and %d warning", i, recs, want)
+				}
+			}
+		})
 	}
 }

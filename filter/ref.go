@@ -5,10 +5,10 @@ import (
 	"encoding/hex"
 )
 
-// NewRef returns a new reference id: 16 lowercase hex digits holding 64
+// newRef returns a new reference id: 16 lowercase hex digits holding 64
 // random bits from crypto/rand, short enough to read aloud and unique in
-// practice at millions of errors a day. It is the default RefGenerator.
-func NewRef() string {
+// practice at millions of errors a day.
+func newRef() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never returns an error.
 	return hex.EncodeToString(b[:])

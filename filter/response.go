@@ -29,8 +29,9 @@ type Response struct {
 	// Hints are advice for the model: what it could do differently. They
 	// are sent after the message, each as "Hint: ...".
 	Hints []string
-	// Retryable says whether the same call may succeed later; nil if not
-	// known. When nil the pipeline takes it from the code's registration.
+	// Retryable says whether the same call may succeed later. A filter may
+	// leave it nil: the pipeline then takes it from the code's registration,
+	// so every Response it returns has it set.
 	Retryable *bool
 	// Ref identifies the one log record of this failure. The pipeline sets
 	// it for server errors.
@@ -42,7 +43,7 @@ type Response struct {
 }
 
 // Texts returns the text blocks of the tool result: the message, then one
-// "Hint: ..." block a hint.
+// "Hint: ..." block for each hint.
 func (r *Response) Texts() []string {
 	out := make([]string, 0, 1+len(r.Hints))
 	out = append(out, r.Message)
@@ -63,7 +64,7 @@ type Envelope struct {
 	Timestamp string         `json:"timestamp"`
 	RequestID string         `json:"requestId,omitempty"`
 	Ref       string         `json:"ref,omitempty"`
-	Retryable *bool          `json:"retryable,omitempty"`
+	Retryable bool           `json:"retryable"`
 }
 
 // Envelope returns the machine-readable form of r.
@@ -77,7 +78,7 @@ func (r *Response) Envelope() Envelope {
 		Timestamp: r.Timestamp.UTC().Format(time.RFC3339Nano),
 		RequestID: r.RequestID,
 		Ref:       r.Ref,
-		Retryable: r.Retryable,
+		Retryable: r.Retryable != nil && *r.Retryable,
 	}
 }
 

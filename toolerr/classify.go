@@ -92,7 +92,7 @@ func DetailsOf(err error) map[string]any {
 func RetryableOf(err error) (retryable, known bool) {
 	var t *ToolError
 	if errors.As(err, &t) {
-		if r, known := t.RetryableKnown(); known {
+		if r, known := t.retryableKnown(); known {
 			return r, true
 		}
 	}

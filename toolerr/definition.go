@@ -2,7 +2,6 @@ package toolerr
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/mcperr/mcperr/codes"
 )
@@ -39,40 +38,4 @@ func CheckToolName(name string) error {
 		}
 	}
 	return nil
-}
-
-// ToolNames is the set of tools registered on one server. Adapters use it to
-// refuse a bad or duplicate tool at registration. The zero ToolNames is
-// empty and ready to use; it is safe for concurrent use.
-type ToolNames struct {
-	mu    sync.Mutex
-	names map[string]struct{}
-}
-
-// Add records name. It returns a *DefinitionError if the name is invalid
-// (codes.InvalidToolName) or already recorded (codes.DuplicateTool), and then
-// records nothing.
-func (t *ToolNames) Add(name string) error {
-	if err := CheckToolName(name); err != nil {
-		return err
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if _, dup := t.names[name]; dup {
-		return &DefinitionError{Code: codes.DuplicateTool, Subject: name,
-			Reason: "a tool with this name is already registered on this server; give each tool its own name"}
-	}
-	if t.names == nil {
-		t.names = make(map[string]struct{})
-	}
-	t.names[name] = struct{}{}
-	return nil
-}
-
-// Remove forgets name, so that a tool whose registration failed after Add
-// can be registered again once fixed.
-func (t *ToolNames) Remove(name string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.names, name)
 }

@@ -10,10 +10,14 @@
 // Errors are classified through small interfaces found with errors.As
 // (Coder, PublicError, Detailer, Retryabler, Hinter), never by matching on
 // message strings, so the domain package and an application's own types work
-// the same way. CodeOf, IsPublic, DetailsOf and RetryableOf apply them to
+// the same way. CodeOf, PublicOf, DetailsOf and RetryableOf apply them to
 // any error chain.
 //
+// Errorf formats a message like fmt.Sprintf, but the operand of each %w is
+// kept as the cause, for the log, and prints nothing in the message.
+//
 // The package also holds the definition errors returned at start-up for a
-// bad tool name, a duplicate tool or code, a nil handler or filter. It never
-// imports an MCP SDK.
+// bad tool name, a duplicate tool or code, a nil handler or filter. It does
+// not depend on an MCP SDK, so code that only returns errors can use it
+// without one.
 package toolerr

@@ -41,8 +41,17 @@ func ExampleToolError_WithDetails() {
 }
 
 func ExampleErrorf() {
+	dial := errors.New("dial 10.0.0.5: password=hunter2 refused")
+	err := toolerr.Errorf("The order service is down: %w", dial)
+	fmt.Println(err.Message()) // what the model reads
+	fmt.Println(err.Error())   // what the log keeps
+	fmt.Println(errors.Is(err, dial))
 	fmt.Println(toolerr.Errorf("Page %d is past the last page, %d.", 9, 3).Message())
-	// Output: Page 9 is past the last page, 3.
+	// Output:
+	// The order service is down
+	// The order service is down: dial 10.0.0.5: password=hunter2 refused
+	// true
+	// Page 9 is past the last page, 3.
 }
 
 func ExampleWrap() {
@@ -96,13 +105,4 @@ func ExampleCheckToolName() {
 	// Output:
 	// <nil>
 	// mcperr: INVALID_TOOL_NAME: "get user": character ' ' at byte 3 is not allowed; use only ASCII letters, digits, '_', '-' and '.'
-}
-
-func ExampleToolNames() {
-	var names toolerr.ToolNames
-	fmt.Println(names.Add("divide"))
-	fmt.Println(names.Add("divide"))
-	// Output:
-	// <nil>
-	// mcperr: DUPLICATE_TOOL: "divide": a tool with this name is already registered on this server; give each tool its own name
 }

@@ -2,9 +2,7 @@ package toolerr_test
 
 import (
 	"errors"
-	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mcperr/mcperr/codes"
@@ -28,7 +26,7 @@ func TestToolError(t *testing.T) {
 	if e.ErrorCode() != codes.ExternalServiceError || e.ErrorHint() != "Ask again later." {
 		t.Errorf("code %s, hint %q", e.ErrorCode(), e.ErrorHint())
 	}
-	if r, known := e.RetryableKnown(); !r || !known {
+	if r, known := toolerr.RetryableOf(e); !r || !known {
 		t.Error("retryable not kept")
 	}
 	if !errors.Is(e, cause) {
@@ -51,7 +49,7 @@ func TestToolErrorIsImmutable(t *testing.T) {
 	if withCode.PublicDetails()["k"] != 1 {
 		t.Errorf("details shared with the caller: %v", withCode.PublicDetails())
 	}
-	if _, known := base.RetryableKnown(); known {
+	if _, known := toolerr.RetryableOf(base); known {
 		t.Error("retryable known on a fresh ToolError")
 	}
 }
@@ -93,40 +91,5 @@ func TestCheckToolName(t *testing.T) {
 		if !errors.As(err, &de) || de.Code != codes.InvalidToolName {
 			t.Errorf("CheckToolName(%q) = %v, want INVALID_TOOL_NAME", bad, err)
 		}
-	}
-}
-
-func TestToolNames(t *testing.T) {
-	var names toolerr.ToolNames
-	if err := names.Add("divide"); err != nil {
-		t.Fatal(err)
-	}
-	if err := names.Add("divide"); toolerr.CodeOf(err) != codes.DuplicateTool {
-		t.Fatalf("second Add = %v, want DUPLICATE_TOOL", err)
-	}
-	if err := names.Add("bad name"); toolerr.CodeOf(err) != codes.InvalidToolName {
-		t.Fatalf("Add(bad name) = %v", err)
-	}
-	names.Remove("divide")
-	if err := names.Add("divide"); err != nil {
-		t.Fatalf("Add after Remove = %v", err)
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	added := 0
-	for i := range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if names.Add(fmt.Sprint("t", i%4)) == nil {
-				mu.Lock()
-				added++
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	if added != 4 {
-		t.Fatalf("%d of 4 distinct names added", added)
 	}
 }

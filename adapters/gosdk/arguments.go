@@ -14,18 +14,26 @@ const methodListTools = "tools/list"
 
 // checkArguments reports how the arguments of req do not fit the input
 // schema of the tool it calls, or nil if they fit or the schema cannot be
-// found or compiled. It lists the server's tools through next, following
-// cursors, so it sees each tool as the SDK serves it. It is called on the
-// error path only.
-func (m *middleware) checkArguments(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) *domain.Validation {
-	if req.Params == nil || req.Session == nil {
+// found or compiled. It is called on the error path only. The schema of a
+// tool added through this package is known; for any other tool, the
+// server's tools are listed through next, following cursors, so that each
+// is seen as the SDK serves it.
+func (st *serverState) checkArguments(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) *domain.Validation {
+	if req.Params == nil {
 		return nil
 	}
-	tool := findTool(ctx, next, req.Session, req.Params.Name)
-	if tool == nil || tool.InputSchema == nil {
+	var schema any
+	if e := st.tool(req.Params.Name); e != nil {
+		schema = e.schema
+	} else if req.Session != nil {
+		if tool := findTool(ctx, next, req.Session, req.Params.Name); tool != nil {
+			schema = tool.InputSchema
+		}
+	}
+	if schema == nil {
 		return nil
 	}
-	return checkAgainst(&m.schemas, tool.InputSchema, req.Params.Arguments)
+	return checkAgainst(&st.schemas, schema, req.Params.Arguments)
 }
 
 // checkAgainst checks the raw arguments args against schema, compiled

@@ -15,22 +15,22 @@ func shipOrder(_ context.Context, _ *mcp.CallToolRequest, in order) (*mcp.CallTo
 
 // BenchmarkSuccessfulCall measures a successful call of a typed tool through
 // a real client and server over in-memory transports: with the SDK alone,
-// with Middleware, with Wrap, and with both.
+// with mcperr installed, with Wrap, and with AddTool.
 func BenchmarkSuccessfulCall(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		setup func(*mcp.Server)
 	}{
 		{"bare", func(s *mcp.Server) { mcp.AddTool(s, &mcp.Tool{Name: "ship"}, shipOrder) }},
-		{"Middleware", func(s *mcp.Server) {
-			s.AddReceivingMiddleware(gosdk.Middleware())
+		{"Install", func(s *mcp.Server) {
+			orPanic(gosdk.Install(s, nil))
 			mcp.AddTool(s, &mcp.Tool{Name: "ship"}, shipOrder)
 		}},
-		{"Wrap", func(s *mcp.Server) { mcp.AddTool(s, &mcp.Tool{Name: "ship"}, gosdk.Wrap(shipOrder)) }},
-		{"Wrap+Middleware", func(s *mcp.Server) {
-			s.AddReceivingMiddleware(gosdk.Middleware())
+		{"Install+Wrap", func(s *mcp.Server) {
+			orPanic(gosdk.Install(s, nil))
 			mcp.AddTool(s, &mcp.Tool{Name: "ship"}, gosdk.Wrap(shipOrder))
 		}},
+		{"AddTool", func(s *mcp.Server) { orPanic(gosdk.AddTool(s, &mcp.Tool{Name: "ship"}, shipOrder)) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil)

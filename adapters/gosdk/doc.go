@@ -1,26 +1,32 @@
-// Package gosdk plugs mcperr's error pipeline into servers built on the
-// official Go MCP SDK, github.com/modelcontextprotocol/go-sdk.
+// Package gosdk plugs mcperr into servers built on the official Go MCP SDK,
+// github.com/modelcontextprotocol/go-sdk.
 //
-// It offers three ways in, which can be combined:
+// A server has one mcperr configuration, a *filter.Pipeline, given once with
+// Install, which also installs the server-wide middleware:
 //
-//   - Middleware, a server-wide mcp.Middleware installed with
-//     (*mcp.Server).AddReceivingMiddleware. It runs every tools/call through
-//     the pipeline: errors of typed and raw handlers, panics, and arguments
-//     the SDK refused because they do not fit the tool's input schema.
-//   - Wrap and WrapRaw, drop-in wrappers that return the SDK's own handler
-//     types, so mcp.AddTool(s, tool, gosdk.Wrap(h)) keeps compiling, with
-//     filters bound to one tool.
-//   - Tools, made by NewTools, which installs the middleware once and adds
-//     tools through AddTool and (*Tools).AddRawTool, refusing a bad tool
-//     name, a tool added twice or a nil handler with a
-//     *toolerr.DefinitionError.
+//	if err := gosdk.Install(s, pipeline); err != nil {
+//		log.Fatal(err)
+//	}
+//
+// Every entry point on that server then uses it:
+//
+//   - the middleware, for every tools/call of the server, whatever added
+//     the tool: errors of typed and raw handlers, panics, and arguments the
+//     SDK refused because they do not fit the tool's input schema;
+//   - AddTool and AddRawTool, drop-in replacements for mcp.AddTool and
+//     (*mcp.Server).AddTool that take per-tool filters and refuse a bad
+//     definition with a *toolerr.DefinitionError at start-up. Used without
+//     Install, they install mcperr with the default configuration;
+//   - Wrap and WrapRaw, wrappers that return the SDK's own handler types,
+//     for handlers registered by other means.
 //
 // Whatever the way in, a failed call reaches the client as a tool result
 // with isError set, the text of the pipeline's filter.Response (its message,
-// then one "Hint: ..." block a hint) and its machine-readable envelope under
-// _meta[filter.MetaKey]. An error result never carries structuredContent, so
-// it passes the output-schema checks of standard clients. An error is mapped
-// and logged once, however many of the three are in place.
+// then one "Hint: ..." text block for each hint) and its machine-readable
+// envelope under _meta[filter.MetaKey]. An error result never carries
+// structuredContent, so it passes the output-schema checks of standard
+// clients. An error is mapped and logged once, however the entry points are
+// combined.
 //
 // Some things pass through exactly as the SDK sends them: a *jsonrpc.Error
 // that a handler returns as it is (a deliberate protocol error), a call to
@@ -28,8 +34,6 @@
 // handler built itself with IsError set but without SetError. A successful
 // result is never touched.
 //
-// The package holds no error policy: what a client reads for an error is the
-// pipeline's decision alone, and this package only converts between the
-// SDK's shapes and the pipeline's. It must never send a client the text of
-// an error the pipeline masked, a panic value, or an argument's value.
+// The package never sends a client the text of an error the pipeline masked,
+// a panic value, or an argument's value.
 package gosdk

@@ -86,13 +86,16 @@ func lookupOrder(_ context.Context, _ *mcp.CallToolRequest, args lookupArgs) (*m
 	return nil, nil, domain.NewNotFound("Order", args.ID)
 }
 
-// One line of set-up puts every tool of a server behind the pipeline: a
-// domain error reaches the model with its code, a plain error is masked
-// behind a ref that only the log can resolve, and arguments that do not fit
-// the input schema are named field by field.
-func ExampleMiddleware() {
+// Install gives a server its one configuration and puts every tool of the
+// server behind it, however the tool was added: a domain error reaches the
+// model with its code, a plain error is masked behind a ref that only the
+// log can resolve, and arguments that do not fit the input schema are named
+// field by field.
+func ExampleInstall() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
-	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(examplePipeline())))
+	if err := gosdk.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
 	mcp.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder)
 
 	cs := exampleClient(s)
@@ -113,78 +116,28 @@ func ExampleMiddleware() {
 	// client: envelope {"code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"is required","field":"id"},{"constraint":"is not a known property; remove it","field":"order"}]},"error":true,"message":"Validation failed: id: is required; order: is not a known property; remove it","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
 }
 
-// Wrap keeps mcp.AddTool compiling and binds filters to one tool. Here a
-// filter answers this tool's NotFound errors with a hint for the model. The
-// middleware adds the envelope and the hint block without logging the error
-// a second time.
-func ExampleWrap() {
+// A server has one configuration: a second, different one is refused.
+func ExampleInstall_twice() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
 	p := examplePipeline()
-	suggest := filter.Catch(func(_ context.Context, _ filter.Call, e *domain.NotFound) (*filter.Response, error) {
-		return &filter.Response{
-			Code:    codes.NotFound,
-			Message: "There is no order " + e.ID + ".",
-			Hints:   []string{"Order ids look like ord_1; call list_orders to see them."},
-		}, nil
-	})
-
-	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
-	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(p)))
-	mcp.AddTool(s, &mcp.Tool{Name: "lookup_order"}, gosdk.Wrap(lookupOrder, gosdk.WithPipeline(p), gosdk.WithFilters(suggest)))
-
-	callAndPrint(exampleClient(s), "lookup_order", map[string]any{"id": "42"})
-	// Output:
-	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND error="Order not found: 42" fields.resource_type=Order fields.resource_id=42 hints="[Order ids look like ord_1; call list_orders to see them.]"
-	// client: There is no order 42.
-	// client: Hint: Order ids look like ord_1; call list_orders to see them.
-	// client: envelope {"code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
-}
-
-// WrapRaw wraps a raw handler, which the SDK alone would turn into a
-// JSON-RPC error carrying the raw text. The wrapped handler returns a
-// complete error result by itself.
-func ExampleWrapRaw() {
-	charge := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, toolerr.New("The card was declined.").WithCode("CARD_DECLINED").WithRetryable(false)
-	}
-	s := mcp.NewServer(&mcp.Implementation{Name: "payments", Version: "1.0.0"}, nil)
-	s.AddTool(&mcp.Tool{Name: "charge", InputSchema: json.RawMessage(`{"type":"object"}`)},
-		gosdk.WrapRaw(charge, gosdk.WithPipeline(examplePipeline())))
-
-	callAndPrint(exampleClient(s), "charge", nil)
-	// Output:
-	// level=INFO msg="tool call failed" tool=charge code=CARD_DECLINED error="The card was declined."
-	// client: The card was declined.
-	// client: envelope {"code":"CARD_DECLINED","error":true,"message":"The card was declined.","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
-}
-
-// NewTools refuses a bad definition when the server starts, instead of
-// registering it as the SDK alone does.
-func ExampleNewTools() {
-	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
-	tools, err := gosdk.NewTools(s, gosdk.WithPipeline(examplePipeline()))
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(gosdk.AddTool(tools, &mcp.Tool{Name: "lookup_order"}, lookupOrder))
-	fmt.Println(gosdk.AddTool(tools, &mcp.Tool{Name: "lookup_order"}, lookupOrder))
-	fmt.Println(gosdk.AddTool(tools, &mcp.Tool{Name: "look up"}, lookupOrder))
-	fmt.Println(gosdk.AddTool[lookupArgs, any](tools, &mcp.Tool{Name: "cancel_order"}, nil))
+	fmt.Println(gosdk.Install(s, p))
+	fmt.Println(gosdk.Install(s, p)) // the same one again: nothing to do
+	fmt.Println(gosdk.Install(s, examplePipeline()))
 	// Output:
 	// <nil>
-	// mcperr: DUPLICATE_TOOL: "lookup_order": a tool with this name is already registered on this server; give each tool its own name
-	// mcperr: INVALID_TOOL_NAME: "look up": character ' ' at byte 4 is not allowed; use only ASCII letters, digits, '_', '-' and '.'
-	// mcperr: NIL_HANDLER: "cancel_order": the tool has no handler; pass the function that implements it
+	// <nil>
+	// mcperr: CONFLICTING_CONFIGURATION: mcperr is already installed on this server with another configuration; call gosdk.Install once per server and share one *filter.Pipeline
 }
 
-// AddTool adds a typed tool to a server set up by NewTools: its errors,
-// panics and refused arguments all reach the model in the standard shape.
+// AddTool is the drop-in for mcp.AddTool: one changed line gives the tool
+// the whole contract, here a panic recovered, masked and logged once, with
+// the configuration Install gave the server.
 func ExampleAddTool() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
-	tools, err := gosdk.NewTools(s, gosdk.WithPipeline(examplePipeline()))
-	if err != nil {
+	if err := gosdk.Install(s, examplePipeline()); err != nil {
 		panic(err)
 	}
-	err = gosdk.AddTool(tools, &mcp.Tool{Name: "cancel_order"},
+	err := gosdk.AddTool(s, &mcp.Tool{Name: "cancel_order"},
 		func(_ context.Context, _ *mcp.CallToolRequest, args lookupArgs) (*mcp.CallToolResult, any, error) {
 			var orders map[string]string
 			orders[args.ID] = "cancelled" // a bug: the map is nil
@@ -201,17 +154,34 @@ func ExampleAddTool() {
 	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
 }
 
+// AddTool refuses a bad definition when the server starts, instead of
+// registering it as the SDK alone does.
+func ExampleAddTool_definitionErrors() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	if err := gosdk.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	fmt.Println(gosdk.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder))
+	fmt.Println(gosdk.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder))
+	fmt.Println(gosdk.AddTool(s, &mcp.Tool{Name: "look up"}, lookupOrder))
+	fmt.Println(gosdk.AddTool[lookupArgs, any](s, &mcp.Tool{Name: "cancel_order"}, nil))
+	// Output:
+	// <nil>
+	// mcperr: DUPLICATE_TOOL: "lookup_order": a tool with this name is already registered on this server; give each tool its own name
+	// mcperr: INVALID_TOOL_NAME: "look up": character ' ' at byte 4 is not allowed; use only ASCII letters, digits, '_', '-' and '.'
+	// mcperr: NIL_HANDLER: "cancel_order": the tool has no handler; pass the function that implements it
+}
+
 // AddRawTool checks a raw tool's arguments against its input schema, which
 // the SDK leaves to the handler, so the handler only ever sees arguments
 // that fit.
-func ExampleTools_AddRawTool() {
+func ExampleAddRawTool() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "calc", Version: "1.0.0"}, nil)
-	tools, err := gosdk.NewTools(s, gosdk.WithPipeline(examplePipeline()))
-	if err != nil {
+	if err := gosdk.Install(s, examplePipeline()); err != nil {
 		panic(err)
 	}
 	schema := json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`)
-	err = tools.AddRawTool(&mcp.Tool{Name: "add", InputSchema: schema},
+	err := gosdk.AddRawTool(s, &mcp.Tool{Name: "add", InputSchema: schema},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var args struct{ A, B float64 }
 			if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
@@ -233,9 +203,55 @@ func ExampleTools_AddRawTool() {
 	// client: envelope {"code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be number, not string","field":"b"}]},"error":true,"message":"Validation failed for b: must be number, not string","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
 }
 
+// Wrap keeps mcp.AddTool compiling and binds filters to one tool; it runs
+// with the configuration of the server it is on. Here a filter answers this
+// tool's NotFound errors with a hint for the model.
+func ExampleWrap() {
+	suggest := filter.Catch(func(_ context.Context, _ filter.Call, e *domain.NotFound) (*filter.Response, error) {
+		return &filter.Response{
+			Code:    codes.NotFound,
+			Message: "There is no order " + e.ID + ".",
+			Hints:   []string{"Order ids look like ord_1; call list_orders to see them."},
+		}, nil
+	})
+
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	if err := gosdk.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "lookup_order"}, gosdk.Wrap(lookupOrder, gosdk.WithFilters(suggest)))
+
+	callAndPrint(exampleClient(s), "lookup_order", map[string]any{"id": "42"})
+	// Output:
+	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND error="Order not found: 42" fields.resource_type=Order fields.resource_id=42 hints="[Order ids look like ord_1; call list_orders to see them.]"
+	// client: There is no order 42.
+	// client: Hint: Order ids look like ord_1; call list_orders to see them.
+	// client: envelope {"code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+}
+
+// WrapRaw wraps a raw handler, which the SDK alone would turn into a
+// JSON-RPC error carrying the raw text.
+func ExampleWrapRaw() {
+	reg, _ := codes.NewRegistry(codes.Info{Code: "CARD_DECLINED", Category: codes.Business, Description: "The card was declined."})
+	charge := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, toolerr.New("The card was declined.").WithCode("CARD_DECLINED").WithRetryable(false)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "payments", Version: "1.0.0"}, nil)
+	if err := gosdk.Install(s, examplePipeline(filter.WithRegistry(reg))); err != nil {
+		panic(err)
+	}
+	s.AddTool(&mcp.Tool{Name: "charge", InputSchema: json.RawMessage(`{"type":"object"}`)}, gosdk.WrapRaw(charge))
+
+	callAndPrint(exampleClient(s), "charge", nil)
+	// Output:
+	// level=INFO msg="tool call failed" tool=charge code=CARD_DECLINED error="The card was declined."
+	// client: The card was declined.
+	// client: envelope {"code":"CARD_DECLINED","error":true,"message":"The card was declined.","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+}
+
 // Filters given with WithFilters run in order, the first outermost, before
-// the pipeline's own; a filter that passes an error on leaves it to the
-// next.
+// the global filters of the pipeline; a filter that passes an error on
+// leaves it to the next.
 func ExampleWithFilters() {
 	trace := func(name string) filter.Filter {
 		return filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
@@ -243,10 +259,14 @@ func ExampleWithFilters() {
 			return nil, nil // pass the error on
 		})
 	}
-	p := examplePipeline(filter.WithFilters(trace("global")))
 	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "lookup_order"}, gosdk.Wrap(lookupOrder, gosdk.WithPipeline(p),
-		gosdk.WithFilters(trace("first"), trace("second"))))
+	if err := gosdk.Install(s, examplePipeline(filter.WithFilters(trace("global")))); err != nil {
+		panic(err)
+	}
+	err := gosdk.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder, gosdk.WithFilters(trace("first"), trace("second")))
+	if err != nil {
+		panic(err)
+	}
 
 	callAndPrint(exampleClient(s), "lookup_order", map[string]any{"id": "ord_9"})
 	// Output:
@@ -255,4 +275,22 @@ func ExampleWithFilters() {
 	// filter: global
 	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND error="Order not found: ord_9" fields.resource_type=Order fields.resource_id=ord_9
 	// client: Order not found: ord_9
+	// client: envelope {"code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+}
+
+// WithoutArgumentCheck leaves a raw tool's arguments to its handler, as the
+// SDK does.
+func ExampleWithoutArgumentCheck() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "1.0.0"}, nil)
+	schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`)
+	err := gosdk.AddRawTool(s, &mcp.Tool{Name: "echo", InputSchema: schema},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(req.Params.Arguments)}}}, nil
+		}, gosdk.WithoutArgumentCheck())
+	if err != nil {
+		panic(err)
+	}
+	callAndPrint(exampleClient(s), "echo", map[string]any{"n": "not a number"})
+	// Output:
+	// client: {"n":"not a number"}
 }

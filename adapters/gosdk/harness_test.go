@@ -66,85 +66,59 @@ func bare(s *mcp.Server) registrar {
 	}
 }
 
-func withMiddleware(s *mcp.Server, p *filter.Pipeline) {
-	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(p)))
+func install(s *mcp.Server, p *filter.Pipeline) {
+	orPanic(gosdk.Install(s, p))
+}
+
+// installed puts mcperr on s with p and adds tools with the SDK alone.
+func installed(s *mcp.Server, p *filter.Pipeline) registrar {
+	install(s, p)
+	return bare(s)
+}
+
+// wrapped puts mcperr on s with p and adds tools with the SDK, wrapped.
+func wrapped(s *mcp.Server, p *filter.Pipeline) registrar {
+	install(s, p)
+	return registrar{
+		typed: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, any]) {
+			mcp.AddTool(s, tool, gosdk.Wrap(h))
+		},
+		typedOut: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, textOut]) {
+			mcp.AddTool(s, tool, gosdk.Wrap(h))
+		},
+		raw: func(tool *mcp.Tool, h mcp.ToolHandler) { s.AddTool(tool, gosdk.WrapRaw(h)) },
+	}
+}
+
+// added puts mcperr on s with p and adds tools with AddTool and AddRawTool.
+func added(s *mcp.Server, p *filter.Pipeline) registrar {
+	install(s, p)
+	return registrar{
+		typed: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, any]) {
+			orPanic(gosdk.AddTool(s, tool, h))
+		},
+		typedOut: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, textOut]) {
+			orPanic(gosdk.AddTool(s, tool, h))
+		},
+		raw: func(tool *mcp.Tool, h mcp.ToolHandler) { orPanic(gosdk.AddRawTool(s, tool, h)) },
+	}
 }
 
 // styles are the ways of putting mcperr on a server that must all answer the
 // table the same way.
 var styles = []style{
-	{"Middleware/typed", typedHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
-		withMiddleware(s, p)
-		return bare(s)
-	}},
-	{"Middleware/typed-SetError", typedSetErrHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
-		withMiddleware(s, p)
-		return bare(s)
-	}},
-	{"Middleware/raw", rawHandlers, false, func(s *mcp.Server, p *filter.Pipeline) registrar {
-		withMiddleware(s, p)
-		return bare(s)
-	}},
-	{"Middleware/raw-SetError", rawSetErrHandlers, false, func(s *mcp.Server, p *filter.Pipeline) registrar {
-		withMiddleware(s, p)
-		return bare(s)
-	}},
-	{"Wrap+Middleware/typed", typedHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
-		withMiddleware(s, p)
-		return registrar{
-			typed: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, any]) {
-				mcp.AddTool(s, tool, gosdk.Wrap(h, gosdk.WithPipeline(p)))
-			},
-			typedOut: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, textOut]) {
-				mcp.AddTool(s, tool, gosdk.Wrap(h, gosdk.WithPipeline(p)))
-			},
-		}
-	}},
-	{"Wrap+Middleware/typed-SetError", typedSetErrHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
-		withMiddleware(s, p)
-		return registrar{
-			typed: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, any]) {
-				mcp.AddTool(s, tool, gosdk.Wrap(h, gosdk.WithPipeline(p)))
-			},
-			typedOut: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, textOut]) {
-				mcp.AddTool(s, tool, gosdk.Wrap(h, gosdk.WithPipeline(p)))
-			},
-		}
-	}},
-	{"WrapRaw/raw", rawHandlers, false, func(s *mcp.Server, p *filter.Pipeline) registrar {
-		return registrar{raw: func(tool *mcp.Tool, h mcp.ToolHandler) { s.AddTool(tool, gosdk.WrapRaw(h, gosdk.WithPipeline(p))) }}
-	}},
-	{"WrapRaw+Middleware/raw-SetError", rawSetErrHandlers, false, func(s *mcp.Server, p *filter.Pipeline) registrar {
-		withMiddleware(s, p)
-		return registrar{raw: func(tool *mcp.Tool, h mcp.ToolHandler) { s.AddTool(tool, gosdk.WrapRaw(h, gosdk.WithPipeline(p))) }}
-	}},
-	{"Tools/typed", typedHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
-		tools := newTools(s, p)
-		return registrar{
-			typed: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, any]) {
-				orPanic(gosdk.AddTool(tools, tool, h))
-			},
-			typedOut: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, textOut]) {
-				orPanic(gosdk.AddTool(tools, tool, h))
-			},
-		}
-	}},
-	{"Tools+Middleware/typed", typedHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
-		tools := newTools(s, p)
-		withMiddleware(s, p)
-		return registrar{
-			typed: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, any]) {
-				orPanic(gosdk.AddTool(tools, tool, h))
-			},
-			typedOut: func(tool *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, textOut]) {
-				orPanic(gosdk.AddTool(tools, tool, h))
-			},
-		}
-	}},
-	{"Tools/raw", rawHandlers, true, func(s *mcp.Server, p *filter.Pipeline) registrar {
-		tools := newTools(s, p)
-		return registrar{raw: func(tool *mcp.Tool, h mcp.ToolHandler) { orPanic(tools.AddRawTool(tool, h)) }}
-	}},
+	{"Install/typed", typedHandlers, true, installed},
+	{"Install/typed-SetError", typedSetErrHandlers, true, installed},
+	{"Install/raw", rawHandlers, false, installed},
+	{"Install/raw-SetError", rawSetErrHandlers, false, installed},
+	{"Install+Wrap/typed", typedHandlers, true, wrapped},
+	{"Install+Wrap/typed-SetError", typedSetErrHandlers, true, wrapped},
+	{"Install+WrapRaw/raw", rawHandlers, false, wrapped},
+	{"Install+WrapRaw/raw-SetError", rawSetErrHandlers, false, wrapped},
+	{"Install+AddTool/typed", typedHandlers, true, added},
+	{"Install+AddTool/typed-SetError", typedSetErrHandlers, true, added},
+	{"Install+AddRawTool/raw", rawHandlers, true, added},
+	{"Install+AddRawTool/raw-SetError", rawSetErrHandlers, true, added},
 }
 
 func styleNamed(name string) (style, bool) {
@@ -154,12 +128,6 @@ func styleNamed(name string) (style, bool) {
 		}
 	}
 	return style{}, false
-}
-
-func newTools(s *mcp.Server, p *filter.Pipeline) *gosdk.Tools {
-	tools, err := gosdk.NewTools(s, gosdk.WithPipeline(p))
-	orPanic(err)
-	return tools
 }
 
 // orPanic panics with err, a mistake in setting up a server, if it is not
@@ -316,7 +284,7 @@ func connect(t testing.TB, s *mcp.Server, version string) *mcp.ClientSession {
 
 // newPipeline returns a pipeline that logs into log.
 func newPipeline(t testing.TB, log *adaptertest.Log) *filter.Pipeline {
-	p, err := filter.New(filter.WithLogger(log.Logger()))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRegistry(adaptertest.Registry()))
 	must(t, err)
 	return p
 }

@@ -2,7 +2,6 @@ package gosdk_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -35,7 +34,7 @@ func TestMiddlewareInferredSchema(t *testing.T) {
 		t.Run(proto.name, func(t *testing.T) {
 			var log adaptertest.Log
 			s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
-			s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log))))
+			must(t, gosdk.Install(s, newPipeline(t, &log)))
 			ran := 0
 			mcp.AddTool(s, &mcp.Tool{Name: "ship"}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
 				ran++
@@ -83,7 +82,7 @@ func TestMiddlewareInferredSchema(t *testing.T) {
 func TestMiddlewarePagedToolList(t *testing.T) {
 	var log adaptertest.Log
 	s := mcp.NewServer(&mcp.Implementation{Name: "paged", Version: "1.0.0"}, &mcp.ServerOptions{PageSize: 2})
-	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log))))
+	must(t, gosdk.Install(s, newPipeline(t, &log)))
 	for i := range 7 {
 		mcp.AddTool(s, &mcp.Tool{Name: fmt.Sprintf("tool%d", i)}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
 			return nil, nil, errors.New("unreachable")
@@ -102,7 +101,7 @@ func TestMiddlewarePagedToolList(t *testing.T) {
 func TestMiddlewareHandlerErrorFittingArguments(t *testing.T) {
 	var log adaptertest.Log
 	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
-	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log))))
+	must(t, gosdk.Install(s, newPipeline(t, &log)))
 	mcp.AddTool(s, &mcp.Tool{Name: "ship"}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
 		return nil, nil, domain.NewNotFound("Order", "o1")
 	})
@@ -113,29 +112,49 @@ func TestMiddlewareHandlerErrorFittingArguments(t *testing.T) {
 	}
 }
 
-// TestMiddlewareFilters checks that filters given to Middleware run for
-// every tool, before the pipeline's global filters.
-func TestMiddlewareFilters(t *testing.T) {
-	var log adaptertest.Log
-	answer := func(msg string) filter.Filter {
-		return filter.Catch(func(context.Context, filter.Call, *domain.NotFound) (*filter.Response, error) {
-			return &filter.Response{Code: codes.NotFound, Message: msg}, nil
+// TestFilterOrder checks the one order of filters: the tool's own, given
+// where it was added, then the pipeline's global ones, for every entry point
+// that takes per-tool filters; a tool added with the SDK alone gets the
+// global ones only.
+func TestFilterOrder(t *testing.T) {
+	var trail []string
+	mark := func(name string) filter.Filter {
+		return filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+			trail = append(trail, name)
+			return nil, nil
 		})
 	}
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(answer("from the pipeline")))
+	var log adaptertest.Log
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(mark("global")))
 	must(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "f", Version: "1.0.0"}, nil)
-	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(p), gosdk.WithFilters(answer("from the middleware"))))
-	for _, name := range []string{"a", "b"} {
-		mcp.AddTool(s, &mcp.Tool{Name: name}, func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
-			return nil, nil, domain.NewNotFound("Thing", name)
-		})
+	must(t, gosdk.Install(s, p))
+	fail := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+		return nil, nil, errors.New("boom")
 	}
+	failRaw := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("boom")
+	}
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "added"}, fail, gosdk.WithFilters(mark("added 1"), mark("added 2"))))
+	must(t, gosdk.AddRawTool(s, &mcp.Tool{Name: "raw", InputSchema: adaptertest.EmptySchema}, failRaw, gosdk.WithFilters(mark("raw"))))
+	mcp.AddTool(s, &mcp.Tool{Name: "wrapped"}, gosdk.Wrap(fail, gosdk.WithFilters(mark("wrapped"))))
+	s.AddTool(&mcp.Tool{Name: "wrapped_raw", InputSchema: adaptertest.EmptySchema}, gosdk.WrapRaw(failRaw, gosdk.WithFilters(mark("wrapped raw"))))
+	mcp.AddTool(s, &mcp.Tool{Name: "plain"}, fail)
 	cs := connect(t, s, "")
-	for _, name := range []string{"a", "b"} {
-		r, _ := call(context.Background(), cs, adaptertest.Case{Tool: name})
-		if len(r.Texts) != 1 || r.Texts[0] != "from the middleware" {
-			t.Errorf("%s: texts %q, want the middleware's filter to answer", name, r.Texts)
+	for _, tc := range []struct{ tool, want string }{
+		{"added", "[added 1 added 2 global]"},
+		{"raw", "[raw global]"},
+		{"wrapped", "[wrapped global]"},
+		{"wrapped_raw", "[wrapped raw global]"},
+		{"plain", "[global]"},
+	} {
+		trail = nil
+		r, _ := call(context.Background(), cs, adaptertest.Case{Tool: tc.tool})
+		if fmt.Sprint(trail) != tc.want {
+			t.Errorf("%s: filters ran %v, want %s", tc.tool, trail, tc.want)
+		}
+		if recs := log.Records(t); len(recs) != 1 || !r.IsError {
+			t.Errorf("%s: %d records, isError %v; want one record and an error result", tc.tool, len(recs), r.IsError)
 		}
 	}
 }
@@ -147,7 +166,7 @@ func TestMiddlewareNilResult(t *testing.T) {
 		t.Run(proto.name, func(t *testing.T) {
 			var log adaptertest.Log
 			s := mcp.NewServer(&mcp.Implementation{Name: "nil", Version: "1.0.0"}, nil)
-			s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log))))
+			must(t, gosdk.Install(s, newPipeline(t, &log)))
 			s.AddTool(&mcp.Tool{Name: "nothing", InputSchema: adaptertest.EmptySchema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return nil, nil
 			})
@@ -168,7 +187,7 @@ func TestMiddlewareNilResult(t *testing.T) {
 func TestMiddlewareClientCancels(t *testing.T) {
 	var log adaptertest.Log
 	s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1.0.0"}, nil)
-	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log))))
+	must(t, gosdk.Install(s, newPipeline(t, &log)))
 	started := make(chan struct{})
 	mcp.AddTool(s, &mcp.Tool{Name: "slow"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ any) (*mcp.CallToolResult, any, error) {
 		close(started)
@@ -208,10 +227,10 @@ func waitRecords(t *testing.T, log *adaptertest.Log, n int) []map[string]any {
 // their results and their errors, pass through as the SDK sends them.
 func TestMiddlewareOtherMethods(t *testing.T) {
 	ctx := context.Background()
-	newPromptServer := func(mw mcp.Middleware) *mcp.Server {
+	newPromptServer := func(p *filter.Pipeline) *mcp.Server {
 		s := mcp.NewServer(&mcp.Implementation{Name: "p", Version: "1.0.0"}, nil)
-		if mw != nil {
-			s.AddReceivingMiddleware(mw)
+		if p != nil {
+			must(t, gosdk.Install(s, p))
 		}
 		s.AddPrompt(&mcp.Prompt{Name: "broken"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return nil, errors.New("prompt failed")
@@ -223,7 +242,7 @@ func TestMiddlewareOtherMethods(t *testing.T) {
 	}
 	var log adaptertest.Log
 	bareCS := connect(t, newPromptServer(nil), "")
-	cs := connect(t, newPromptServer(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log)))), "")
+	cs := connect(t, newPromptServer(newPipeline(t, &log)), "")
 
 	wantList, err := bareCS.ListTools(ctx, nil)
 	must(t, err)
@@ -242,9 +261,24 @@ func TestMiddlewareOtherMethods(t *testing.T) {
 	}
 }
 
-// TestMiddlewareNilFilter checks that a nil filter is refused at start-up.
-func TestMiddlewareNilFilter(t *testing.T) {
-	checkDefinitionPanic(t, codes.NilFilter, func() { gosdk.Middleware(gosdk.WithFilters(nil)) })
+// TestNilFilter checks that a nil filter is refused at start-up by every
+// entry point.
+func TestNilFilter(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "f", Version: "1.0.0"}, nil)
+	noop := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+		return nil, nil, nil
+	}
+	for name, err := range map[string]error{
+		"Install":    gosdk.Install(s, nil, gosdk.WithFilters(nil)),
+		"AddTool":    gosdk.AddTool(s, &mcp.Tool{Name: "a"}, noop, gosdk.WithFilters(filter.Func(nil))),
+		"AddRawTool": gosdk.AddRawTool(s, &mcp.Tool{Name: "b", InputSchema: adaptertest.EmptySchema}, rawOK, gosdk.WithFilters(nil)),
+	} {
+		if toolerr.CodeOf(err) != codes.NilFilter {
+			t.Errorf("%s: %v, want NIL_FILTER", name, err)
+		}
+	}
+	checkDefinitionPanic(t, codes.NilFilter, func() { gosdk.Wrap(noop, gosdk.WithFilters(nil)) })
+	checkDefinitionPanic(t, codes.NilFilter, func() { gosdk.WrapRaw(rawOK, gosdk.WithFilters(filter.Func(nil))) })
 }
 
 // checkDefinitionPanic checks that fn panics with a *toolerr.DefinitionError
@@ -263,27 +297,6 @@ func checkDefinitionPanic(t *testing.T, want codes.Code, fn func()) {
 	fn()
 }
 
-// TestMiddlewareAllocs pins that the middleware adds no allocation to a
-// successful call, nor to any other method.
-func TestMiddlewareAllocs(t *testing.T) {
-	ctx := context.Background()
-	ok := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}
-	next := func(context.Context, string, mcp.Request) (mcp.Result, error) { return ok, nil }
-	h := gosdk.Middleware()(next)
-	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "ok", Arguments: json.RawMessage(`{}`)}}
-	for _, method := range []string{"tools/call", "tools/list"} {
-		bare := testing.AllocsPerRun(1000, func() { _, _ = next(ctx, method, req) })
-		wrapped := testing.AllocsPerRun(1000, func() {
-			if res, err := h(ctx, method, req); res != ok || err != nil {
-				t.Fatalf("got %v, %v", res, err)
-			}
-		})
-		if wrapped != bare {
-			t.Errorf("%s: %v allocations with the middleware, %v without", method, wrapped, bare)
-		}
-	}
-}
-
 // TestMiddlewareKeepsError checks that middleware installed outside mcperr
 // still finds the handler's own error in the result, with errors.Is.
 func TestMiddlewareKeepsError(t *testing.T) {
@@ -291,7 +304,7 @@ func TestMiddlewareKeepsError(t *testing.T) {
 	var log adaptertest.Log
 	var seen []bool
 	s := mcp.NewServer(&mcp.Implementation{Name: "outer", Version: "1.0.0"}, nil)
-	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(newPipeline(t, &log))))
+	must(t, gosdk.Install(s, newPipeline(t, &log)))
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
@@ -305,7 +318,7 @@ func TestMiddlewareKeepsError(t *testing.T) {
 		return nil, nil, fmt.Errorf("load: %w", errDown)
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: "bare"}, fail)
-	mcp.AddTool(s, &mcp.Tool{Name: "wrapped"}, gosdk.Wrap(fail, gosdk.WithPipeline(newPipeline(t, &log))))
+	mcp.AddTool(s, &mcp.Tool{Name: "wrapped"}, gosdk.Wrap(fail))
 	cs := connect(t, s, "")
 	for _, tool := range []string{"bare", "wrapped"} {
 		call(context.Background(), cs, adaptertest.Case{Tool: tool})

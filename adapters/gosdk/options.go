@@ -1,65 +1,68 @@
 package gosdk
 
 import (
+	"slices"
+
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/bind"
 )
 
-// Option configures Middleware, Wrap, WrapRaw, NewTools, AddTool and
-// (*Tools).AddRawTool.
+// Option configures one tool, given to AddTool, AddRawTool, Wrap or
+// WrapRaw, or the whole server, given to Install. Each option says where it
+// applies; given anywhere else it is a definition error.
 type Option func(*config)
 
 type config struct {
-	pipeline *filter.Pipeline
-	filters  []filter.Filter
+	filters    []filter.Filter
+	hasFilters bool
+	noCheck    bool
 }
 
-// WithPipeline sets the pipeline that maps errors and logs them. The default,
-// and what a nil p means, is filter.New() with its defaults, which logs to
-// slog.Default() as it is at the time of each error.
-func WithPipeline(p *filter.Pipeline) Option {
-	return func(c *config) { c.pipeline = p }
-}
-
-// WithFilters binds exception filters to what is being configured: to one
-// tool for Wrap, WrapRaw, AddTool and AddRawTool; to every tool for
-// Middleware and NewTools. They run before the pipeline's own per-tool and
-// global filters, the first outermost; the filters of a tool run before
-// those given to NewTools. A nil filter is a definition error.
+// WithFilters binds exception filters to one tool: given to AddTool,
+// AddRawTool, Wrap or WrapRaw. They run before the server's global filters
+// (filter.WithFilters), the first outermost. Given to Install it is a
+// definition error: global filters belong to the pipeline. A nil filter is a
+// definition error.
 func WithFilters(filters ...filter.Filter) Option {
-	return func(c *config) { c.filters = append(c.filters, filters...) }
+	return func(c *config) {
+		c.filters = append(slices.Clip(c.filters), filters...)
+		c.hasFilters = true
+	}
 }
 
-// newConfig applies opts in order.
-func newConfig(opts []Option) config {
+// WithoutArgumentCheck turns off mcperr's own check of a raw tool's
+// arguments against its input schema: given to AddRawTool, for that tool;
+// given to Install, for every raw tool added with AddRawTool. The SDK
+// always checks the arguments of typed tools, and mcperr still answers
+// those it refuses with VALIDATION_ERROR.
+func WithoutArgumentCheck() Option {
+	return func(c *config) { c.noCheck = true }
+}
+
+// newConfig applies opts in order and checks the filters given to fn.
+func newConfig(fn string, opts []Option) (config, error) {
 	var c config
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&c)
 		}
 	}
-	return c
+	return c, bind.CheckFilters(fn, c.filters)
 }
 
-// build returns the pipeline configured by c: c's pipeline, or a default
-// one, with c's filters bound first. A nil filter is a
-// *toolerr.DefinitionError.
-func (c config) build() (*filter.Pipeline, error) {
-	p := c.pipeline
-	if p == nil {
-		var err error
-		if p, err = filter.New(); err != nil {
-			return nil, err
-		}
-	}
-	return p.With(c.filters...)
-}
-
-// mustBuild is build for the functions that cannot return an error: like
-// regexp.MustCompile, it panics with the definition error, at start-up.
-func (c config) mustBuild() *filter.Pipeline {
-	p, err := c.build()
+// mustConfig is newConfig for the functions that cannot return an error:
+// like regexp.MustCompile, it panics with the definition error, at start-up.
+func mustConfig(fn string, opts []Option) config {
+	c, err := newConfig(fn, opts)
 	if err != nil {
 		panic(err)
 	}
-	return p
+	return c
+}
+
+// invalidOption is the definition error of an option given where it has no
+// meaning.
+func invalidOption(reason string) error {
+	return &codes.DefinitionError{Code: codes.InvalidOption, Reason: reason}
 }

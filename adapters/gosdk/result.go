@@ -27,14 +27,26 @@ func (e *mappedError) Error() string { return e.resp.Message }
 // middleware can inspect it with errors.Is and errors.As.
 func (e *mappedError) Unwrap() error { return e.err }
 
-// mapError hands err, raised by the call req, to p, unless it was mapped
-// already. Only the exact type is recognised: an error that merely wraps a
-// mappedError is a new error and is mapped again.
-func mapError(ctx context.Context, p *filter.Pipeline, req *mcp.CallToolRequest, err error) *mappedError {
+// mapError hands err, raised by the call req, to the pipeline of st, with
+// the filters of the tool if it was added through this package, unless it
+// was mapped already.
+func (st *serverState) mapError(ctx context.Context, req *mcp.CallToolRequest, err error) *mappedError {
+	var filters []filter.Filter
+	if e := st.tool(callOf(req).Tool); e != nil {
+		filters = e.filters
+	}
+	return st.mapWith(ctx, req, err, filters)
+}
+
+// mapWith hands err, raised by the call req, to the pipeline of st with the
+// tool's filters, unless it was mapped already. Only the exact type is
+// recognised: an error that merely wraps a mappedError is a new error and is
+// mapped again.
+func (st *serverState) mapWith(ctx context.Context, req *mcp.CallToolRequest, err error, filters []filter.Filter) *mappedError {
 	if m, ok := err.(*mappedError); ok {
 		return m
 	}
-	return &mappedError{resp: p.Handle(ctx, callOf(req), err), err: err}
+	return &mappedError{resp: st.p.Handle(ctx, callOf(req), err, filters...), err: err}
 }
 
 // isProtocolError reports whether err is a deliberate JSON-RPC error, which
@@ -63,8 +75,8 @@ func callOf(req *mcp.CallToolRequest) filter.Call {
 	return c
 }
 
-// fill makes r the error result of m, in place: one text block a text of the
-// Response, its envelope in _meta beside any other keys, no structured
+// fill makes r the error result of m, in place: one text block for each text
+// of the Response, its envelope in _meta beside any other keys, no structured
 // content, IsError set, and m kept for GetError. Filling a result twice with
 // the same m gives the same result.
 func fill(r *mcp.CallToolResult, m *mappedError) {

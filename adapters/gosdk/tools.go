@@ -3,8 +3,9 @@ package gosdk
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
+	"reflect"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/codes"
@@ -12,65 +13,67 @@ import (
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// Tools adds tools to one server, each wrapped with the pipeline, and refuses
-// a bad definition with a *toolerr.DefinitionError instead of registering it:
-// a tool name the MCP specification does not allow, a name added twice
-// through the same Tools, a nil handler or filter, an unusable input schema.
-// The SDK alone logs a bad name and registers the tool anyway, and silently
-// replaces a tool added twice. Make one with NewTools. A Tools is safe for
-// concurrent use.
-type Tools struct {
-	server *mcp.Server
-	cfg    config
-	names  toolerr.ToolNames
-}
-
-// NewTools returns a Tools for s and installs Middleware on s, configured by
-// the same opts, so that arguments the SDK refuses become VALIDATION_ERROR
-// results, the errors of typed tools carry their envelope and hint blocks,
-// and tools added to s by other means are covered too. Filters given with
-// WithFilters run for every tool of s, after each tool's own.
+// AddTool adds a typed tool to s, like mcp.AddTool, with the whole mcperr
+// contract: it is the drop-in replacement for that one line.
 //
-// NewTools returns a *toolerr.DefinitionError if s or a filter is nil.
-func NewTools(s *mcp.Server, opts ...Option) (*Tools, error) {
-	if s == nil {
-		return nil, &toolerr.DefinitionError{Code: codes.InvalidOption, Reason: "NewTools needs the *mcp.Server to add tools to"}
-	}
-	cfg := newConfig(opts)
-	p, err := cfg.build()
-	if err != nil {
-		return nil, err
-	}
-	s.AddReceivingMiddleware((&middleware{p: p}).wrap)
-	return &Tools{server: s, cfg: cfg}, nil
-}
-
-// AddTool adds a typed tool to the server of t, like mcp.AddTool, with h
-// wrapped as Wrap does and the filters given by WithFilters bound to it.
-// The SDK infers the schemas from In and Out unless the tool sets them, and
-// checks the arguments against the input schema before h runs.
+//	if err := gosdk.AddTool(s, tool, h, gosdk.WithFilters(f)); err != nil {
+//		log.Fatal(err) // a definition error: what to fix
+//	}
 //
-// AddTool returns a *toolerr.DefinitionError, and adds nothing, if the tool
-// is nil, its name is not a valid MCP tool name, a tool of that name was
-// added through t before, h or a filter is nil, or the SDK cannot use the
-// tool's input or output schema (codes.InvalidSchema), where mcp.AddTool
-// would panic.
-func AddTool[In, Out any](t *Tools, tool *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Option) error {
-	if err := t.checkTool(tool, h == nil); err != nil {
-		return err
-	}
-	p, err := t.toolConfig(opts).build()
+// The tool runs with the configuration Install gave s; if Install was not
+// called, AddTool installs mcperr on s with the default configuration, so
+// that a later Install is refused. Errors and panics of h are mapped and
+// logged once, with the filters given by WithFilters before the global
+// ones; arguments the SDK refuses become a VALIDATION_ERROR; every error
+// result carries the envelope and hint blocks. As with mcp.AddTool, the SDK
+// infers the schemas from In and Out unless the tool sets them.
+//
+// AddTool returns a *toolerr.DefinitionError, and adds nothing, if s or the
+// tool is nil, the tool's name is not a valid MCP tool name, a tool of that
+// name was added to s through this package before (codes.DuplicateTool), h
+// or a filter is nil, or the SDK cannot use the tool's input or output
+// schema (codes.InvalidSchema), where mcp.AddTool would panic. The SDK
+// offers no way to list a server's tools, so a tool added to s with
+// mcp.AddTool or (*mcp.Server).AddTool directly is not seen: add every tool
+// through this package to have every name checked.
+func AddTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Option) error {
+	c, err := checkTool("AddTool", s, tool, h == nil, opts)
 	if err != nil {
 		return err
 	}
-	if err := t.names.Add(tool.Name); err != nil {
+	tt := *tool
+	if tt.InputSchema == nil {
+		if tt.InputSchema, err = inferInputSchema[In](); err != nil {
+			return &toolerr.DefinitionError{Code: codes.InvalidSchema, Subject: tool.Name, Reason: "the input schema cannot be inferred from the argument type: " + err.Error()}
+		}
+	}
+	st, err := ensure(s)
+	if err != nil {
 		return err
 	}
-	if err := addTyped(t.server, tool, wrap(h, p)); err != nil {
-		t.names.Remove(tool.Name)
+	if err := st.names.Add(tool.Name); err != nil {
 		return err
 	}
+	b := &binding{st: st, fn: "AddTool", filters: c.filters}
+	if err := addTyped(s, &tt, wrap(h, b)); err != nil {
+		st.names.Remove(tool.Name)
+		return err
+	}
+	st.setTool(tool.Name, &toolEntry{schema: tt.InputSchema, filters: c.filters})
 	return nil
+}
+
+// inferInputSchema returns the input schema the SDK infers for In, so that
+// the middleware knows it without asking the server.
+func inferInputSchema[In any]() (any, error) {
+	rt := reflect.TypeFor[In]()
+	if rt == reflect.TypeFor[any]() {
+		return &jsonschema.Schema{Type: "object"}, nil
+	}
+	if rt.Kind() == reflect.Pointer {
+		rt = rt.Elem()
+	}
+	return jsonschema.ForType(rt, &jsonschema.ForOptions{})
 }
 
 // addTyped is mcp.AddTool, with the SDK's panic for schemas it cannot use
@@ -86,69 +89,82 @@ func addTyped[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[I
 	return nil
 }
 
-// AddRawTool adds a raw tool to the server of t, like (*mcp.Server).AddTool,
-// with h wrapped as WrapRaw does and the filters given by WithFilters bound
-// to it. Unlike the SDK, which hands a raw handler its arguments unchecked,
-// the wrapped handler checks them against the tool's input schema first and
-// answers VALIDATION_ERROR, without calling h, when they do not fit.
+// AddRawTool adds a raw tool to s, like (*mcp.Server).AddTool, with the
+// whole mcperr contract, as AddTool does for typed tools. Unlike the SDK,
+// which hands a raw handler its arguments unchecked, the wrapped handler
+// checks them against the tool's input schema first and answers
+// VALIDATION_ERROR, without calling h, when they do not fit, unless
+// WithoutArgumentCheck is given here or to Install.
 //
-// AddRawTool returns a *toolerr.DefinitionError, and adds nothing, if the
-// tool is nil, its name is not a valid MCP tool name, a tool of that name
-// was added through t before, h or a filter is nil, or the input schema is
-// missing, does not have type "object" or cannot be compiled.
-func (t *Tools) AddRawTool(tool *mcp.Tool, h mcp.ToolHandler, opts ...Option) error {
-	if err := t.checkTool(tool, h == nil); err != nil {
+// AddRawTool returns a *toolerr.DefinitionError, and adds nothing, for the
+// mistakes AddTool refuses, and if the input schema is missing, does not
+// have type "object" or cannot be compiled (codes.InvalidSchema).
+func AddRawTool(s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler, opts ...Option) error {
+	c, err := checkTool("AddRawTool", s, tool, h == nil, opts)
+	if err != nil {
 		return err
 	}
 	schema, err := compileInputSchema(tool)
 	if err != nil {
 		return err
 	}
-	p, err := t.toolConfig(opts).build()
+	st, err := ensure(s)
 	if err != nil {
 		return err
 	}
-	if err := t.names.Add(tool.Name); err != nil {
+	if err := st.names.Add(tool.Name); err != nil {
 		return err
 	}
-	check := func(req *mcp.CallToolRequest) error {
-		var args []byte
-		if req.Params != nil {
-			args = req.Params.Arguments
+	var check func(*mcp.CallToolRequest) error
+	if !c.noCheck && !st.noCheck {
+		check = func(req *mcp.CallToolRequest) error {
+			var args []byte
+			if req.Params != nil {
+				args = req.Params.Arguments
+			}
+			if v := schema.CheckJSON(args); v != nil {
+				return v
+			}
+			return nil
 		}
-		if v := schema.CheckJSON(args); v != nil {
-			return v
-		}
-		return nil
 	}
-	t.server.AddTool(tool, wrapRaw(h, p, check))
+	if err := addRaw(s, tool, wrapRaw(h, &binding{st: st, fn: "AddRawTool", filters: c.filters}, check)); err != nil {
+		st.names.Remove(tool.Name)
+		return err
+	}
+	st.setTool(tool.Name, &toolEntry{schema: tool.InputSchema, filters: c.filters})
 	return nil
 }
 
-// checkTool refuses a nil tool, an invalid name and a nil handler.
-func (t *Tools) checkTool(tool *mcp.Tool, nilHandler bool) error {
+// addRaw is (*mcp.Server).AddTool, with the SDK's panic for a tool it
+// cannot use turned into a definition error. The SDK panics before it
+// registers anything.
+func addRaw(s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &toolerr.DefinitionError{Code: codes.InvalidSchema, Subject: tool.Name, Reason: fmt.Sprint(v)}
+		}
+	}()
+	s.AddTool(tool, h)
+	return nil
+}
+
+// checkTool refuses a nil server or tool, an invalid name, a nil handler and
+// bad options, and returns the tool's configuration.
+func checkTool(fn string, s *mcp.Server, tool *mcp.Tool, nilHandler bool, opts []Option) (config, error) {
+	if s == nil {
+		return config{}, invalidOption(fn + " needs the *mcp.Server to add the tool to")
+	}
 	if tool == nil {
-		return &toolerr.DefinitionError{Code: codes.InvalidToolName, Reason: "the tool is nil; pass a *mcp.Tool with a name"}
+		return config{}, &toolerr.DefinitionError{Code: codes.InvalidToolName, Reason: "the tool is nil; pass a *mcp.Tool with a name"}
 	}
 	if err := toolerr.CheckToolName(tool.Name); err != nil {
-		return err
+		return config{}, err
 	}
 	if nilHandler {
-		return &toolerr.DefinitionError{Code: codes.NilHandler, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
+		return config{}, &toolerr.DefinitionError{Code: codes.NilHandler, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
 	}
-	return nil
-}
-
-// toolConfig returns the configuration of one tool: its own options over
-// those of t, its filters before those of t.
-func (t *Tools) toolConfig(opts []Option) config {
-	own := newConfig(opts)
-	c := t.cfg
-	if own.pipeline != nil {
-		c.pipeline = own.pipeline
-	}
-	c.filters = append(slices.Clip(own.filters), t.cfg.filters...)
-	return c
+	return newConfig(fn, opts)
 }
 
 // compileInputSchema compiles the input schema of a raw tool, refusing what

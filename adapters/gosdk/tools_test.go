@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcperr/mcperr/adapters/gosdk"
 	"github.com/mcperr/mcperr/codes"
-	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/adaptertest"
 	"github.com/mcperr/mcperr/toolerr"
@@ -29,10 +28,8 @@ func rawOK(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 // right definition error and registers nothing.
 func TestToolsDefinitionErrors(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "defs", Version: "1.0.0"}, nil)
-	tools, err := gosdk.NewTools(s)
-	must(t, err)
-	must(t, gosdk.AddTool(tools, &mcp.Tool{Name: "taken"}, typedOK))
-	must(t, tools.AddRawTool(&mcp.Tool{Name: "raw_taken", InputSchema: adaptertest.EmptySchema}, rawOK))
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "taken"}, typedOK))
+	must(t, gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_taken", InputSchema: adaptertest.EmptySchema}, rawOK))
 
 	long := strings.Repeat("x", toolerr.MaxToolNameLen+1)
 	tests := []struct {
@@ -40,42 +37,46 @@ func TestToolsDefinitionErrors(t *testing.T) {
 		add  func() error
 		want codes.Code
 	}{
-		{"typed: nil tool", func() error { return gosdk.AddTool(tools, nil, typedOK) }, codes.InvalidToolName},
-		{"typed: empty name", func() error { return gosdk.AddTool(tools, &mcp.Tool{}, typedOK) }, codes.InvalidToolName},
-		{"typed: space in name", func() error { return gosdk.AddTool(tools, &mcp.Tool{Name: "bad name"}, typedOK) }, codes.InvalidToolName},
-		{"typed: name too long", func() error { return gosdk.AddTool(tools, &mcp.Tool{Name: long}, typedOK) }, codes.InvalidToolName},
-		{"typed: duplicate", func() error { return gosdk.AddTool(tools, &mcp.Tool{Name: "taken"}, typedOK) }, codes.DuplicateTool},
-		{"typed: duplicate of a raw tool", func() error { return gosdk.AddTool(tools, &mcp.Tool{Name: "raw_taken"}, typedOK) }, codes.DuplicateTool},
+		{"typed: nil tool", func() error { return gosdk.AddTool(s, nil, typedOK) }, codes.InvalidToolName},
+		{"typed: empty name", func() error { return gosdk.AddTool(s, &mcp.Tool{}, typedOK) }, codes.InvalidToolName},
+		{"typed: space in name", func() error { return gosdk.AddTool(s, &mcp.Tool{Name: "bad name"}, typedOK) }, codes.InvalidToolName},
+		{"typed: name too long", func() error { return gosdk.AddTool(s, &mcp.Tool{Name: long}, typedOK) }, codes.InvalidToolName},
+		{"typed: duplicate", func() error { return gosdk.AddTool(s, &mcp.Tool{Name: "taken"}, typedOK) }, codes.DuplicateTool},
+		{"typed: duplicate of a raw tool", func() error { return gosdk.AddTool(s, &mcp.Tool{Name: "raw_taken"}, typedOK) }, codes.DuplicateTool},
 		{"typed: nil handler", func() error {
-			return gosdk.AddTool[any, any](tools, &mcp.Tool{Name: "nil_handler"}, nil)
+			return gosdk.AddTool[any, any](s, &mcp.Tool{Name: "nil_handler"}, nil)
 		}, codes.NilHandler},
 		{"typed: nil filter", func() error {
-			return gosdk.AddTool(tools, &mcp.Tool{Name: "nil_filter"}, typedOK, gosdk.WithFilters(nil))
+			return gosdk.AddTool(s, &mcp.Tool{Name: "nil_filter"}, typedOK, gosdk.WithFilters(nil))
 		}, codes.NilFilter},
 		{"typed: schema the SDK cannot use", func() error {
-			return gosdk.AddTool(tools, &mcp.Tool{Name: "int_input"}, func(context.Context, *mcp.CallToolRequest, int) (*mcp.CallToolResult, any, error) {
+			return gosdk.AddTool(s, &mcp.Tool{Name: "int_input"}, func(context.Context, *mcp.CallToolRequest, int) (*mcp.CallToolResult, any, error) {
 				return nil, nil, nil
 			})
 		}, codes.InvalidSchema},
-		{"raw: nil tool", func() error { return tools.AddRawTool(nil, rawOK) }, codes.InvalidToolName},
+		{"raw: nil tool", func() error { return gosdk.AddRawTool(s, nil, rawOK) }, codes.InvalidToolName},
+		{"typed: nil server", func() error { return gosdk.AddTool(nil, &mcp.Tool{Name: "x"}, typedOK) }, codes.InvalidOption},
+		{"raw: nil server", func() error {
+			return gosdk.AddRawTool(nil, &mcp.Tool{Name: "x", InputSchema: adaptertest.EmptySchema}, rawOK)
+		}, codes.InvalidOption},
 		{"raw: bad name", func() error {
-			return tools.AddRawTool(&mcp.Tool{Name: "bad/name", InputSchema: adaptertest.EmptySchema}, rawOK)
+			return gosdk.AddRawTool(s, &mcp.Tool{Name: "bad/name", InputSchema: adaptertest.EmptySchema}, rawOK)
 		}, codes.InvalidToolName},
 		{"raw: duplicate", func() error {
-			return tools.AddRawTool(&mcp.Tool{Name: "taken", InputSchema: adaptertest.EmptySchema}, rawOK)
+			return gosdk.AddRawTool(s, &mcp.Tool{Name: "taken", InputSchema: adaptertest.EmptySchema}, rawOK)
 		}, codes.DuplicateTool},
 		{"raw: nil handler", func() error {
-			return tools.AddRawTool(&mcp.Tool{Name: "raw_nil", InputSchema: adaptertest.EmptySchema}, nil)
+			return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_nil", InputSchema: adaptertest.EmptySchema}, nil)
 		}, codes.NilHandler},
 		{"raw: nil filter", func() error {
-			return tools.AddRawTool(&mcp.Tool{Name: "raw_nil_filter", InputSchema: adaptertest.EmptySchema}, rawOK, gosdk.WithFilters(nil))
+			return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_nil_filter", InputSchema: adaptertest.EmptySchema}, rawOK, gosdk.WithFilters(nil))
 		}, codes.NilFilter},
-		{"raw: no schema", func() error { return tools.AddRawTool(&mcp.Tool{Name: "raw_no_schema"}, rawOK) }, codes.InvalidSchema},
+		{"raw: no schema", func() error { return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_no_schema"}, rawOK) }, codes.InvalidSchema},
 		{"raw: schema not an object", func() error {
-			return tools.AddRawTool(&mcp.Tool{Name: "raw_array", InputSchema: json.RawMessage(`{"type":"array"}`)}, rawOK)
+			return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_array", InputSchema: json.RawMessage(`{"type":"array"}`)}, rawOK)
 		}, codes.InvalidSchema},
 		{"raw: schema does not compile", func() error {
-			return tools.AddRawTool(&mcp.Tool{Name: "raw_bad_pattern",
+			return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_bad_pattern",
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","pattern":"("}}}`)}, rawOK)
 		}, codes.InvalidSchema},
 	}
@@ -98,76 +99,75 @@ func TestToolsDefinitionErrors(t *testing.T) {
 	if got := strings.Join(names, ","); got != "raw_taken,taken" {
 		t.Errorf("registered tools %s, want raw_taken,taken", got)
 	}
-	must(t, gosdk.AddTool(tools, &mcp.Tool{Name: "nil_handler"}, typedOK))
-	must(t, gosdk.AddTool(tools, &mcp.Tool{Name: "int_input"}, typedOK))
-	must(t, tools.AddRawTool(&mcp.Tool{Name: "raw_no_schema", InputSchema: adaptertest.EmptySchema}, rawOK))
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "nil_handler"}, typedOK))
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "int_input"}, typedOK))
+	must(t, gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_no_schema", InputSchema: adaptertest.EmptySchema}, rawOK))
 }
 
-// TestNewToolsErrors checks that NewTools refuses a nil server or filter.
-func TestNewToolsErrors(t *testing.T) {
+// TestInstallErrors checks that a server gets one configuration: Install
+// refuses a nil server, global filters given as per-tool ones, a second
+// different configuration, and a configuration after AddTool put the default
+// one on the server.
+func TestInstallErrors(t *testing.T) {
+	newServer := func() *mcp.Server { return mcp.NewServer(&mcp.Implementation{Name: "n", Version: "1"}, nil) }
+	p, err := filter.New()
+	must(t, err)
+	noop := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
+
+	installedTwice := newServer()
+	must(t, gosdk.Install(installedTwice, p))
+	addedFirst := newServer()
+	must(t, gosdk.AddTool(addedFirst, &mcp.Tool{Name: "t"}, typedOK))
+	otherOptions := newServer()
+	must(t, gosdk.Install(otherOptions, p))
+
 	for _, tt := range []struct {
 		name string
-		s    *mcp.Server
-		opts []gosdk.Option
+		err  error
 		want codes.Code
+		says string
 	}{
-		{"nil server", nil, nil, codes.InvalidOption},
-		{"nil filter", mcp.NewServer(&mcp.Implementation{Name: "n", Version: "1"}, nil), []gosdk.Option{gosdk.WithFilters(nil)}, codes.NilFilter},
+		{"nil server", gosdk.Install(nil, p), codes.InvalidOption, "*mcp.Server"},
+		{"filters", gosdk.Install(newServer(), p, gosdk.WithFilters(noop)), codes.InvalidOption, "filter.WithFilters"},
+		{"another pipeline", gosdk.Install(installedTwice, nil), codes.ConflictingConfiguration, "once per server"},
+		{"other options", gosdk.Install(otherOptions, p, gosdk.WithoutArgumentCheck()), codes.ConflictingConfiguration, "once per server"},
+		{"after AddTool", gosdk.Install(addedFirst, p), codes.ConflictingConfiguration, "call gosdk.Install first"},
 	} {
-		_, err := gosdk.NewTools(tt.s, tt.opts...)
 		var de *toolerr.DefinitionError
-		if !errors.As(err, &de) || de.Code != tt.want {
-			t.Errorf("%s: got %v, want a definition error with code %s", tt.name, err, tt.want)
+		if !errors.As(tt.err, &de) || de.Code != tt.want || !strings.Contains(de.Reason, tt.says) {
+			t.Errorf("%s: got %v, want a definition error %s saying %q", tt.name, tt.err, tt.want, tt.says)
 		}
+	}
+	if err := gosdk.Install(installedTwice, p); err != nil {
+		t.Errorf("installing the same pipeline again: %v, want nil", err)
 	}
 }
 
-// TestToolsFilterOrder checks that a tool's own filters run before those
-// given to NewTools, that those given to NewTools run for tools added
-// straight to the server as well, and that a tool may have its own pipeline.
-func TestToolsFilterOrder(t *testing.T) {
-	var log adaptertest.Log
-	answer := func(msg string) filter.Filter {
-		return filter.Catch(func(context.Context, filter.Call, *domain.NotFound) (*filter.Response, error) {
-			return &filter.Response{Code: codes.NotFound, Message: msg}, nil
-		})
+// TestDuplicatesAcrossEntryPoints checks that a name is checked against
+// every tool added through mcperr on the server, whatever the function, and
+// not against another server's tools.
+func TestDuplicatesAcrossEntryPoints(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "d", Version: "1"}, nil)
+	other := mcp.NewServer(&mcp.Implementation{Name: "o", Version: "1"}, nil)
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "a"}, typedOK))
+	must(t, gosdk.AddRawTool(s, &mcp.Tool{Name: "b", InputSchema: adaptertest.EmptySchema}, rawOK))
+	if err := gosdk.AddRawTool(s, &mcp.Tool{Name: "a", InputSchema: adaptertest.EmptySchema}, rawOK); toolerr.CodeOf(err) != codes.DuplicateTool {
+		t.Errorf("raw after typed: %v, want DUPLICATE_TOOL", err)
 	}
-	notFound := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
-		return nil, nil, domain.NewNotFound("Order", "o1")
+	if err := gosdk.AddTool(s, &mcp.Tool{Name: "b"}, typedOK); toolerr.CodeOf(err) != codes.DuplicateTool {
+		t.Errorf("typed after raw: %v, want DUPLICATE_TOOL", err)
 	}
-	s := mcp.NewServer(&mcp.Implementation{Name: "order", Version: "1.0.0"}, nil)
-	tools, err := gosdk.NewTools(s, gosdk.WithPipeline(newPipeline(t, &log)), gosdk.WithFilters(answer("server-wide")))
-	must(t, err)
-	must(t, gosdk.AddTool(tools, &mcp.Tool{Name: "own"}, notFound, gosdk.WithFilters(answer("own"))))
-	must(t, gosdk.AddTool(tools, &mcp.Tool{Name: "plain"}, notFound))
-	var ownLog adaptertest.Log
-	must(t, gosdk.AddTool(tools, &mcp.Tool{Name: "own_pipeline"}, notFound, gosdk.WithPipeline(newPipeline(t, &ownLog))))
-	mcp.AddTool(s, &mcp.Tool{Name: "direct"}, notFound)
-	cs := connect(t, s, "")
-	for tool, want := range map[string]string{"own": "own", "plain": "server-wide", "direct": "server-wide", "own_pipeline": "server-wide"} {
-		r, _ := call(context.Background(), cs, adaptertest.Case{Tool: tool})
-		if len(r.Texts) != 1 || r.Texts[0] != want {
-			t.Errorf("%s: texts %q, want %q", tool, r.Texts, want)
-		}
-		recs, ownRecs := log.Records(t), ownLog.Records(t)
-		if tool == "own_pipeline" {
-			recs, ownRecs = ownRecs, recs
-		}
-		if len(recs) != 1 || len(ownRecs) != 0 {
-			t.Errorf("%s: %d records in its pipeline's log and %d in the other, want 1 and 0", tool, len(recs), len(ownRecs))
-		}
-	}
+	must(t, gosdk.AddTool(other, &mcp.Tool{Name: "a"}, typedOK))
 }
 
-// TestAddRawToolChecksArguments checks that a raw tool added through Tools
+// TestAddRawToolChecksArguments checks that a raw tool added with AddRawTool
 // never sees arguments that do not fit its schema, and sees those that do.
 func TestAddRawToolChecksArguments(t *testing.T) {
 	var log adaptertest.Log
 	s := mcp.NewServer(&mcp.Implementation{Name: "raw", Version: "1.0.0"}, nil)
-	tools, err := gosdk.NewTools(s, gosdk.WithPipeline(newPipeline(t, &log)))
-	must(t, err)
+	must(t, gosdk.Install(s, newPipeline(t, &log)))
 	var got []string
-	must(t, tools.AddRawTool(&mcp.Tool{Name: "divide", InputSchema: adaptertest.DivideSchema}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	must(t, gosdk.AddRawTool(s, &mcp.Tool{Name: "divide", InputSchema: adaptertest.DivideSchema}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		got = append(got, string(req.Params.Arguments))
 		return rawOK(nil, req)
 	}))

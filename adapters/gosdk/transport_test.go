@@ -37,7 +37,7 @@ func serveStdio(name string) int {
 		return 2
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	p, err := filter.New(filter.WithLogger(logger))
+	p, err := filter.New(filter.WithLogger(logger), filter.WithRegistry(adaptertest.Registry()))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -75,7 +75,7 @@ func TestStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}
-	for _, name := range []string{"Middleware/typed", "Wrap+Middleware/typed", "Tools/raw"} {
+	for _, name := range []string{"Install/typed", "Install+Wrap/typed", "Install+AddRawTool/raw"} {
 		st, _ := styleNamed(name)
 		for _, proto := range protocols {
 			t.Run(name+"/"+proto.name, func(t *testing.T) {
@@ -100,7 +100,7 @@ func TestStdio(t *testing.T) {
 // TestStreamableHTTP runs the table over streamable HTTP, where sessions
 // have ids, and checks that a logged error names its session.
 func TestStreamableHTTP(t *testing.T) {
-	st, _ := styleNamed("Tools/typed")
+	st, _ := styleNamed("Install+AddTool/typed")
 	for _, proto := range protocols {
 		t.Run(proto.name, func(t *testing.T) {
 			var log adaptertest.Log

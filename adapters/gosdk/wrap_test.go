@@ -3,10 +3,11 @@ package gosdk_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapters/gosdk"
@@ -17,75 +18,150 @@ import (
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// TestWrapAlone checks what Wrap does without Middleware: the client reads
-// exactly the pipeline's message, a masked error keeps its secret, a panic
-// leaves the server serving, and each error is logged once. The envelope and
-// hint blocks need the middleware.
-func TestWrapAlone(t *testing.T) {
-	ctx := context.Background()
+// defaultLog captures slog.Default for the rest of the test, as JSON.
+func defaultLog(t *testing.T) *adaptertest.Log {
+	t.Helper()
 	var log adaptertest.Log
-	p := newPipeline(t, &log)
+	old := slog.Default()
+	slog.SetDefault(log.Logger())
+	t.Cleanup(func() { slog.SetDefault(old) })
+	return &log
+}
+
+// TestWrapWithoutInstall checks Wrap on a server where mcperr is not
+// installed: the contract cannot be met, so the first failure says so in
+// one ERROR record, and every failure is still masked and logged once with
+// the default configuration.
+func TestWrapWithoutInstall(t *testing.T) {
+	ctx := context.Background()
+	log := defaultLog(t)
 	s := mcp.NewServer(&mcp.Implementation{Name: "wrap", Version: "1.0.0"}, nil)
-	add := func(name string, do func() error) {
-		mcp.AddTool(s, &mcp.Tool{Name: name}, gosdk.Wrap(func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
-			return nil, nil, do()
-		}, gosdk.WithPipeline(p)))
+	secret := gosdk.Wrap(func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+		return nil, nil, errors.New("password=" + adaptertest.Canary)
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "secret"}, secret)
+	mcp.AddTool(s, &mcp.Tool{Name: "panic"}, gosdk.Wrap(func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+		panic(adaptertest.Canary)
+	}))
+	cs := connect(t, s, "")
+	for i, tool := range []string{"secret", "secret", "panic"} {
+		r, _ := call(ctx, cs, adaptertest.Case{Tool: tool})
+		recs := log.Records(t)
+		if r.ProtocolErr != nil || !r.IsError || strings.Contains(string(r.Raw), adaptertest.Canary) {
+			t.Fatalf("%s: got %s, %v; want a masked error result", tool, r.Raw, r.ProtocolErr)
+		}
+		warnings := 0
+		var ref any
+		for _, rec := range recs {
+			if strings.Contains(rec["msg"].(string), "without mcperr installed") {
+				warnings++
+				if rec["level"] != "ERROR" || !strings.Contains(rec["fix"].(string), "gosdk.Install") {
+					t.Errorf("warning %v does not say what to do", rec)
+				}
+			} else {
+				ref = rec["ref"]
+			}
+		}
+		if want := map[bool]int{true: 1, false: 0}[i == 0 || tool == "panic"]; warnings != want || len(recs) != 1+want {
+			t.Errorf("call %d (%s): records %v, want the failure's record and %d warning", i, tool, recs, want)
+		}
+		if want := `Internal error in tool "` + tool + `" (ref: ` + fmt.Sprint(ref) + `).`; len(r.Texts) != 1 || r.Texts[0] != want {
+			t.Errorf("%s: texts %q, want %q", tool, r.Texts, want)
+		}
 	}
-	add("tool_error", func() error { return toolerr.New("b must not be zero.").WithHint("Pass a non-zero b.") })
-	add("not_found", func() error { return domain.NewNotFound("Order", "ord_1") })
-	add("secret", func() error { return errors.New("password=" + adaptertest.Canary) })
-	add("panic", func() error { panic(adaptertest.Canary) })
-	add("rpc", func() error { return rpcErr })
-	add("ok", func() error { return nil })
+}
+
+// TestAddToolAlone checks that changing one registration line, from
+// mcp.AddTool to gosdk.AddTool, gives the tool the whole contract with no
+// other line: envelope, hint blocks, VALIDATION_ERROR without values, panic
+// recovery.
+func TestAddToolAlone(t *testing.T) {
+	ctx := context.Background()
+	log := defaultLog(t)
+	s := mcp.NewServer(&mcp.Implementation{Name: "alone", Version: "1.0.0"}, nil)
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "ship"}, func(_ context.Context, _ *mcp.CallToolRequest, in order) (*mcp.CallToolResult, any, error) {
+		switch in.ID {
+		case "hint":
+			return nil, nil, toolerr.New("No such order.").WithHint("List the orders first.")
+		case "panic":
+			panic("password=" + adaptertest.Canary)
+		}
+		return nil, nil, nil
+	}))
 	cs := connect(t, s, "")
 
-	tests := []struct {
-		tool   string
-		text   string // "" for a masked error
-		logged int
-	}{
-		{"tool_error", "b must not be zero.", 1},
-		{"not_found", "Order not found: ord_1", 1},
-		{"secret", "", 1},
-		{"panic", "", 1},
-		{"ok", "", 0},
+	r, _ := call(ctx, cs, adaptertest.Case{Tool: "ship", Args: map[string]any{"id": "hint", "count": 1}})
+	if env := r.Envelope(); env == nil || env["code"] != string(codes.ToolFailed) || fmt.Sprint(r.Texts) != "[No such order. Hint: List the orders first.]" {
+		t.Errorf("ToolError: %s, want the envelope and the hint block", r.Raw)
 	}
-	for _, tt := range tests {
-		r, _ := call(ctx, cs, adaptertest.Case{Tool: tt.tool})
+	r, _ = call(ctx, cs, adaptertest.Case{Tool: "ship", Args: map[string]any{"id": "o1", "count": adaptertest.Canary}})
+	if env := r.Envelope(); env == nil || env["code"] != string(codes.ValidationError) || strings.Contains(string(r.Raw), adaptertest.Canary) {
+		t.Errorf("bad arguments: %s, want VALIDATION_ERROR without the value", r.Raw)
+	}
+	r, _ = call(ctx, cs, adaptertest.Case{Tool: "ship", Args: map[string]any{"id": "panic", "count": 1}})
+	if env := r.Envelope(); env == nil || env["code"] != string(codes.InternalError) || strings.Contains(string(r.Raw), adaptertest.Canary) {
+		t.Errorf("panic: %s, want a masked INTERNAL_ERROR", r.Raw)
+	}
+	if recs := log.Records(t); len(recs) != 3 || recs[2]["ref"] != r.Envelope()["ref"] {
+		t.Errorf("records %v, want one a failure, the panic's with the client's ref", recs)
+	}
+}
+
+// TestOneConfiguration is a server set up the way users combine entry
+// points: one pipeline with a JSON logger, redaction, a reporter and a
+// global filter, given once to Install, and tools added through every entry
+// point. Each tool's failure uses that configuration: one redacted record,
+// the reporter and the global filter called once, with the client's ref.
+func TestOneConfiguration(t *testing.T) {
+	ctx := context.Background()
+	var log adaptertest.Log
+	var reports, filtered []string
+	reporter := filter.ReporterFunc(func(_ context.Context, in filter.Incident) { reports = append(reports, in.Ref) })
+	global := filter.Func(func(_ context.Context, c filter.Call, _ error) (*filter.Response, error) {
+		filtered = append(filtered, c.Tool)
+		return nil, nil
+	})
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRedaction(true), filter.WithReporter(reporter), filter.WithFilters(global))
+	must(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "combined", Version: "1.0.0"}, nil)
+	must(t, gosdk.Install(s, p))
+
+	secret := "user ann@example.com: password=" + adaptertest.Canary
+	fail := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+		return nil, nil, errors.New(secret)
+	}
+	failRaw := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New(secret)
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "plain"}, fail)
+	mcp.AddTool(s, &mcp.Tool{Name: "wrapped"}, gosdk.Wrap(fail))
+	s.AddTool(&mcp.Tool{Name: "wrapped_raw", InputSchema: adaptertest.EmptySchema}, gosdk.WrapRaw(failRaw))
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "added"}, fail))
+	must(t, gosdk.AddRawTool(s, &mcp.Tool{Name: "added_raw", InputSchema: adaptertest.EmptySchema}, failRaw))
+
+	cs := connect(t, s, "")
+	for _, tool := range []string{"plain", "wrapped", "wrapped_raw", "added", "added_raw"} {
+		reports, filtered = nil, nil
+		r, _ := call(ctx, cs, adaptertest.Case{Tool: tool})
+		env := r.Envelope()
 		recs := log.Records(t)
-		if r.ProtocolErr != nil {
-			t.Fatalf("%s: %v", tt.tool, r.ProtocolErr)
-		}
-		if strings.Contains(string(r.Raw), adaptertest.Canary) {
-			t.Errorf("%s: the secret reached the client: %s", tt.tool, r.Raw)
-		}
-		if len(recs) != tt.logged {
-			t.Errorf("%s: %d log records, want %d", tt.tool, len(recs), tt.logged)
-		}
-		if tt.tool == "ok" {
-			if r.IsError {
-				t.Errorf("ok: got an error result %s", r.Raw)
-			}
+		if env == nil || env["code"] != string(codes.InternalError) {
+			t.Errorf("%s: %s, want a masked INTERNAL_ERROR with its envelope", tool, r.Raw)
 			continue
 		}
-		want := tt.text
-		if want == "" && len(recs) == 1 {
-			want = `Internal error in tool "` + tt.tool + `" (ref: ` + recs[0]["ref"].(string) + `).`
+		if len(recs) != 1 || recs[0]["ref"] != env["ref"] {
+			t.Errorf("%s: records %v, want one with the client's ref %v", tool, recs, env["ref"])
+			continue
 		}
-		if !r.IsError || len(r.Texts) != 1 || r.Texts[0] != want {
-			t.Errorf("%s: isError %v, texts %q; want exactly %q", tt.tool, r.IsError, r.Texts, want)
+		if rec := fmt.Sprint(recs[0]); strings.Contains(rec, adaptertest.Canary) || strings.Contains(rec, "ann@example.com") {
+			t.Errorf("%s: the record is not redacted: %s", tool, rec)
 		}
-		if r.Envelope() != nil {
-			t.Errorf("%s: an envelope without the middleware: %v", tt.tool, r.Meta)
+		if fmt.Sprint(reports) != fmt.Sprint([]any{env["ref"]}) {
+			t.Errorf("%s: reporter called with %v, want once with %v", tool, reports, env["ref"])
 		}
-	}
-	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "rpc"})
-	var we *jsonrpc.Error
-	if !errors.As(err, &we) || we.Code != rpcErr.Code {
-		t.Errorf("rpc: got %v, want the handler's JSON-RPC error", err)
-	}
-	if recs := log.Records(t); len(recs) != 0 {
-		t.Errorf("rpc: a protocol error was logged: %v", recs)
+		if len(filtered) != 1 {
+			t.Errorf("%s: the global filter ran %d times, want once", tool, len(filtered))
+		}
 	}
 }
 
@@ -99,40 +175,16 @@ func TestWrapTwice(t *testing.T) {
 	})
 	h := gosdk.Wrap(func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
 		return nil, nil, domain.NewNotFound("Order", "o1")
-	}, gosdk.WithPipeline(p), gosdk.WithFilters(inner))
+	}, gosdk.WithFilters(inner))
 	s := mcp.NewServer(&mcp.Implementation{Name: "twice", Version: "1.0.0"}, nil)
-	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(p)))
-	mcp.AddTool(s, &mcp.Tool{Name: "twice"}, gosdk.Wrap(h, gosdk.WithPipeline(p)))
+	must(t, gosdk.Install(s, p))
+	mcp.AddTool(s, &mcp.Tool{Name: "twice"}, gosdk.Wrap(h))
 	r, _ := call(context.Background(), connect(t, s, ""), adaptertest.Case{Tool: "twice"})
 	if len(r.Texts) != 1 || r.Texts[0] != "inner" {
 		t.Errorf("texts %q, want the inner wrapper's answer", r.Texts)
 	}
 	if recs := log.Records(t); len(recs) != 1 {
 		t.Errorf("%d log records, want 1", len(recs))
-	}
-}
-
-// TestWrapFilterOrder checks that the filters of a wrapped tool run before
-// the pipeline's per-tool filters, which run before its global ones.
-func TestWrapFilterOrder(t *testing.T) {
-	var log adaptertest.Log
-	var order []string
-	pass := func(name string) filter.Filter {
-		return filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
-			order = append(order, name)
-			return nil, nil
-		})
-	}
-	p, err := filter.New(filter.WithLogger(log.Logger()),
-		filter.WithFilters(pass("global")), filter.WithToolFilters("t", pass("pipeline per-tool")))
-	must(t, err)
-	s := mcp.NewServer(&mcp.Implementation{Name: "order", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "t"}, gosdk.Wrap(func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
-		return nil, nil, errors.New("boom")
-	}, gosdk.WithPipeline(p), gosdk.WithFilters(pass("wrap 1"), pass("wrap 2"))))
-	call(context.Background(), connect(t, s, ""), adaptertest.Case{Tool: "t"})
-	if got, want := strings.Join(order, ", "), "wrap 1, wrap 2, pipeline per-tool, global"; got != want {
-		t.Errorf("filters ran in order %s, want %s", got, want)
 	}
 }
 

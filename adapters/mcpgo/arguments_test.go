@@ -98,13 +98,10 @@ func TestSchemaCache(t *testing.T) {
 func TestIsWrapped(t *testing.T) {
 	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
 	s := server.NewMCPServer("t", "1.0.0")
-	tools, err := NewTools(s)
-	if err != nil {
+	if err := AddTool(s, mcp.NewTool("added"), h); err != nil {
 		t.Fatal(err)
 	}
-	if err := tools.AddTool(mcp.NewTool("added"), h); err != nil {
-		t.Fatal(err)
-	}
+	st := servers.Load(s)
 	structured := WrapStructured(func(context.Context, mcp.CallToolRequest, struct{}) (struct{}, error) { return struct{}{}, nil })
 	tests := []struct {
 		name string
@@ -115,7 +112,7 @@ func TestIsWrapped(t *testing.T) {
 		{"WrapStructured", structured, true},
 		{"AddTool", s.GetTool("added").Handler, true},
 		{"a plain handler", h, false},
-		{"a handler behind Middleware", Middleware()(h), false},
+		{"a handler behind the middleware", st.middleware(h), false},
 		{"nil", nil, false},
 	}
 	for _, tt := range tests {

@@ -1,20 +1,28 @@
-// Package mcpgo plugs mcperr's error pipeline into servers built on
-// github.com/mark3labs/mcp-go, so that a failed tool call reaches the model
-// as a tool result it can read, with a secret never in it, and reaches the
-// log once.
+// Package mcpgo plugs mcperr into servers built on
+// github.com/mark3labs/mcp-go.
 //
-// It offers three ways in, which can be combined:
+// A server has one mcperr configuration, a *filter.Pipeline, given once with
+// Install, which also installs the server-wide middleware. Call it after
+// the SDK's own middleware options, such as server.WithRecovery:
 //
-//   - Middleware, a server.ToolHandlerMiddleware installed with
-//     server.WithToolHandlerMiddleware or (*server.MCPServer).Use. It runs
-//     every tool call of the server through the pipeline.
-//   - Wrap and WrapStructured, drop-in wrappers that return the SDK's own
+//	if err := mcpgo.Install(s, pipeline); err != nil {
+//		log.Fatal(err)
+//	}
+//
+// Every entry point on that server then uses it:
+//
+//   - the middleware, for every tool call of the server, whatever added the
+//     tool: errors and panics of its handler, and arguments that do not fit
+//     the tool's input schema;
+//   - AddTool, the drop-in replacement for (*server.MCPServer).AddTool that
+//     takes per-tool filters and refuses a bad definition (an invalid tool
+//     name, a tool added twice, a nil handler, an unusable input schema)
+//     with a *toolerr.DefinitionError at start-up. Used without Install, it
+//     installs mcperr with the default configuration;
+//   - Wrap and WrapStructured, wrappers that return the SDK's own
 //     server.ToolHandlerFunc, so s.AddTool(tool, mcpgo.Wrap(h)) keeps
-//     compiling, with filters bound to one tool.
-//   - Tools, made by NewTools, whose AddTool wraps the handler and refuses
-//     a bad definition (an invalid tool name, a tool added twice, a nil
-//     handler, an unusable input schema) with a *toolerr.DefinitionError
-//     instead of registering it.
+//     compiling, with filters bound to one tool. On a server without mcperr
+//     they use the default configuration.
 //
 // Whatever the way in, mcperr handles:
 //
@@ -28,20 +36,27 @@
 //     server.WithInputSchemaValidation is set, and then answers in its own
 //     words before any middleware runs: do not combine the two.
 //
-// A failed call becomes a tool result with IsError set, one text block a text
-// of the pipeline's filter.Response (its message, then one "Hint: ..." block
-// a hint), its machine-readable envelope in _meta under filter.MetaKey, and
-// no structured content, so that it passes the output-schema checks of
-// standard clients. An error is mapped and logged once, however many of the
-// three ways are in place.
+// A failed call reaches the client as a tool result with isError set, the
+// text of the pipeline's filter.Response (one text block for the message and
+// one "Hint: ..." block for each hint), its machine-readable envelope under
+// _meta[filter.MetaKey], and no structured content, so that it passes the
+// output-schema checks of standard clients. An error is mapped and logged
+// once, however the entry points are combined.
 //
 // Some things pass through exactly as the SDK sends them: a result a handler
 // built itself, such as mcp.NewToolResultError, a
 // mcp.URLElicitationRequiredError returned as it is (a deliberate protocol
-// error), a call to an unknown tool, and every successful result.
+// error), and a call to an unknown tool. A successful result is never
+// touched.
 //
-// The package holds no error policy: what a client reads for an error is the
-// pipeline's decision alone, and this package only converts between the
-// SDK's shapes and the pipeline's. It must never send a client the text of an
-// error the pipeline masked, a panic value, or an argument's value.
+// The SDK's own server.WithLogger is the SDK's logger, not mcperr's: it
+// writes one line per request and per tool call, with the outcome, and
+// mcperr's middleware, installed after it, keeps the raw error text out of
+// those lines. mcperr writes the one record of each failure, with the error,
+// its ref and request id, through the pipeline's logger, the *slog.Logger of
+// filter.WithLogger. Passing the same logger to both puts both in one log;
+// neither replaces the other.
+//
+// The package never sends a client the text of an error the pipeline masked,
+// a panic value, or an argument's value.
 package mcpgo

@@ -2,6 +2,7 @@ package mcpgo_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -19,13 +20,13 @@ import (
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// examplePipeline returns a pipeline with a fixed ref and clock, logging to
-// standard output without the time and the session id, which change from run
-// to run.
+// examplePipeline returns a pipeline with a fixed ref and clock that logs to
+// stdout without the time, the stack and the session id, which change from
+// run to run.
 func examplePipeline(opts ...filter.Option) *filter.Pipeline {
 	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
-		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-			if a.Key == slog.TimeKey || a.Key == "session_id" {
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && (a.Key == slog.TimeKey || a.Key == "stack" || a.Key == "session_id") {
 				return slog.Attr{}
 			}
 			return a
@@ -60,58 +61,158 @@ func exampleClient(s *server.MCPServer) *client.Client {
 	return c
 }
 
-// show calls tool and prints what the client, and so the model, receives.
-func show(c *client.Client, tool string, args map[string]any) {
+// callAndPrint calls a tool and prints what the client, and so the model,
+// receives: each text block, and the error envelope.
+func callAndPrint(c *client.Client, tool string, args map[string]any) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	req.Params.Arguments = args
 	res, err := c.CallTool(context.Background(), req)
 	if err != nil {
-		fmt.Printf("%s: protocol error: %v\n", tool, err)
+		fmt.Println("protocol error:", err)
 		return
-	}
-	code := ""
-	if res.Meta != nil {
-		if env, ok := res.Meta.AdditionalFields[filter.MetaKey].(map[string]any); ok {
-			code = fmt.Sprint(env["code"])
-		}
 	}
 	for _, content := range res.Content {
 		if text, ok := content.(mcp.TextContent); ok {
-			fmt.Printf("%s: isError=%v code=%s text=%q\n", tool, res.IsError, code, text.Text)
+			fmt.Printf("client: %s\n", text.Text)
+		}
+	}
+	if res.Meta != nil {
+		if env, ok := res.Meta.AdditionalFields[filter.MetaKey].(map[string]any); ok {
+			b, _ := json.Marshal(env)
+			fmt.Printf("client: envelope %s\n", b)
 		}
 	}
 }
 
-func ExampleMiddleware() {
-	s := server.NewMCPServer("orders", "1.0.0",
-		server.WithRecovery(),
-		server.WithToolHandlerMiddleware(mcpgo.Middleware(mcpgo.WithPipeline(examplePipeline()))))
-	s.AddTool(mcp.NewTool("get_order", mcp.WithString("id", mcp.Required())),
-		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			switch id := req.GetString("id", ""); id {
-			case "ord_404":
-				return nil, domain.NewNotFound("Order", id)
-			case "ord_1":
-				return mcp.NewToolResultText("shipped"), nil
-			}
-			return nil, errors.New("dial 10.0.0.5: password=hunter2 refused")
-		})
-	c := exampleClient(s)
-	show(c, "get_order", map[string]any{"id": "ord_1"})
-	show(c, "get_order", map[string]any{"id": "ord_404"})
-	show(c, "get_order", map[string]any{"id": "ord_2"})
-	show(c, "get_order", map[string]any{"id": 2})
-	// Output:
-	// get_order: isError=false code= text="shipped"
-	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
-	// get_order: isError=true code=NOT_FOUND text="Order not found: ord_404"
-	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="dial 10.0.0.5: password=hunter2 refused"
-	// get_order: isError=true code=INTERNAL_ERROR text="Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68)."
-	// level=INFO msg="tool call failed" tool=get_order code=VALIDATION_ERROR error="Validation failed for id: must be string, not number" fields.id.constraint="must be string, not number" fields.id.value=2
-	// get_order: isError=true code=VALIDATION_ERROR text="Validation failed for id: must be string, not number"
+// getOrder is a plain mcp-go handler.
+func getOrder(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	switch id := req.GetString("id", ""); id {
+	case "ord_1":
+		return mcp.NewToolResultText("shipped"), nil
+	case "ord_2":
+		return nil, errors.New("dial 10.0.0.5: password=hunter2 refused")
+	default:
+		return nil, domain.NewNotFound("Order", id)
+	}
 }
 
+// getOrderTool is the definition of getOrder.
+var getOrderTool = mcp.NewTool("get_order", mcp.WithString("id", mcp.Required()))
+
+// Install gives a server its one configuration and puts every tool of the
+// server behind it, however the tool was added: a domain error reaches the
+// model with its code, a plain error is masked behind a ref that only the
+// log can resolve, and arguments that do not fit the input schema are named
+// field by field.
+func ExampleInstall() {
+	s := server.NewMCPServer("orders", "1.0.0", server.WithRecovery())
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	s.AddTool(getOrderTool, getOrder)
+
+	c := exampleClient(s)
+	callAndPrint(c, "get_order", map[string]any{"id": "ord_1"})
+	callAndPrint(c, "get_order", map[string]any{"id": "ord_404"})
+	callAndPrint(c, "get_order", map[string]any{"id": "ord_2"})
+	callAndPrint(c, "get_order", map[string]any{"id": 2})
+	// Output:
+	// client: shipped
+	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
+	// client: Order not found: ord_404
+	// client: envelope {"code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="dial 10.0.0.5: password=hunter2 refused"
+	// client: Internal error in tool "get_order" (ref: 5e1f0c2a9b3d7e68).
+	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// level=INFO msg="tool call failed" tool=get_order code=VALIDATION_ERROR error="Validation failed for id: must be string, not number" fields.id.constraint="must be string, not number" fields.id.value=2
+	// client: Validation failed for id: must be string, not number
+	// client: envelope {"code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be string, not number","field":"id"}]},"error":true,"message":"Validation failed for id: must be string, not number","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+}
+
+// A server has one configuration: a second, different one is refused.
+func ExampleInstall_twice() {
+	s := server.NewMCPServer("orders", "1.0.0")
+	p := examplePipeline()
+	fmt.Println(mcpgo.Install(s, p))
+	fmt.Println(mcpgo.Install(s, p)) // the same one again: nothing to do
+	fmt.Println(mcpgo.Install(s, examplePipeline()))
+	// Output:
+	// <nil>
+	// <nil>
+	// mcperr: CONFLICTING_CONFIGURATION: mcperr is already installed on this server with another configuration; call mcpgo.Install once per server and share one *filter.Pipeline
+}
+
+// AddTool is the drop-in for s.AddTool: one changed line gives the tool the
+// whole contract, with the configuration Install gave the server. Here a
+// business rule reaches the model with its registered code, and a panic is
+// recovered, masked and logged once.
+func ExampleAddTool() {
+	reg, err := codes.NewRegistry(codes.Info{Code: "ORDER_ALREADY_DELIVERED", Category: codes.Business,
+		Description: "A delivered order cannot be cancelled."})
+	if err != nil {
+		panic(err)
+	}
+	s := server.NewMCPServer("orders", "1.0.0")
+	if err := mcpgo.Install(s, examplePipeline(filter.WithRegistry(reg))); err != nil {
+		panic(err)
+	}
+	err = mcpgo.AddTool(s, mcp.NewTool("cancel_order", mcp.WithString("id", mcp.Required())),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if req.GetString("id", "") == "ord_1" {
+				return nil, domain.NewBusinessRule("ORDER_ALREADY_DELIVERED", "A delivered order cannot be cancelled.", nil)
+			}
+			var cancelled map[string]bool
+			cancelled[req.GetString("id", "")] = true // a bug: the map is nil
+			return mcp.NewToolResultText("cancelled"), nil
+		})
+	if err != nil {
+		panic(err)
+	}
+
+	c := exampleClient(s)
+	callAndPrint(c, "cancel_order", map[string]any{"id": "ord_1"})
+	callAndPrint(c, "cancel_order", map[string]any{"id": "ord_2"})
+	// Output:
+	// level=INFO msg="tool call failed" tool=cancel_order code=ORDER_ALREADY_DELIVERED error="A delivered order cannot be cancelled." fields.rule=ORDER_ALREADY_DELIVERED fields.context=map[]
+	// client: A delivered order cannot be cancelled.
+	// client: envelope {"code":"ORDER_ALREADY_DELIVERED","error":true,"message":"A delivered order cannot be cancelled.","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// level=ERROR msg="tool call failed" tool=cancel_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="panic: assignment to entry in nil map"
+	// client: Internal error in tool "cancel_order" (ref: 5e1f0c2a9b3d7e68).
+	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+}
+
+// AddTool refuses a bad definition when the server starts, instead of
+// registering it as the SDK alone does. It sees the tools added with the SDK
+// alone too.
+func ExampleAddTool_definitionErrors() {
+	s := server.NewMCPServer("orders", "1.0.0")
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	s.AddTool(mcp.NewTool("list_orders"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("ord_1"), nil
+	})
+	fmt.Println(mcpgo.AddTool(s, getOrderTool, getOrder))
+	fmt.Println(mcpgo.AddTool(s, getOrderTool, getOrder))
+	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("list_orders"), getOrder))
+	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("get order"), getOrder))
+	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("cancel_order"), nil))
+	fmt.Println(mcpgo.AddTool(s, mcp.NewToolWithRawSchema("find_orders", "", json.RawMessage(`{"type":"array"}`)), getOrder))
+	fmt.Println(len(s.ListTools()), "tools registered")
+	// Output:
+	// <nil>
+	// mcperr: DUPLICATE_TOOL: "get_order": a tool with this name is already registered on this server; give each tool its own name
+	// mcperr: DUPLICATE_TOOL: "list_orders": a tool with this name is already registered on this server; give each tool its own name
+	// mcperr: INVALID_TOOL_NAME: "get order": character ' ' at byte 3 is not allowed; use only ASCII letters, digits, '_', '-' and '.'
+	// mcperr: NIL_HANDLER: "cancel_order": the tool has no handler; pass the function that implements it
+	// mcperr: INVALID_SCHEMA: "find_orders": the input schema must be a JSON object with "type": "object"; mcp.NewTool makes one
+	// 2 tools registered
+}
+
+// Wrap keeps s.AddTool compiling, around any handler, here one from
+// mcp.NewTypedToolHandler; it runs with the configuration of the server it
+// is on. A ToolError's hint reaches the model as a block of its own.
 func ExampleWrap() {
 	type args struct {
 		A float64 `json:"a"`
@@ -124,18 +225,25 @@ func ExampleWrap() {
 		return mcp.NewToolResultText(fmt.Sprint(in.A / in.B)), nil
 	}
 	s := server.NewMCPServer("calc", "1.0.0")
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
 	s.AddTool(mcp.NewTool("divide", mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required())),
-		mcpgo.Wrap(mcp.NewTypedToolHandler(divide), mcpgo.WithPipeline(examplePipeline())))
+		mcpgo.Wrap(mcp.NewTypedToolHandler(divide)))
+
 	c := exampleClient(s)
-	show(c, "divide", map[string]any{"a": 1, "b": 4})
-	show(c, "divide", map[string]any{"a": 1, "b": 0})
+	callAndPrint(c, "divide", map[string]any{"a": 1, "b": 4})
+	callAndPrint(c, "divide", map[string]any{"a": 1, "b": 0})
 	// Output:
-	// divide: isError=false code= text="0.25"
+	// client: 0.25
 	// level=INFO msg="tool call failed" tool=divide code=TOOL_ERROR error="b must not be zero." hints="[Pass a non-zero b.]"
-	// divide: isError=true code=TOOL_ERROR text="b must not be zero."
-	// divide: isError=true code=TOOL_ERROR text="Hint: Pass a non-zero b."
+	// client: b must not be zero.
+	// client: Hint: Pass a non-zero b.
+	// client: envelope {"code":"TOOL_ERROR","error":true,"hints":["Pass a non-zero b."],"message":"b must not be zero.","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
 }
 
+// WrapStructured wraps a handler written for mcp.NewStructuredToolHandler,
+// which alone would send the raw text of its errors to the client.
 func ExampleWrapStructured() {
 	type args struct {
 		ID string `json:"id"`
@@ -150,139 +258,24 @@ func ExampleWrapStructured() {
 		return order{Status: "shipped"}, nil
 	}
 	s := server.NewMCPServer("orders", "1.0.0")
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
 	s.AddTool(mcp.NewTool("get_order", mcp.WithString("id", mcp.Required()), mcp.WithOutputSchema[order]()),
-		mcpgo.WrapStructured(get, mcpgo.WithPipeline(examplePipeline())))
+		mcpgo.WrapStructured(get))
+
 	c := exampleClient(s)
-	show(c, "get_order", map[string]any{"id": "ord_1"})
-	show(c, "get_order", map[string]any{"id": "ord_2"})
+	callAndPrint(c, "get_order", map[string]any{"id": "ord_1"})
+	callAndPrint(c, "get_order", map[string]any{"id": "ord_2"})
 	// Output:
-	// get_order: isError=false code= text="{\"status\":\"shipped\"}"
+	// client: {"status":"shipped"}
 	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="query orders: connection reset by 10.0.0.5"
-	// get_order: isError=true code=INTERNAL_ERROR text="Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68)."
+	// client: Internal error in tool "get_order" (ref: 5e1f0c2a9b3d7e68).
+	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
 }
 
-func ExampleNewTools() {
-	s := server.NewMCPServer("orders", "1.0.0")
-	tools, err := mcpgo.NewTools(s, mcpgo.WithPipeline(examplePipeline()))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	err = tools.AddTool(mcp.NewTool("cancel_order", mcp.WithString("id", mcp.Required())),
-		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return nil, domain.NewBusinessRule("ORDER_ALREADY_DELIVERED", "A delivered order cannot be cancelled.", nil)
-		})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	show(exampleClient(s), "cancel_order", map[string]any{"id": "ord_1"})
-	// Output:
-	// level=INFO msg="tool call failed" tool=cancel_order code=ORDER_ALREADY_DELIVERED error="A delivered order cannot be cancelled." fields.rule=ORDER_ALREADY_DELIVERED fields.context=map[]
-	// cancel_order: isError=true code=ORDER_ALREADY_DELIVERED text="A delivered order cannot be cancelled."
-}
-
-func ExampleTools_AddTool() {
-	s := server.NewMCPServer("orders", "1.0.0")
-	tools, err := mcpgo.NewTools(s)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText("ok"), nil
-	}
-	fmt.Println(tools.AddTool(mcp.NewTool("get_order"), h))
-	for _, err := range []error{
-		tools.AddTool(mcp.NewTool("get_order"), h),
-		tools.AddTool(mcp.NewTool("get order"), h),
-		tools.AddTool(mcp.NewTool("list_orders"), nil),
-		tools.AddTool(mcp.NewToolWithRawSchema("find", "", []byte(`{"type":"array"}`)), h),
-	} {
-		var de *toolerr.DefinitionError
-		if errors.As(err, &de) {
-			fmt.Println(de.Code, de.Subject)
-		}
-	}
-	fmt.Println(len(s.ListTools()), "tool registered")
-	// Output:
-	// <nil>
-	// DUPLICATE_TOOL get_order
-	// INVALID_TOOL_NAME get order
-	// NIL_HANDLER list_orders
-	// INVALID_SCHEMA find
-	// 1 tool registered
-}
-
-func ExampleWithPipeline() {
-	registry, err := codes.NewRegistry(codes.Info{Code: "PAYMENT_GATEWAY_DOWN", Category: codes.Server,
-		Description: "The payment gateway is down.", Retryable: true})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	p := examplePipeline(filter.WithRegistry(registry))
-	s := server.NewMCPServer("payments", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(mcpgo.WithPipeline(p))))
-	s.AddTool(mcp.NewTool("charge"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, toolerr.New("The payment gateway is down; try again in a minute.").WithCode("PAYMENT_GATEWAY_DOWN")
-	})
-	show(exampleClient(s), "charge", nil)
-	// Output:
-	// level=ERROR msg="tool call failed" tool=charge code=PAYMENT_GATEWAY_DOWN ref=5e1f0c2a9b3d7e68 error="The payment gateway is down; try again in a minute."
-	// charge: isError=true code=PAYMENT_GATEWAY_DOWN text="The payment gateway is down; try again in a minute."
-}
-
-func ExampleWithFilters() {
-	notFound := filter.Catch(func(_ context.Context, _ filter.Call, e *domain.NotFound) (*filter.Response, error) {
-		return &filter.Response{Code: codes.NotFound, Message: "No order " + e.ID + ". List the orders to find its id."}, nil
-	})
-	s := server.NewMCPServer("orders", "1.0.0")
-	s.AddTool(mcp.NewTool("get_order", mcp.WithString("id", mcp.Required())),
-		mcpgo.Wrap(func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return nil, domain.NewNotFound("Order", req.GetString("id", ""))
-		}, mcpgo.WithPipeline(examplePipeline()), mcpgo.WithFilters(notFound)))
-	show(exampleClient(s), "get_order", map[string]any{"id": "ord_9"})
-	// Output:
-	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND error="Order not found: ord_9" fields.resource_type=Order fields.resource_id=ord_9
-	// get_order: isError=true code=NOT_FOUND text="No order ord_9. List the orders to find its id."
-}
-
-func ExampleWithoutArgumentCheck() {
-	s := server.NewMCPServer("search", "1.0.0",
-		server.WithToolHandlerMiddleware(mcpgo.Middleware(mcpgo.WithPipeline(examplePipeline()))))
-	// The schema says limit is a number, but the handler accepts "all" too.
-	s.AddTool(mcp.NewTool("search", mcp.WithNumber("limit")),
-		mcpgo.Wrap(func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mcp.NewToolResultText(fmt.Sprint("limit: ", req.GetArguments()["limit"])), nil
-		}, mcpgo.WithoutArgumentCheck()))
-	show(exampleClient(s), "search", map[string]any{"limit": "all"})
-	// Output:
-	// search: isError=false code= text="limit: all"
-}
-
-func ExampleWithRequestIDs() {
-	hooks := &server.Hooks{}
-	ids := mcpgo.WithRequestIDs(hooks)
-	s := server.NewMCPServer("orders", "1.0.0", server.WithHooks(hooks),
-		server.WithToolHandlerMiddleware(mcpgo.Middleware(ids, mcpgo.WithPipeline(examplePipeline()))))
-	s.AddTool(mcp.NewTool("sync"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, errors.New("upstream timed out")
-	})
-	c := exampleClient(s)
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "sync"
-	res, err := c.CallTool(context.Background(), req)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	env := res.Meta.AdditionalFields[filter.MetaKey].(map[string]any)
-	fmt.Println("requestId:", env["requestId"])
-	// Output:
-	// level=ERROR msg="tool call failed" tool=sync code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=2 error="upstream timed out"
-	// requestId: 2
-}
-
+// Structured adapts a handler written for mcp.NewStructuredToolHandler to
+// AddTool, which maps its errors.
 func ExampleStructured() {
 	type cityArgs struct {
 		City string `json:"city"`
@@ -298,20 +291,100 @@ func ExampleStructured() {
 		return forecast{City: args.City, TempC: 21.5}, nil
 	}
 	s := server.NewMCPServer("weather", "1.0.0")
-	tools, err := mcpgo.NewTools(s, mcpgo.WithPipeline(examplePipeline()))
-	if err != nil {
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
 		panic(err)
 	}
 	tool := mcp.NewTool("forecast", mcp.WithString("city", mcp.Required()), mcp.WithOutputSchema[forecast]())
-	if err := tools.AddTool(tool, mcpgo.Structured(get)); err != nil {
+	if err := mcpgo.AddTool(s, tool, mcpgo.Structured(get)); err != nil {
 		panic(err)
 	}
+
 	c := exampleClient(s)
-	defer c.Close()
-	show(c, "forecast", map[string]any{"city": "Paris"})
-	show(c, "forecast", map[string]any{"city": "Atlantis"})
+	callAndPrint(c, "forecast", map[string]any{"city": "Paris"})
+	callAndPrint(c, "forecast", map[string]any{"city": "Atlantis"})
 	// Output:
-	// forecast: isError=false code= text="{\"city\":\"Paris\",\"tempC\":21.5}"
+	// client: {"city":"Paris","tempC":21.5}
 	// level=ERROR msg="tool call failed" tool=forecast code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="weather api: 401 for key sk-live-123"
-	// forecast: isError=true code=INTERNAL_ERROR text="Internal error in tool \"forecast\" (ref: 5e1f0c2a9b3d7e68)."
+	// client: Internal error in tool "forecast" (ref: 5e1f0c2a9b3d7e68).
+	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"forecast\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+}
+
+// Filters given with WithFilters run in order, the first outermost, before
+// the global filters of the pipeline; a filter that passes an error on
+// leaves it to the next, and one that answers decides what the model reads.
+func ExampleWithFilters() {
+	trace := func(name string) filter.Filter {
+		return filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+			fmt.Println("filter:", name)
+			return nil, nil // pass the error on
+		})
+	}
+	suggest := filter.Catch(func(_ context.Context, _ filter.Call, e *domain.NotFound) (*filter.Response, error) {
+		return &filter.Response{
+			Code:    codes.NotFound,
+			Message: "There is no order " + e.ID + ".",
+			Hints:   []string{"Order ids look like ord_1; call list_orders to see them."},
+		}, nil
+	})
+	s := server.NewMCPServer("orders", "1.0.0")
+	if err := mcpgo.Install(s, examplePipeline(filter.WithFilters(trace("global")))); err != nil {
+		panic(err)
+	}
+	if err := mcpgo.AddTool(s, getOrderTool, getOrder, mcpgo.WithFilters(trace("first"), trace("second"))); err != nil {
+		panic(err)
+	}
+	s.AddTool(mcp.NewTool("find_order", mcp.WithString("id", mcp.Required())), mcpgo.Wrap(getOrder, mcpgo.WithFilters(suggest)))
+
+	c := exampleClient(s)
+	callAndPrint(c, "get_order", map[string]any{"id": "ord_9"})
+	callAndPrint(c, "find_order", map[string]any{"id": "42"})
+	// Output:
+	// filter: first
+	// filter: second
+	// filter: global
+	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND error="Order not found: ord_9" fields.resource_type=Order fields.resource_id=ord_9
+	// client: Order not found: ord_9
+	// client: envelope {"code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// level=INFO msg="tool call failed" tool=find_order code=NOT_FOUND error="Order not found: 42" fields.resource_type=Order fields.resource_id=42 hints="[Order ids look like ord_1; call list_orders to see them.]"
+	// client: There is no order 42.
+	// client: Hint: Order ids look like ord_1; call list_orders to see them.
+	// client: envelope {"code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+}
+
+// WithoutArgumentCheck leaves a tool's arguments to its handler, for a tool
+// whose schema does not describe all it accepts. Given to Install, it turns
+// the check off for the whole server.
+func ExampleWithoutArgumentCheck() {
+	s := server.NewMCPServer("search", "1.0.0")
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	// The schema says limit is a number, but the handler accepts "all" too.
+	err := mcpgo.AddTool(s, mcp.NewTool("search", mcp.WithNumber("limit")),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(fmt.Sprint("limit: ", req.GetArguments()["limit"])), nil
+		}, mcpgo.WithoutArgumentCheck())
+	if err != nil {
+		panic(err)
+	}
+	callAndPrint(exampleClient(s), "search", map[string]any{"limit": "all"})
+	// Output:
+	// client: limit: all
+}
+
+// WithRequestIDs puts the JSON-RPC id of each failed call in its log record
+// and its envelope, for every tool of the server.
+func ExampleWithRequestIDs() {
+	s := server.NewMCPServer("orders", "1.0.0")
+	if err := mcpgo.Install(s, examplePipeline(), mcpgo.WithRequestIDs()); err != nil {
+		panic(err)
+	}
+	s.AddTool(mcp.NewTool("sync"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("upstream timed out")
+	})
+	callAndPrint(exampleClient(s), "sync", nil)
+	// Output:
+	// level=ERROR msg="tool call failed" tool=sync code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=2 error="upstream timed out"
+	// client: Internal error in tool "sync" (ref: 5e1f0c2a9b3d7e68).
+	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"sync\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"2","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -19,20 +20,26 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/adaptertest"
 )
 
 // The ways a table server puts mcperr in place.
 const (
-	viaMiddleware = "middleware"
-	viaWrap       = "wrap"
-	viaTools      = "tools"
-	viaBothWrap   = "middleware+wrap"
-	viaBothTools  = "middleware+tools"
+	viaInstall      = "install"         // Install, tools added with s.AddTool
+	viaWrap         = "install+wrap"    // Install, tools added with s.AddTool(tool, Wrap(h))
+	viaAddTool      = "install+addtool" // Install, tools added with AddTool
+	viaAddToolAlone = "addtool"         // AddTool alone: the default configuration
+	viaWrapAlone    = "wrap"            // Wrap alone: the default configuration
+	viaBare         = "bare"            // no mcperr: the SDK alone
 )
 
-var allWays = []string{viaMiddleware, viaWrap, viaTools, viaBothWrap, viaBothTools}
+var allWays = []string{viaInstall, viaWrap, viaAddTool, viaAddToolAlone, viaWrapAlone}
+
+// usesDefault reports whether way runs with the default configuration,
+// which logs to slog.Default() and knows the built-in codes only.
+func usesDefault(way string) bool { return way == viaAddToolAlone || way == viaWrapAlone }
 
 // The protocol versions a client may negotiate: the modern one this SDK's
 // client asks for by default, and the latest before it.
@@ -61,6 +68,7 @@ func serveStdio(way, logPath string) int {
 	}
 	defer f.Close()
 	logger := slog.New(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	slog.SetDefault(logger) // the logger of the default configuration
 	s, err := tableServer(way, testPipeline(logger))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -73,9 +81,21 @@ func serveStdio(way, logPath string) int {
 	return 0
 }
 
-// testPipeline returns a pipeline that logs to logger.
-func testPipeline(logger *slog.Logger) *filter.Pipeline {
-	p, err := filter.New(filter.WithLogger(logger))
+// tableCodes registers the application codes the table uses.
+var tableCodes = func() *codes.Registry {
+	r, err := codes.NewRegistry(
+		codes.Info{Code: "INVENTORY_EXHAUSTED", Category: codes.Business, Description: "Not enough stock."},
+		codes.Info{Code: "ORDER_ALREADY_DELIVERED", Category: codes.Business, Description: "The order was delivered."})
+	if err != nil {
+		panic(err)
+	}
+	return r
+}()
+
+// testPipeline returns a pipeline that logs to logger and knows the codes
+// of the table.
+func testPipeline(logger *slog.Logger, opts ...filter.Option) *filter.Pipeline {
+	p, err := filter.New(append([]filter.Option{filter.WithLogger(logger), filter.WithRegistry(tableCodes)}, opts...)...)
 	if err != nil {
 		panic(err)
 	}
@@ -83,33 +103,31 @@ func testPipeline(logger *slog.Logger) *filter.Pipeline {
 }
 
 // tableServer returns a server with the tools of the table and mcperr put in
-// place the way way says.
+// place the way way says, with p as its configuration unless way uses the
+// default one.
 func tableServer(way string, p *filter.Pipeline) (*server.MCPServer, error) {
 	return tableServerAround(way, p, nil, nil)
 }
 
-// tableServerAround is tableServer with the server options before applied
-// before mcperr's middleware and those of after after it.
+// tableServerAround is tableServer with the server options before given to
+// the server and those of after applied once mcperr is in place.
 func tableServerAround(way string, p *filter.Pipeline, before, after []server.ServerOption) (*server.MCPServer, error) {
-	opts := before
-	if way == viaMiddleware || way == viaBothWrap || way == viaBothTools {
-		opts = append(opts, server.WithToolHandlerMiddleware(mcpgo.Middleware(mcpgo.WithPipeline(p))))
-	}
-	s := server.NewMCPServer("table", "1.0.0", append(opts, after...)...)
-	var tools *mcpgo.Tools
-	if way == viaTools || way == viaBothTools {
-		var err error
-		if tools, err = mcpgo.NewTools(s, mcpgo.WithPipeline(p)); err != nil {
+	s := server.NewMCPServer("table", "1.0.0", before...)
+	if way != viaBare && !usesDefault(way) {
+		if err := mcpgo.Install(s, p); err != nil {
 			return nil, err
 		}
+	}
+	for _, opt := range after {
+		opt(s)
 	}
 	for _, tool := range adaptertest.Tools() {
 		def, h := toolDefinition(tool), tableHandler(tool)
 		switch way {
-		case viaWrap, viaBothWrap:
-			s.AddTool(def, mcpgo.Wrap(h, mcpgo.WithPipeline(p)))
-		case viaTools, viaBothTools:
-			if err := tools.AddTool(def, h); err != nil {
+		case viaWrap, viaWrapAlone:
+			s.AddTool(def, mcpgo.Wrap(h))
+		case viaAddTool, viaAddToolAlone:
+			if err := mcpgo.AddTool(s, def, h); err != nil {
 				return nil, err
 			}
 		default:
@@ -117,6 +135,28 @@ func tableServerAround(way string, p *filter.Pipeline, before, after []server.Se
 		}
 	}
 	return s, nil
+}
+
+// useDefaultLogger makes logger the default until the test ends, so that
+// the test reads what the default configuration logs.
+func useDefaultLogger(t testing.TB, logger *slog.Logger) {
+	old := slog.Default()
+	slog.SetDefault(logger)
+	t.Cleanup(func() { slog.SetDefault(old) })
+}
+
+// casesFor returns the cases of the table that way can answer: with the
+// default configuration, which does not know the table's own codes, those
+// that use none.
+func casesFor(way string) []adaptertest.Case {
+	cases := adaptertest.Cases()
+	if !usesDefault(way) {
+		return cases
+	}
+	return slices.DeleteFunc(cases, func(c adaptertest.Case) bool {
+		_, builtin := (*codes.Registry)(nil).Lookup(c.Want.Code)
+		return c.Want.Code != "" && !builtin
+	})
 }
 
 // toolDefinition returns the mcp-go definition of a table tool.
@@ -230,11 +270,11 @@ type recorder interface {
 	Records(t testing.TB) []map[string]any
 }
 
-// runTable runs every case of the table through c and checks what the client
-// received and what the server logged.
-func runTable(t *testing.T, c *client.Client, log recorder) {
+// runTable runs every case of the table that way can answer through c and
+// checks what the client received and what the server logged.
+func runTable(t *testing.T, way string, c *client.Client, log recorder) {
 	t.Helper()
-	runCases(t, c, log, adaptertest.Cases())
+	runCases(t, c, log, casesFor(way))
 }
 
 // runCases is runTable for the given cases.
@@ -255,9 +295,7 @@ func runCases(t *testing.T, c *client.Client, log recorder, cases []adaptertest.
 
 func TestTableInProcess(t *testing.T) { tableOver(t, allWays, inProcess) }
 
-func TestTableStreamableHTTP(t *testing.T) {
-	tableOver(t, []string{viaMiddleware, viaWrap, viaTools}, overHTTP)
-}
+func TestTableStreamableHTTP(t *testing.T) { tableOver(t, allWays, overHTTP) }
 
 // tableOver runs the table for each way of setting up mcperr and each
 // protocol, with clients connected by connect.
@@ -266,11 +304,14 @@ func tableOver(t *testing.T, ways []string, connect func(testing.TB, *server.MCP
 		for _, proto := range protocols {
 			t.Run(way+"/"+proto, func(t *testing.T) {
 				var log adaptertest.Log
+				if usesDefault(way) {
+					useDefaultLogger(t, log.Logger())
+				}
 				s, err := tableServer(way, testPipeline(log.Logger()))
 				if err != nil {
 					t.Fatal(err)
 				}
-				runTable(t, connect(t, s, proto), &log)
+				runTable(t, way, connect(t, s, proto), &log)
 			})
 		}
 	}
@@ -281,7 +322,7 @@ func TestTableStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, way := range []string{viaMiddleware, viaWrap, viaBothTools} {
+	for _, way := range allWays {
 		for _, proto := range protocols {
 			t.Run(way+"/"+proto, func(t *testing.T) {
 				log := &fileLog{path: t.TempDir() + "/server.log"}
@@ -290,7 +331,7 @@ func TestTableStdio(t *testing.T) {
 					t.Fatal(err)
 				}
 				connect(t, c, proto)
-				runTable(t, c, log)
+				runTable(t, way, c, log)
 				for _, rec := range log.all(t) {
 					if rec["session_id"] != "stdio" {
 						t.Errorf("record session_id = %v, want the SDK's stdio session id", rec["session_id"])

@@ -17,12 +17,11 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/adaptertest"
-	"github.com/mcperr/mcperr/toolerr"
 )
 
-// TestMiddlewareOrder runs the table with Middleware registered after the
-// SDK's WithLogger and WithRecovery (innermost, as recommended), with Use
-// after construction, and before them (outermost).
+// TestMiddlewareOrder runs the table with Install called after the SDK's
+// WithLogger and WithRecovery (the middleware innermost, as recommended),
+// and with those applied after Install (the middleware outermost).
 func TestMiddlewareOrder(t *testing.T) {
 	sdkOpts := func(sdkLog *adaptertest.Log) []server.ServerOption {
 		return []server.ServerOption{server.WithLogger(sdkLog.Logger()), server.WithRecovery()}
@@ -30,31 +29,21 @@ func TestMiddlewareOrder(t *testing.T) {
 	for _, proto := range protocols {
 		t.Run("innermost/"+proto, func(t *testing.T) {
 			var log, sdkLog adaptertest.Log
-			s, err := tableServerAround(viaMiddleware, testPipeline(log.Logger()), sdkOpts(&sdkLog), nil)
+			s, err := tableServerAround(viaInstall, testPipeline(log.Logger()), sdkOpts(&sdkLog), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			runTable(t, inProcess(t, s, proto), &log)
-			checkSDKLog(t, sdkLog.Records(t), false)
-		})
-		t.Run("use/"+proto, func(t *testing.T) {
-			var log, sdkLog adaptertest.Log
-			s := server.NewMCPServer("table", "1.0.0", sdkOpts(&sdkLog)...)
-			s.Use(mcpgo.Middleware(mcpgo.WithPipeline(testPipeline(log.Logger()))))
-			for _, tool := range adaptertest.Tools() {
-				s.AddTool(toolDefinition(tool), tableHandler(tool))
-			}
-			runTable(t, inProcess(t, s, proto), &log)
+			runTable(t, viaInstall, inProcess(t, s, proto), &log)
 			checkSDKLog(t, sdkLog.Records(t), false)
 		})
 		t.Run("outermost/"+proto, func(t *testing.T) {
 			var log, sdkLog adaptertest.Log
-			s, err := tableServerAround(viaMiddleware, testPipeline(log.Logger()), nil, sdkOpts(&sdkLog))
+			s, err := tableServerAround(viaInstall, testPipeline(log.Logger()), nil, sdkOpts(&sdkLog))
 			if err != nil {
 				t.Fatal(err)
 			}
-			// WithRecovery, inside, turns a panic into an error before
-			// Middleware sees it: the client reads the same, but the record
+			// WithRecovery, inside, turns a panic into an error before the
+			// middleware sees it: the client reads the same, but the record
 			// has no stack.
 			cases := adaptertest.Cases()
 			for i, c := range cases {
@@ -74,9 +63,9 @@ func TestMiddlewareOrder(t *testing.T) {
 	}
 }
 
-// checkSDKLog checks the records of the SDK's own WithLogger: with Middleware
-// inside it, it sees error results and never the raw error text; outside,
-// it logs the raw text of every error.
+// checkSDKLog checks the records of the SDK's own WithLogger: with the
+// middleware inside it, it sees error results and never the raw error text;
+// outside, it logs the raw text of every error.
 func checkSDKLog(t *testing.T, records []map[string]any, rawErrors bool) {
 	t.Helper()
 	var errorResults int
@@ -89,16 +78,25 @@ func checkSDKLog(t *testing.T, records []map[string]any, rawErrors bool) {
 	leaked := strings.Contains(string(all), adaptertest.Canary)
 	switch {
 	case !rawErrors && (leaked || errorResults == 0):
-		t.Errorf("SDK log with Middleware inside: %d error results, raw error text logged: %v", errorResults, leaked)
+		t.Errorf("SDK log with the middleware inside: %d error results, raw error text logged: %v", errorResults, leaked)
 	case rawErrors && !leaked:
-		t.Errorf("SDK log with Middleware outside does not hold the raw error text; the recommended order may be out of date")
+		t.Errorf("SDK log with the middleware outside does not hold the raw error text; the recommended order may be out of date")
 	}
+}
+
+// installed returns a new server with mcperr installed with p and opts.
+func installed(t testing.TB, p *filter.Pipeline, opts ...mcpgo.Option) *server.MCPServer {
+	t.Helper()
+	s := server.NewMCPServer("t", "1.0.0")
+	if err := mcpgo.Install(s, p, opts...); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func TestMiddlewareCancelledContext(t *testing.T) {
 	var log adaptertest.Log
-	s := server.NewMCPServer("t", "1.0.0",
-		server.WithToolHandlerMiddleware(mcpgo.Middleware(mcpgo.WithPipeline(testPipeline(log.Logger())))))
+	s := installed(t, testPipeline(log.Logger()))
 	s.AddTool(mcp.NewTool("slow"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		select {
 		case <-ctx.Done():
@@ -118,15 +116,24 @@ func TestMiddlewareCancelledContext(t *testing.T) {
 		Text: "The request was cancelled before the tool finished.", Logged: 1}}, resultOf(t, res, err), log.Records(t))
 }
 
+// TestMiddlewareWithoutArgumentCheck checks that WithoutArgumentCheck given
+// to Install turns the check off for every tool of the server, however it
+// was added.
 func TestMiddlewareWithoutArgumentCheck(t *testing.T) {
 	var log adaptertest.Log
-	s := server.NewMCPServer("t", "1.0.0", server.WithToolHandlerMiddleware(
-		mcpgo.Middleware(mcpgo.WithPipeline(testPipeline(log.Logger())), mcpgo.WithoutArgumentCheck())))
-	s.AddTool(mcp.NewTool("echo", mcp.WithNumber("n", mcp.Required())), echo)
+	s := installed(t, testPipeline(log.Logger()), mcpgo.WithoutArgumentCheck())
+	def := func(name string) mcp.Tool { return mcp.NewTool(name, mcp.WithNumber("n", mcp.Required())) }
+	s.AddTool(def("plain"), echo)
+	s.AddTool(def("wrapped"), mcpgo.Wrap(echo))
+	if err := mcpgo.AddTool(s, def("added"), echo); err != nil {
+		t.Fatal(err)
+	}
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
-	r := call(t, c, "echo", map[string]any{"n": "not a number"})
-	if r.IsError || len(r.Texts) != 1 || r.Texts[0] != `{"n":"not a number"}` {
-		t.Errorf("with the check off, the handler must see the arguments: %s", r.Raw)
+	for _, tool := range []string{"plain", "wrapped", "added"} {
+		r := call(t, c, tool, map[string]any{"n": "not a number"})
+		if r.IsError || len(r.Texts) != 1 || r.Texts[0] != `{"n":"not a number"}` {
+			t.Errorf("%s: with the check off for the server, the handler must see the arguments: %s", tool, r.Raw)
+		}
 	}
 }
 
@@ -142,8 +149,7 @@ func echo(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, erro
 // TestMiddlewareFollowsReregisteredTool checks that the schema checked is
 // the one registered now, after the SDK silently replaced a tool.
 func TestMiddlewareFollowsReregisteredTool(t *testing.T) {
-	s := server.NewMCPServer("t", "1.0.0", server.WithToolHandlerMiddleware(
-		mcpgo.Middleware(mcpgo.WithPipeline(testPipeline(new(adaptertest.Log).Logger())))))
+	s := installed(t, testPipeline(new(adaptertest.Log).Logger()))
 	s.AddTool(mcp.NewTool("echo", mcp.WithNumber("n", mcp.Required())), echo)
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	if r := call(t, c, "echo", map[string]any{"s": "x"}); !r.IsError || r.Texts[0] != "Validation failed for n: is required" {
@@ -166,8 +172,7 @@ func TestMiddlewareFollowsReregisteredTool(t *testing.T) {
 // TestMiddlewareSessionTool checks that a tool added to one session is
 // checked against its own schema, as the SDK runs it, not the server's.
 func TestMiddlewareSessionTool(t *testing.T) {
-	s := server.NewMCPServer("t", "1.0.0", server.WithToolHandlerMiddleware(
-		mcpgo.Middleware(mcpgo.WithPipeline(testPipeline(new(adaptertest.Log).Logger())))))
+	s := installed(t, testPipeline(new(adaptertest.Log).Logger()))
 	s.AddTool(mcp.NewTool("echo", mcp.WithNumber("n", mcp.Required())), echo)
 	c := overHTTP(t, s, mcp.LATEST_LEGACY_PROTOCOL_VERSION)
 	err := s.AddSessionTool(c.GetSessionId(), mcp.NewTool("echo", mcp.WithString("s", mcp.Required())), echo)
@@ -182,63 +187,34 @@ func TestMiddlewareSessionTool(t *testing.T) {
 	}
 }
 
-// TestMiddlewareLeavesWrappedToolsAlone checks that Middleware neither maps
-// nor checks again what a wrapped handler handles: a tool wrapped with the
-// check off is not checked, and its errors go through its own pipeline only.
+// TestMiddlewareLeavesWrappedToolsAlone checks that the middleware neither
+// maps nor checks again what a wrapped handler handles: a tool wrapped with
+// the check off is not checked, and its errors are logged once.
 func TestMiddlewareLeavesWrappedToolsAlone(t *testing.T) {
-	var outer, inner adaptertest.Log
-	s := server.NewMCPServer("t", "1.0.0", server.WithToolHandlerMiddleware(
-		mcpgo.Middleware(mcpgo.WithPipeline(testPipeline(outer.Logger())))))
-	s.AddTool(mcp.NewTool("echo", mcp.WithNumber("n", mcp.Required())),
-		mcpgo.Wrap(echo, mcpgo.WithPipeline(testPipeline(inner.Logger())), mcpgo.WithoutArgumentCheck()))
-	s.AddTool(mcp.NewTool("fail"), mcpgo.Wrap(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var log adaptertest.Log
+	s := installed(t, testPipeline(log.Logger()))
+	s.AddTool(mcp.NewTool("echo", mcp.WithNumber("n", mcp.Required())), mcpgo.Wrap(echo, mcpgo.WithoutArgumentCheck()))
+	fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("disk full")
-	}, mcpgo.WithPipeline(testPipeline(inner.Logger()))))
-	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
-	outer.Records(t)
-	if r := call(t, c, "echo", map[string]any{"n": "x"}); r.IsError {
-		t.Errorf("Middleware checked a wrapped tool's arguments: %s", r.Raw)
 	}
-	r := call(t, c, "fail", nil)
-	if !r.IsError || r.Envelope()["code"] != "INTERNAL_ERROR" {
-		t.Errorf("fail: %s", r.Raw)
-	}
-	if n, m := len(inner.Records(t)), len(outer.Records(t)); n != 1 || m != 0 {
-		t.Errorf("wrapper logged %d records, middleware %d; want 1 and 0", n, m)
-	}
-}
-
-func TestMiddlewareFilters(t *testing.T) {
-	var seen []string
-	f := func(name string) filter.Filter {
-		return filter.Func(func(_ context.Context, call filter.Call, err error) (*filter.Response, error) {
-			seen = append(seen, name+":"+call.Tool)
-			return nil, nil
-		})
-	}
-	p, err := filter.New(filter.WithLogger(new(adaptertest.Log).Logger()), filter.WithFilters(f("global")))
-	if err != nil {
+	s.AddTool(mcp.NewTool("fail"), mcpgo.Wrap(fail))
+	if err := mcpgo.AddTool(s, mcp.NewTool("fail_added"), fail); err != nil {
 		t.Fatal(err)
 	}
-	s := server.NewMCPServer("t", "1.0.0", server.WithToolHandlerMiddleware(
-		mcpgo.Middleware(mcpgo.WithPipeline(p), mcpgo.WithFilters(f("first"), f("second")))))
-	s.AddTool(mcp.NewTool("fail"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, errors.New("boom")
-	})
-	call(t, inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION), "fail", nil)
-	if got := strings.Join(seen, " "); got != "first:fail second:fail global:fail" {
-		t.Errorf("filters ran as %q, want the middleware's in order, then the pipeline's", got)
+	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	log.Records(t)
+	if r := call(t, c, "echo", map[string]any{"n": "x"}); r.IsError {
+		t.Errorf("the middleware checked a wrapped tool's arguments: %s", r.Raw)
 	}
-}
-
-func TestMiddlewareNilFilterPanics(t *testing.T) {
-	defer func() {
-		var de *toolerr.DefinitionError
-		if err, _ := recover().(error); !errors.As(err, &de) || de.Code != codes.NilFilter {
-			t.Errorf("Middleware with a nil filter panicked with %v, want a NIL_FILTER definition error", err)
+	for _, tool := range []string{"fail", "fail_added"} {
+		r := call(t, c, tool, nil)
+		if !r.IsError || r.Envelope()["code"] != "INTERNAL_ERROR" {
+			t.Errorf("%s: %s", tool, r.Raw)
 		}
-	}()
-	mcpgo.Middleware(mcpgo.WithFilters(nil))
+		if n := len(log.Records(t)); n != 1 {
+			t.Errorf("%s: %d records, want 1", tool, n)
+		}
+	}
 }
 
 // TestMiddlewareURLElicitation checks that a deliberate protocol error passes
@@ -247,8 +223,7 @@ func TestMiddlewareNilFilterPanics(t *testing.T) {
 func TestMiddlewareURLElicitation(t *testing.T) {
 	required := mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{}}
 	var log adaptertest.Log
-	s := server.NewMCPServer("t", "1.0.0", server.WithToolHandlerMiddleware(
-		mcpgo.Middleware(mcpgo.WithPipeline(testPipeline(log.Logger())))))
+	s := installed(t, testPipeline(log.Logger()))
 	s.AddTool(mcp.NewTool("login"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, required
 	})
@@ -290,9 +265,19 @@ func TestSuccessUntouched(t *testing.T) {
 		typedDef := mcp.NewTool("typed", mcp.WithNumber("n"))
 		structuredDef := mcp.NewTool("structured", mcp.WithNumber("n"), mcp.WithOutputSchema[out]())
 		switch way {
-		case viaWrap, viaBothWrap, viaTools, viaBothTools:
+		case viaWrap, viaWrapAlone:
 			s.AddTool(typedDef, mcpgo.Wrap(typed))
 			s.AddTool(structuredDef, mcpgo.WrapStructured(double))
+		case viaAddTool, viaAddToolAlone:
+			if err := mcpgo.AddTool(s, typedDef, typed); err != nil {
+				t.Fatal(err)
+			}
+			if err := mcpgo.AddTool(s, structuredDef, mcpgo.Structured(double)); err != nil {
+				t.Fatal(err)
+			}
+		case viaInstall:
+			s.AddTool(typedDef, typed)
+			s.AddTool(structuredDef, mcpgo.Structured(double))
 		default:
 			s.AddTool(typedDef, typed)
 			s.AddTool(structuredDef, mcp.NewStructuredToolHandler(double))
@@ -309,7 +294,7 @@ func TestSuccessUntouched(t *testing.T) {
 		return out
 	}
 	for _, proto := range protocols {
-		bare := results(t, "bare", proto)
+		bare := results(t, viaBare, proto)
 		for _, way := range allWays {
 			got := results(t, way, proto)
 			for i := range calls {

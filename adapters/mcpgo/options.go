@@ -3,98 +3,81 @@ package mcpgo
 import (
 	"slices"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/bind"
 )
 
-// Option configures Middleware, Wrap, WrapStructured, NewTools and
-// (*Tools).AddTool.
+// Option configures one tool, given to AddTool, Wrap or WrapStructured, or
+// the whole server, given to Install. Each option says where it applies;
+// given anywhere else it is a definition error.
 type Option func(*config)
 
 type config struct {
-	pipeline   *filter.Pipeline
 	filters    []filter.Filter
+	hasFilters bool
 	noCheck    bool
 	requestIDs bool
-	idsErr     error // a bad WithRequestIDs
 }
 
-// WithPipeline sets the pipeline that maps errors and logs them. The default
-// is filter.New() with its defaults, which logs to slog.Default() as it is at
-// the time of each error.
-func WithPipeline(p *filter.Pipeline) Option {
-	return func(c *config) { c.pipeline = p }
-}
-
-// WithFilters binds exception filters to what is being configured: to one
-// tool for Wrap, WrapStructured and AddTool; to every tool for Middleware
-// and NewTools. They run before the pipeline's own per-tool and global
-// filters, the first outermost; the filters of a tool run before those given
-// to NewTools. A nil filter is a definition error.
+// WithFilters binds exception filters to one tool: given to AddTool, Wrap
+// or WrapStructured. They run before the server's global filters
+// (filter.WithFilters), the first outermost. Given to Install it is a
+// definition error: global filters belong to the pipeline. A nil filter is a
+// definition error.
 func WithFilters(filters ...filter.Filter) Option {
-	return func(c *config) { c.filters = append(c.filters, filters...) }
+	return func(c *config) {
+		c.filters = append(slices.Clip(c.filters), filters...)
+		c.hasFilters = true
+	}
 }
 
-// WithoutArgumentCheck turns off the check of each call's arguments against
-// the tool's input schema, for a tool whose schema does not describe what
-// its handler accepts. Given to Wrap, WrapStructured or AddTool it turns the
-// check off for that tool, even when Middleware checks the others.
+// WithoutArgumentCheck turns off mcperr's check of each call's arguments
+// against the tool's input schema, for a tool whose schema does not
+// describe what its handler accepts: given to AddTool, Wrap or
+// WrapStructured, for that tool; given to Install, for every tool of the
+// server, however it was added.
 func WithoutArgumentCheck() Option {
 	return func(c *config) { c.noCheck = true }
 }
 
-// newConfig applies opts in order.
-func newConfig(opts []Option) config {
+// newConfig applies opts in order and checks the filters given to fn.
+func newConfig(fn string, opts []Option) (config, error) {
 	var c config
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&c)
 		}
 	}
-	return c
+	return c, bind.CheckFilters(fn, c.filters)
 }
 
-// over returns the configuration of one tool: own's options over those of c,
-// own's filters before those of c.
-func (c config) over(own config) config {
-	n := c
-	if own.pipeline != nil {
-		n.pipeline = own.pipeline
-	}
-	n.filters = append(slices.Clip(own.filters), c.filters...)
-	n.noCheck = c.noCheck || own.noCheck
-	n.requestIDs = c.requestIDs || own.requestIDs
-	if own.idsErr != nil {
-		n.idsErr = own.idsErr
-	}
-	return n
-}
-
-// build returns the adapter configured by c: c's pipeline, or a default one,
-// with c's filters bound first. A nil filter is a *toolerr.DefinitionError.
-func (c config) build() (*adapter, error) {
-	if c.idsErr != nil {
-		return nil, c.idsErr
-	}
-	p := c.pipeline
-	if p == nil {
-		var err error
-		if p, err = filter.New(); err != nil {
-			return nil, err
-		}
-	}
-	p, err := p.With(c.filters...)
+// toolConfig is newConfig for the functions that configure one tool, which
+// refuse the options that apply to the whole server only.
+func toolConfig(fn string, opts []Option) (config, error) {
+	c, err := newConfig(fn, opts)
 	if err != nil {
-		return nil, err
+		return config{}, err
 	}
-	return &adapter{pipeline: p, check: !c.noCheck, requestIDs: c.requestIDs}, nil
+	if c.requestIDs {
+		return config{}, invalidOption("WithRequestIDs given to " + fn + ": request ids are on or off for the whole server; give it to Install")
+	}
+	return c, nil
 }
 
-// mustBuild is build for the functions that cannot return an error: like
-// regexp.MustCompile, it panics with the definition error, at start-up.
-func (c config) mustBuild() *adapter {
-	a, err := c.build()
+// mustToolConfig is toolConfig for the functions that cannot return an
+// error: like regexp.MustCompile, it panics with the definition error, at
+// start-up.
+func mustToolConfig(fn string, opts []Option) config {
+	c, err := toolConfig(fn, opts)
 	if err != nil {
 		panic(err)
 	}
-	return a
+	return c
+}
+
+// invalidOption is the definition error of an option given where it has no
+// meaning.
+func invalidOption(reason string) error {
+	return &codes.DefinitionError{Code: codes.InvalidOption, Reason: reason}
 }

@@ -8,10 +8,6 @@ import (
 	"strconv"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/mcperr/mcperr/codes"
-	"github.com/mcperr/mcperr/toolerr"
 )
 
 // requestIDHeader carries a call's JSON-RPC id from the hook that sees it to
@@ -20,32 +16,25 @@ import (
 const requestIDHeader = "Mcperr-Request-Id"
 
 // WithRequestIDs puts the JSON-RPC id of each failed call in its log record
-// and in its envelope's requestId. The SDK hands the id to hooks only, so
-// WithRequestIDs adds a before-call-tool hook to hooks, which must be the
-// Hooks the server was given with server.WithHooks:
+// and in its envelope's requestId, for every tool of the server: given to
+// Install only. The SDK hands the id to hooks alone, so Install adds a
+// before-call-tool hook to the server's Hooks, those given with
+// server.WithHooks, or to new Hooks it gives the server if it has none:
 //
-//	hooks := &server.Hooks{}
-//	ids := mcpgo.WithRequestIDs(hooks)
-//	s := server.NewMCPServer("orders", "1.0.0", server.WithHooks(hooks),
-//		server.WithToolHandlerMiddleware(mcpgo.Middleware(ids)))
+//	if err := mcpgo.Install(s, p, mcpgo.WithRequestIDs()); err != nil {
+//		log.Fatal(err)
+//	}
 //
-// It adds the hook when it is called, so call it once per server, before the
-// server serves, and pass the Option it returns wherever mcperr is set up.
 // The hook stores the id in the request's Header, under a name of its own
-// that it overwrites, and costs two small allocations a call; without the
-// Option, request ids stay empty and a call costs nothing more. A nil hooks
-// is a definition error.
-func WithRequestIDs(hooks *server.Hooks) Option {
-	if hooks == nil {
-		err := &toolerr.DefinitionError{Code: codes.InvalidOption,
-			Reason: "WithRequestIDs needs the *server.Hooks given to the server with server.WithHooks"}
-		return func(c *config) { c.idsErr = err }
-	}
-	hooks.AddBeforeCallTool(stampRequestID)
+// that it overwrites whatever a client sent, and costs two small
+// allocations a call; without the option, request ids stay empty and a call
+// costs nothing more. Given to AddTool, Wrap or WrapStructured it is a
+// definition error.
+func WithRequestIDs() Option {
 	return func(c *config) { c.requestIDs = true }
 }
 
-// stampRequestID is the hook of WithRequestIDs.
+// stampRequestID is the hook Install adds for WithRequestIDs.
 func stampRequestID(_ context.Context, id any, req *mcp.CallToolRequest) {
 	if req == nil {
 		return

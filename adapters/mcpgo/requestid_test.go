@@ -15,39 +15,60 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/toolerr"
 )
 
-// idServer returns a server with a failing tool behind Middleware and one
-// behind Wrap, both logging to log, with request ids if withIDs, and a
-// function that returns the last JSON-RPC id its hooks saw.
-func idServer(t *testing.T, log *adaptertest.Log, withIDs bool) (*server.MCPServer, func() string) {
+// idServer returns a server with mcperr installed, logging to log, with
+// request ids if withIDs, and three failing tools: one added with the SDK
+// alone, one wrapped with Wrap and one added with AddTool. If ownHooks, the
+// server is given Hooks with server.WithHooks before Install; otherwise
+// Install gives it its own. It also returns a function that returns the
+// last JSON-RPC id the server's hooks saw.
+func idServer(t *testing.T, log *adaptertest.Log, withIDs, ownHooks bool) (*server.MCPServer, func() string) {
 	t.Helper()
-	hooks := &server.Hooks{}
-	opts := []mcpgo.Option{mcpgo.WithPipeline(testPipeline(log.Logger()))}
+	var opts []server.ServerOption
+	if ownHooks {
+		opts = append(opts, server.WithHooks(&server.Hooks{}))
+	}
+	s := server.NewMCPServer("t", "1.0.0", opts...)
+	var ids []mcpgo.Option
 	if withIDs {
-		opts = append(opts, mcpgo.WithRequestIDs(hooks))
+		ids = append(ids, mcpgo.WithRequestIDs())
+	}
+	if err := mcpgo.Install(s, testPipeline(log.Logger()), ids...); err != nil {
+		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	var last any
+	hooks := s.GetHooks()
+	if hooks == nil {
+		hooks = &server.Hooks{}
+		server.WithHooks(hooks)(s)
+	}
 	hooks.AddBeforeCallTool(func(_ context.Context, id any, _ *mcp.CallToolRequest) {
 		mu.Lock()
 		defer mu.Unlock()
 		last = id
 	})
-	s := server.NewMCPServer("t", "1.0.0", server.WithHooks(hooks),
-		server.WithToolHandlerMiddleware(mcpgo.Middleware(opts...)))
 	fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("boom")
 	}
 	s.AddTool(mcp.NewTool("fail"), fail)
-	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(fail, opts...))
+	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(fail))
+	if err := mcpgo.AddTool(s, mcp.NewTool("added"), fail); err != nil {
+		t.Fatal(err)
+	}
 	return s, func() string {
 		mu.Lock()
 		defer mu.Unlock()
 		return fmt.Sprint(last)
 	}
 }
+
+// idTools are the tools of idServer.
+var idTools = []string{"fail", "wrapped", "added"}
 
 // spoofingClient returns a client over streamable HTTP that sends its own
 // request id header, as a client may.
@@ -67,28 +88,34 @@ func spoofingClient(t *testing.T, s *server.MCPServer, proto string) *client.Cli
 func TestWithRequestIDs(t *testing.T) {
 	for _, proto := range protocols {
 		for _, via := range []string{"in-process", "http"} {
-			t.Run(via+"/"+proto, func(t *testing.T) {
-				var log adaptertest.Log
-				s, lastID := idServer(t, &log, true)
-				var c *client.Client
-				if via == "http" {
-					c = spoofingClient(t, s, proto)
-				} else {
-					c = inProcess(t, s, proto)
+			for _, ownHooks := range []bool{true, false} {
+				name := via + "/" + proto + "/hooks-of-Install"
+				if ownHooks {
+					name = via + "/" + proto + "/hooks-of-the-server"
 				}
-				log.Records(t)
-				for _, tool := range []string{"fail", "wrapped"} {
-					r := call(t, c, tool, nil)
-					id := lastID()
-					if got := r.Envelope()["requestId"]; got != id {
-						t.Errorf("%s: envelope requestId = %v, want the JSON-RPC id %s", tool, got, id)
+				t.Run(name, func(t *testing.T) {
+					var log adaptertest.Log
+					s, lastID := idServer(t, &log, true, ownHooks)
+					var c *client.Client
+					if via == "http" {
+						c = spoofingClient(t, s, proto)
+					} else {
+						c = inProcess(t, s, proto)
 					}
-					recs := log.Records(t)
-					if len(recs) != 1 || recs[0]["request_id"] != id {
-						t.Errorf("%s: records %v, want one with request_id %s", tool, recs, id)
+					log.Records(t)
+					for _, tool := range idTools {
+						r := call(t, c, tool, nil)
+						id := lastID()
+						if got := r.Envelope()["requestId"]; got != id {
+							t.Errorf("%s: envelope requestId = %v, want the JSON-RPC id %s", tool, got, id)
+						}
+						recs := log.Records(t)
+						if len(recs) != 1 || recs[0]["request_id"] != id {
+							t.Errorf("%s: records %v, want one with request_id %s", tool, recs, id)
+						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }
@@ -97,10 +124,10 @@ func TestWithRequestIDs(t *testing.T) {
 // option, whatever a client sends.
 func TestWithoutRequestIDs(t *testing.T) {
 	var log adaptertest.Log
-	s, _ := idServer(t, &log, false)
+	s, _ := idServer(t, &log, false, true)
 	c := spoofingClient(t, s, mcp.LATEST_LEGACY_PROTOCOL_VERSION)
 	log.Records(t)
-	for _, tool := range []string{"fail", "wrapped"} {
+	for _, tool := range idTools {
 		r := call(t, c, tool, nil)
 		if id, has := r.Envelope()["requestId"]; has {
 			t.Errorf("%s: envelope requestId = %v without WithRequestIDs", tool, id)
@@ -108,6 +135,23 @@ func TestWithoutRequestIDs(t *testing.T) {
 		if recs := log.Records(t); len(recs) != 1 || recs[0]["request_id"] != nil {
 			t.Errorf("%s: records %v, want one without request_id", tool, recs)
 		}
+	}
+}
+
+// TestWithRequestIDsPerTool checks that WithRequestIDs, which applies to the
+// whole server, is refused where one tool is configured.
+func TestWithRequestIDsPerTool(t *testing.T) {
+	s := server.NewMCPServer("t", "1.0.0")
+	err := mcpgo.AddTool(s, mcp.NewTool("sync"), ok, mcpgo.WithRequestIDs())
+	var de *toolerr.DefinitionError
+	if !errors.As(err, &de) || de.Code != codes.InvalidOption || !strings.Contains(de.Reason, "give it to Install") {
+		t.Errorf("AddTool with WithRequestIDs = %v, want an INVALID_OPTION definition error", err)
+	}
+	if s.GetTool("sync") != nil {
+		t.Error("AddTool registered the refused tool")
+	}
+	if err := mcpgo.Install(s, nil, mcpgo.WithRequestIDs()); err != nil {
+		t.Errorf("the refused AddTool left a configuration on the server: Install = %v", err)
 	}
 }
 
@@ -132,10 +176,10 @@ func TestSessionIDs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var log adaptertest.Log
-			s, _ := idServer(t, &log, false)
+			s, _ := idServer(t, &log, false, false)
 			c := tt.connect(t, s)
 			log.Records(t)
-			for _, tool := range []string{"fail", "wrapped"} {
+			for _, tool := range idTools {
 				call(t, c, tool, nil)
 				recs := log.Records(t)
 				if len(recs) != 1 || !tt.want(c, recs[0]["session_id"]) {

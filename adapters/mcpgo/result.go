@@ -10,8 +10,8 @@ import (
 )
 
 // errorResult returns the tool result of a pipeline Response: one text block
-// a text of the Response, its envelope in _meta under filter.MetaKey, no
-// structured content, IsError set.
+// for the message and one for each hint, its envelope in _meta under
+// filter.MetaKey, no structured content, IsError set.
 func errorResult(r *filter.Response) *mcp.CallToolResult {
 	texts := r.Texts()
 	content := make([]mcp.Content, len(texts))
@@ -41,13 +41,14 @@ func isProtocolError(err error) bool {
 }
 
 // callOf describes the call req for the pipeline. The session id is the
-// SDK's; the request id is the one WithRequestIDs stamped, when it is on.
-func (a *adapter) callOf(ctx context.Context, req *mcp.CallToolRequest) filter.Call {
+// SDK's; the request id is the one the hook of WithRequestIDs stamped, when
+// it is on for the server.
+func (st *serverState) callOf(ctx context.Context, req *mcp.CallToolRequest) filter.Call {
 	c := filter.Call{Tool: req.Params.Name}
 	if s := server.ClientSessionFromContext(ctx); s != nil {
 		c.SessionID = s.SessionID()
 	}
-	if a.requestIDs {
+	if st.requestIDs {
 		c.RequestID = requestIDOf(req)
 	}
 	return c

@@ -11,40 +11,20 @@ import (
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// Tools adds tools to one server, each wrapped as Wrap does, and refuses a
-// bad definition with a *toolerr.DefinitionError instead of registering it:
-// a tool name the MCP specification does not allow, a tool the server
-// already has, a nil handler or filter, an input schema the arguments cannot
-// be checked against. The SDK alone registers any name and silently replaces
-// a tool added twice. Make one with NewTools. A Tools is safe for concurrent
-// use.
-type Tools struct {
-	server *server.MCPServer
-	cfg    config
-	names  toolerr.ToolNames
-}
-
-// NewTools returns a Tools that adds tools to s, configured by opts. Filters
-// given with WithFilters run for every tool added through it, after each
-// tool's own. NewTools does not install Middleware: install it as well to
-// handle the tools added to s in other ways.
+// AddTool adds a tool to s, like (*server.MCPServer).AddTool, with the whole
+// mcperr contract: it is the drop-in replacement for that one line.
 //
-// NewTools returns a *toolerr.DefinitionError if s or a filter is nil, or if
-// WithRequestIDs was given nil hooks.
-func NewTools(s *server.MCPServer, opts ...Option) (*Tools, error) {
-	if s == nil {
-		return nil, &toolerr.DefinitionError{Code: codes.InvalidOption, Reason: "NewTools needs the *server.MCPServer to add tools to"}
-	}
-	cfg := newConfig(opts)
-	if _, err := cfg.build(); err != nil {
-		return nil, err
-	}
-	return &Tools{server: s, cfg: cfg}, nil
-}
-
-// AddTool adds tool to the server of t, like (*server.MCPServer).AddTool,
-// with h wrapped as Wrap does and the filters given by opts bound to it.
-// Unless WithoutArgumentCheck is given, to AddTool or NewTools, the wrapped
+//	if err := mcpgo.AddTool(s, tool, h, mcpgo.WithFilters(f)); err != nil {
+//		log.Fatal(err) // a definition error: what to fix
+//	}
+//
+// The tool runs with the configuration Install gave s; if Install was not
+// called, AddTool installs mcperr on s with the default configuration, so
+// that a later Install is refused. Errors and panics of h are mapped and
+// logged once, with the filters given by WithFilters before the global
+// ones, and every error result carries the envelope and hint blocks.
+//
+// Unless WithoutArgumentCheck is given, here or to Install, the wrapped
 // handler checks each call's arguments against the tool's input schema,
 // compiled here once, and answers VALIDATION_ERROR without calling h when
 // they do not fit. If the server sets additionalProperties to false on the
@@ -52,51 +32,77 @@ func NewTools(s *server.MCPServer, opts ...Option) (*Tools, error) {
 // follows the schema as registered. Do not combine the check with
 // server.WithInputSchemaValidation, which answers first, in its own words.
 //
-// AddTool returns a *toolerr.DefinitionError, and adds nothing, if the tool's
-// name is not a valid MCP tool name (codes.InvalidToolName), the server has
-// a tool of that name already (codes.DuplicateTool), h is nil
-// (codes.NilHandler), a filter is nil (codes.NilFilter), or the input schema
-// is not an object schema that compiles, or carries x-mcp-header
-// annotations the SDK refuses (codes.InvalidSchema).
-func (t *Tools) AddTool(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) error {
-	if err := toolerr.CheckToolName(tool.Name); err != nil {
-		return err
-	}
-	if h == nil {
-		return &toolerr.DefinitionError{Code: codes.NilHandler, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
-	}
-	a, err := t.cfg.over(newConfig(opts)).build()
+// AddTool returns a *toolerr.DefinitionError, and adds nothing, if s is nil
+// or WithRequestIDs is given (codes.InvalidOption: request ids go to
+// Install), the tool's name is not a valid MCP tool name
+// (codes.InvalidToolName), s has a tool of that name already, however it
+// was added (codes.DuplicateTool), h or a filter is nil (codes.NilHandler,
+// codes.NilFilter), or the input schema is not an object schema that
+// compiles, or carries x-mcp-header annotations the SDK refuses
+// (codes.InvalidSchema). The SDK alone registers any name and silently
+// replaces a tool added twice.
+func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) error {
+	c, err := checkTool("AddTool", s, &tool, h == nil, opts)
 	if err != nil {
 		return err
 	}
-	w := &wrapper{a: a, next: h, fixed: true}
-	if a.check {
-		s, err := compileInputSchema(&tool)
+	check := !c.noCheck
+	if st := servers.Load(s); st != nil && st.noCheck {
+		check = false
+	}
+	w := &wrapper{next: h, filters: c.filters, noCheck: c.noCheck, fixed: true}
+	if check {
+		schema, err := compileInputSchema(&tool)
 		if err != nil {
 			return err
 		}
-		w.schema.Store(s)
+		w.schema.Store(schema)
 	}
 	if err := mcp.ValidateParamHeaderAnnotations(&tool); err != nil {
 		return &toolerr.DefinitionError{Code: codes.InvalidSchema, Subject: tool.Name, Reason: err.Error()}
 	}
-	if t.server.GetTool(tool.Name) != nil {
+	if s.GetTool(tool.Name) != nil {
 		return duplicate(tool.Name)
 	}
-	if err := t.names.Add(tool.Name); err != nil {
+	st, err := ensure(s)
+	if err != nil {
 		return err
 	}
-	if err := register(t.server, tool, w.handle); err != nil {
+	// The server is the one list of its tools, those added with s.AddTool
+	// included, and a deleted tool's name is free again.
+	st.adding.Lock()
+	defer st.adding.Unlock()
+	if s.GetTool(tool.Name) != nil {
+		return duplicate(tool.Name)
+	}
+	w.st = st
+	if err := register(s, tool, w.handle); err != nil {
 		return err
 	}
-	if a.check {
-		w.followRegistered(t.server, &tool)
+	if check {
+		w.followRegistered(s, &tool)
 	}
 	return nil
 }
 
+// checkTool refuses a nil server, an invalid name, a nil handler and bad
+// options, and returns the tool's configuration.
+func checkTool(fn string, s *server.MCPServer, tool *mcp.Tool, nilHandler bool, opts []Option) (config, error) {
+	if s == nil {
+		return config{}, invalidOption(fn + " needs the *server.MCPServer to add the tool to")
+	}
+	if err := toolerr.CheckToolName(tool.Name); err != nil {
+		return config{}, err
+	}
+	if nilHandler {
+		return config{}, &toolerr.DefinitionError{Code: codes.NilHandler, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
+	}
+	return toolConfig(fn, opts)
+}
+
 // register adds tool to s, turning the SDK's panic for a name that a task
-// tool has into a definition error.
+// tool has into a definition error. The SDK panics before it registers
+// anything.
 func register(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -110,17 +116,17 @@ func register(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc) (err
 // followRegistered recompiles the input schema of w if the server changed it
 // on registration, as server.WithStrictInputSchemaDefault does.
 func (w *wrapper) followRegistered(s *server.MCPServer, defined *mcp.Tool) {
-	st := s.GetTool(defined.Name)
-	if st == nil || reflect.DeepEqual(&st.Tool.InputSchema, &defined.InputSchema) {
+	t := s.GetTool(defined.Name)
+	if t == nil || reflect.DeepEqual(&t.Tool.InputSchema, &defined.InputSchema) {
 		return
 	}
-	if schema, err := compileInputSchema(&st.Tool); err == nil {
+	if schema, err := compileInputSchema(&t.Tool); err == nil {
 		w.schema.Store(schema)
 	}
 }
 
-// duplicate is the definition error of a tool added twice.
+// duplicate is the definition error of a tool the server has already.
 func duplicate(name string) error {
 	return &toolerr.DefinitionError{Code: codes.DuplicateTool, Subject: name,
-		Reason: "the server already has a tool with this name; give each tool its own name"}
+		Reason: "a tool with this name is already registered on this server; give each tool its own name"}
 }

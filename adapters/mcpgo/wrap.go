@@ -9,13 +9,13 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/inputschema"
-	"github.com/mcperr/mcperr/toolerr"
 )
 
 // Wrap returns a tool handler that runs the errors and panics of h through
-// the pipeline, with the filters given by WithFilters bound to this tool. It
-// is a drop-in replacement:
+// the mcperr configuration of the server it runs on, with the filters given
+// by WithFilters bound to this tool. It keeps s.AddTool compiling:
 //
 //	s.AddTool(tool, mcpgo.Wrap(h, mcpgo.WithFilters(f)))
 //
@@ -27,58 +27,63 @@ import (
 // handler into results with their raw text before Wrap sees them: use
 // WrapStructured instead.
 //
+// The configuration is the one Install, or AddTool for any tool, gave the
+// server that runs the call. On a server without mcperr, Wrap uses the
+// default configuration, filter.New(); on this SDK the wrapped handler alone
+// gives the whole contract, so nothing is missing there but the choice of
+// logger, filters and reporter.
+//
 // Before h runs, the wrapped handler checks the call's arguments against the
 // input schema of the tool as the server has it registered, unless
-// WithoutArgumentCheck is given; arguments that do not fit get a
-// VALIDATION_ERROR and h does not run. Each schema is compiled once. Do not
-// combine the check with server.WithInputSchemaValidation, which answers
-// first, in its own words.
+// WithoutArgumentCheck is given here or to Install; arguments that do not
+// fit get a VALIDATION_ERROR and h does not run. Each schema is compiled
+// once. Do not combine the check with server.WithInputSchemaValidation,
+// which answers first, in its own words.
 //
 // When h returns an error or panics, the wrapped handler returns an error
-// result: one text block a text of the pipeline's Response, its envelope in
-// _meta[filter.MetaKey], no structured content. Results of h, error results
-// included, pass through untouched, as does a
-// mcp.URLElicitationRequiredError returned as it is. Middleware, if
-// installed too, neither maps these errors again nor checks the arguments a
+// result: one text block for the message and one for each hint of the
+// pipeline's Response, its envelope in _meta[filter.MetaKey], no structured
+// content. Results of h, error results included, pass through untouched, as
+// does a mcp.URLElicitationRequiredError returned as it is. The middleware
+// of Install neither maps these errors again nor checks the arguments a
 // second time.
 //
-// Like regexp.MustCompile, Wrap panics with a *toolerr.DefinitionError if h
-// or a filter is nil, or if given WithRequestIDs(nil).
+// Like regexp.MustCompile, Wrap panics with a *toolerr.DefinitionError, at
+// start-up, if h or a filter is nil, or if given WithRequestIDs, which
+// applies to the whole server and goes to Install.
 func Wrap(h server.ToolHandlerFunc, opts ...Option) server.ToolHandlerFunc {
-	if h == nil {
-		panic(nilHandler("Wrap"))
-	}
-	w := &wrapper{a: newConfig(opts).mustBuild(), next: h}
-	return w.handle
+	return newWrapper("Wrap", h, opts).handle
 }
 
 // WrapStructured returns a tool handler for a handler written for
 // mcp.NewStructuredToolHandler. Like that function, it binds the arguments
 // to TArgs and, on success, sends the TResult as structured content with its
 // JSON as text. Unlike it, which sends the raw text of every error to the
-// client, WrapStructured runs the errors and panics of h through the
-// pipeline, as Wrap does:
+// client, WrapStructured runs the errors and panics of h through the mcperr
+// configuration of the server, as Wrap does:
 //
 //	s.AddTool(tool, mcpgo.WrapStructured(h))
 //
-// It is Wrap(Structured(h), opts...). To add such a handler through Tools,
-// pass Structured(h) to AddTool. Like regexp.MustCompile, WrapStructured panics with a
-// *toolerr.DefinitionError if h or a filter is nil.
+// It is Wrap(Structured(h), opts...). To add such a handler with AddTool,
+// pass Structured(h). Like regexp.MustCompile, WrapStructured panics with a
+// *toolerr.DefinitionError, at start-up, if h or a filter is nil, or if
+// given WithRequestIDs.
 func WrapStructured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResult], opts ...Option) server.ToolHandlerFunc {
 	if h == nil {
 		panic(nilHandler("WrapStructured"))
 	}
-	return Wrap(Structured(h), opts...)
+	return newWrapper("WrapStructured", Structured(h), opts).handle
 }
 
 // Structured returns a tool handler for a handler written for
 // mcp.NewStructuredToolHandler. Like that function, it binds the arguments
 // to TArgs and, on success, sends the TResult as structured content with its
 // JSON as text; unlike it, it returns the errors of h as they are, for Wrap,
-// Middleware or (*Tools).AddTool to map, instead of sending their raw text
-// to the client. On its own it handles no error: give it to one of those.
+// AddTool or the middleware of Install to map, instead of sending their raw
+// text to the client. On a server without mcperr it handles no error: give
+// it to AddTool or Wrap.
 //
-//	err := tools.AddTool(forecastTool, mcpgo.Structured(forecast))
+//	err := mcpgo.AddTool(s, forecastTool, mcpgo.Structured(forecast))
 func Structured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResult]) server.ToolHandlerFunc {
 	if h == nil {
 		return nil
@@ -94,17 +99,48 @@ func Structured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResu
 
 // wrapper is a handler wrapped by Wrap, WrapStructured or AddTool.
 type wrapper struct {
-	a    *adapter
-	next server.ToolHandlerFunc
+	// st is the state of the server the tool was added to by AddTool; for
+	// Wrap it is nil, and the state is that of the server running the call.
+	st      *serverState
+	next    server.ToolHandlerFunc
+	filters []filter.Filter
+	noCheck bool
+	unbound unbound
 	// fixed is set by AddTool, which compiles the tool's own input schema
 	// into schema; otherwise the schema is looked up at each call.
 	fixed  bool
 	schema atomic.Pointer[inputschema.Schema]
 }
 
+// newWrapper wraps h for fn, or panics with the definition error.
+func newWrapper(fn string, h server.ToolHandlerFunc, opts []Option) *wrapper {
+	if h == nil {
+		panic(nilHandler(fn))
+	}
+	c := mustToolConfig(fn, opts)
+	return &wrapper{next: h, filters: c.filters, noCheck: c.noCheck}
+}
+
 // handle is the wrapped handler.
 func (w *wrapper) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return w.a.serve(ctx, req, w.next, w)
+	st := w.state(ctx)
+	var src schemaSource
+	if !w.noCheck && !st.noCheck {
+		src = w
+	}
+	return st.serve(ctx, req, w.next, src, w.filters)
+}
+
+// state returns the configuration of the call in ctx: the state AddTool
+// bound w to, or that of the server running the call, or the default one.
+func (w *wrapper) state(ctx context.Context) *serverState {
+	if w.st != nil {
+		return w.st
+	}
+	if st := stateOf(ctx); st != nil {
+		return st
+	}
+	return w.unbound.state()
 }
 
 // inputSchema implements schemaSource.
@@ -112,11 +148,11 @@ func (w *wrapper) inputSchema(ctx context.Context, tool string) *inputschema.Sch
 	if w.fixed {
 		return w.schema.Load()
 	}
-	st := registeredTool(ctx, tool)
-	if st == nil {
+	t := registeredTool(ctx, tool)
+	if t == nil {
 		return nil
 	}
-	return w.a.schemas.get(&st.Tool)
+	return w.state(ctx).schemas.get(&t.Tool)
 }
 
 // wrappedCode is the code address shared by every handler that Wrap,
@@ -124,13 +160,13 @@ func (w *wrapper) inputSchema(ctx context.Context, tool string) *inputschema.Sch
 var wrappedCode = reflect.ValueOf((*wrapper)(nil).handle).Pointer()
 
 // isWrapped reports whether h was returned by Wrap, WrapStructured or
-// AddTool, so that Middleware leaves the argument check to it. It
+// AddTool, so that the middleware leaves the argument check to it. It
 // allocates nothing.
 func isWrapped(h server.ToolHandlerFunc) bool {
 	return h != nil && reflect.ValueOf(h).Pointer() == wrappedCode
 }
 
 // nilHandler is the definition error of a nil handler given to fn.
-func nilHandler(fn string) *toolerr.DefinitionError {
-	return &toolerr.DefinitionError{Code: codes.NilHandler, Reason: fn + " needs a handler; pass the function that implements the tool"}
+func nilHandler(fn string) *codes.DefinitionError {
+	return &codes.DefinitionError{Code: codes.NilHandler, Reason: fn + " needs a handler; pass the function that implements the tool"}
 }

@@ -29,7 +29,11 @@ func TestWrapPanicsOnDefinitionErrors(t *testing.T) {
 		{"nil handler", func() { mcpgo.Wrap(nil) }, codes.NilHandler},
 		{"nil structured handler", func() { mcpgo.WrapStructured(nilStructured) }, codes.NilHandler},
 		{"nil filter", func() { mcpgo.Wrap(ok, mcpgo.WithFilters(nil)) }, codes.NilFilter},
-		{"nil hooks", func() { mcpgo.Wrap(ok, mcpgo.WithRequestIDs(nil)) }, codes.InvalidOption},
+		{"nil structured filter", func() {
+			mcpgo.WrapStructured(func(context.Context, mcp.CallToolRequest, struct{}) (struct{}, error) { return struct{}{}, nil },
+				mcpgo.WithFilters(nil))
+		}, codes.NilFilter},
+		{"request ids", func() { mcpgo.Wrap(ok, mcpgo.WithRequestIDs()) }, codes.InvalidOption},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,11 +56,11 @@ type orderArgs struct {
 // handler's error is mapped, and arguments are checked before binding.
 func TestWrapTypedHandler(t *testing.T) {
 	var log adaptertest.Log
-	s := server.NewMCPServer("t", "1.0.0")
+	s := installed(t, testPipeline(log.Logger()))
 	s.AddTool(mcp.NewTool("order", mcp.WithString("orderId", mcp.Required())),
 		mcpgo.Wrap(mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, a orderArgs) (*mcp.CallToolResult, error) {
 			return nil, fmt.Errorf("load: %w", domain.NewNotFound("Order", a.OrderID))
-		}), mcpgo.WithPipeline(testPipeline(log.Logger()))))
+		})))
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	log.Records(t)
 	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.NotFound,
@@ -82,12 +86,12 @@ func TestWrapStructured(t *testing.T) {
 		return out{Status: "shipped"}, nil
 	}
 	var log adaptertest.Log
-	s := server.NewMCPServer("t", "1.0.0")
+	s := installed(t, testPipeline(log.Logger()))
 	def := func(name string) mcp.Tool {
 		return mcp.NewTool(name, mcp.WithString("orderId", mcp.Required()), mcp.WithOutputSchema[out]())
 	}
 	s.AddTool(def("sdk"), mcp.NewStructuredToolHandler(h))
-	s.AddTool(def("wrapped"), mcpgo.WrapStructured(h, mcpgo.WithPipeline(testPipeline(log.Logger()))))
+	s.AddTool(def("wrapped"), mcpgo.WrapStructured(h))
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 
 	if r := call(t, c, "sdk", map[string]any{"orderId": "boom"}); !strings.Contains(string(r.Raw), adaptertest.Canary) {
@@ -107,7 +111,7 @@ func TestWrapStructured(t *testing.T) {
 }
 
 // TestWrapFilterOrder checks that a tool's own filters run before the
-// pipeline's per-tool and global filters, the first outermost.
+// pipeline's global filters, the first outermost.
 func TestWrapFilterOrder(t *testing.T) {
 	var seen []string
 	f := func(name string) filter.Filter {
@@ -116,17 +120,12 @@ func TestWrapFilterOrder(t *testing.T) {
 			return nil, nil
 		})
 	}
-	p, err := filter.New(filter.WithLogger(new(adaptertest.Log).Logger()),
-		filter.WithFilters(f("global")), filter.WithToolFilters("fail", f("pipeline-tool")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := server.NewMCPServer("t", "1.0.0")
+	s := installed(t, testPipeline(new(adaptertest.Log).Logger(), filter.WithFilters(f("global"))))
 	s.AddTool(mcp.NewTool("fail"), mcpgo.Wrap(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("boom")
-	}, mcpgo.WithPipeline(p), mcpgo.WithFilters(f("wrap-1"), f("wrap-2"))))
+	}, mcpgo.WithFilters(f("wrap-1"), f("wrap-2"))))
 	call(t, inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION), "fail", nil)
-	if got := strings.Join(seen, " "); got != "wrap-1 wrap-2 pipeline-tool global" {
+	if got := strings.Join(seen, " "); got != "wrap-1 wrap-2 global" {
 		t.Errorf("filters ran as %q", got)
 	}
 }
@@ -138,12 +137,33 @@ func TestWrapFilterHandles(t *testing.T) {
 	nf := filter.Catch(func(_ context.Context, _ filter.Call, e *domain.NotFound) (*filter.Response, error) {
 		return &filter.Response{Code: codes.NotFound, Message: "No " + e.Resource + " with that id; list them first."}, nil
 	})
-	s := server.NewMCPServer("t", "1.0.0")
+	s := installed(t, testPipeline(log.Logger()))
 	s.AddTool(mcp.NewTool("get"), mcpgo.Wrap(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, domain.NewNotFound("Invoice", "inv_1")
-	}, mcpgo.WithPipeline(testPipeline(log.Logger())), mcpgo.WithFilters(nf)))
+	}, mcpgo.WithFilters(nf)))
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	log.Records(t)
 	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.NotFound,
 		Text: "No Invoice with that id; list them first.", Logged: 1}}, call(t, c, "get", nil), log.Records(t))
+}
+
+// TestWrapWithoutInstall checks that a wrapped handler on a server without
+// mcperr still gives the whole contract, with the default configuration:
+// the error masked behind a ref that only slog.Default()'s record holds,
+// the envelope, and the arguments checked.
+func TestWrapWithoutInstall(t *testing.T) {
+	var log adaptertest.Log
+	useDefaultLogger(t, log.Logger())
+	s := server.NewMCPServer("t", "1.0.0")
+	s.AddTool(mcp.NewTool("fail", mcp.WithNumber("n")), mcpgo.Wrap(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("dial 10.0.0.5: password=%s refused", adaptertest.Canary)
+	}))
+	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	log.Records(t)
+	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
+		Text: `Internal error in tool "fail" (ref: {ref}).`, Masked: true, Logged: 1,
+		LogContains: []string{"password=" + adaptertest.Canary}}}, call(t, c, "fail", nil), log.Records(t))
+	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.ValidationError,
+		Text: "Validation failed for n: must be number, not string", Fields: []string{"n"}, Logged: 1}},
+		call(t, c, "fail", map[string]any{"n": adaptertest.Canary}), log.Records(t))
 }

@@ -79,12 +79,11 @@ func newServer(logger *slog.Logger) (*mcp.Server, *Store, *failureCounter, error
 	store := NewStore()
 	svc := &Service{store: store}
 	server := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
-	tools, err := gosdk.NewTools(server, gosdk.WithPipeline(pipeline))
-	if err != nil {
+	if err := gosdk.Install(server, pipeline); err != nil {
 		return nil, nil, nil, err
 	}
 
-	err = gosdk.AddTool(tools, &mcp.Tool{Name: "get_user", Description: "Returns a user by id."},
+	err = gosdk.AddTool(server, &mcp.Tool{Name: "get_user", Description: "Returns a user by id."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in getUserArgs) (*mcp.CallToolResult, User, error) {
 			u, err := svc.GetUser(ctx, in.UserID)
 			return nil, u, err
@@ -92,7 +91,7 @@ func newServer(logger *slog.Logger) (*mcp.Server, *Store, *failureCounter, error
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	err = gosdk.AddTool(tools, &mcp.Tool{Name: "create_user", Description: "Adds a user to a team."},
+	err = gosdk.AddTool(server, &mcp.Tool{Name: "create_user", Description: "Adds a user to a team."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in createUserArgs) (*mcp.CallToolResult, User, error) {
 			u, err := svc.CreateUser(ctx, User(in))
 			return nil, u, err
@@ -100,7 +99,7 @@ func newServer(logger *slog.Logger) (*mcp.Server, *Store, *failureCounter, error
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	err = gosdk.AddTool(tools, &mcp.Tool{Name: "update_order", Description: "Changes an order's status."},
+	err = gosdk.AddTool(server, &mcp.Tool{Name: "update_order", Description: "Changes an order's status."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in updateOrderArgs) (*mcp.CallToolResult, Order, error) {
 			o, err := svc.UpdateOrder(ctx, in.OrderID, in.Status)
 			return nil, o, err
@@ -108,7 +107,7 @@ func newServer(logger *slog.Logger) (*mcp.Server, *Store, *failureCounter, error
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	err = gosdk.AddTool(tools, &mcp.Tool{Name: "transfer_funds", Description: "Moves money between two accounts."},
+	err = gosdk.AddTool(server, &mcp.Tool{Name: "transfer_funds", Description: "Moves money between two accounts."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in transferArgs) (*mcp.CallToolResult, transferResult, error) {
 			if err := svc.TransferFunds(ctx, in.FromAccount, in.ToAccount, in.Amount); err != nil {
 				return nil, transferResult{}, err

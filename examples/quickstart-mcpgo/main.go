@@ -53,11 +53,19 @@ func run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s := server.NewMCPServer("errors", "0.1.0",
-		server.WithToolHandlerMiddleware(mcpgo.Middleware(mcpgo.WithPipeline(pipeline))))
-	s.AddTool(mcp.NewTool("divide", mcp.WithDescription("Divides a by b."),
-		mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required())), divide)
-	s.AddTool(mcp.NewTool("lookup", mcp.WithDescription("Fails the way a bug or an outage does.")), lookup)
+	s := server.NewMCPServer("errors", "0.1.0")
+	if err := mcpgo.Install(s, pipeline); err != nil {
+		return err
+	}
+	divideTool := mcp.NewTool("divide", mcp.WithDescription("Divides a by b."),
+		mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required()))
+	if err := mcpgo.AddTool(s, divideTool, divide); err != nil {
+		return err
+	}
+	lookupTool := mcp.NewTool("lookup", mcp.WithDescription("Fails the way a bug or an outage does."))
+	if err := mcpgo.AddTool(s, lookupTool, lookup); err != nil {
+		return err
+	}
 
 	c, err := client.NewInProcessClient(s)
 	if err != nil {

@@ -61,9 +61,15 @@ func run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "errors", Version: "0.1.0"}, nil)
-	server.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithPipeline(pipeline)))
-	mcp.AddTool(server, &mcp.Tool{Name: "divide", Description: "Divides a by b."}, divide)
-	mcp.AddTool(server, &mcp.Tool{Name: "lookup", Description: "Fails the way a bug or an outage does."}, lookup)
+	if err := gosdk.Install(server, pipeline); err != nil {
+		return err
+	}
+	if err := gosdk.AddTool(server, &mcp.Tool{Name: "divide", Description: "Divides a by b."}, divide); err != nil {
+		return err
+	}
+	if err := gosdk.AddTool(server, &mcp.Tool{Name: "lookup", Description: "Fails the way a bug or an outage does."}, lookup); err != nil {
+		return err
+	}
 
 	serverTransport, clientTransport := mcp.NewInMemoryTransports()
 	serverSession, err := server.Connect(ctx, serverTransport, nil)

@@ -8,7 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapters/gosdk"
-	"github.com/mcperr/mcperr/filter"
 )
 
 type divideArgs struct {
@@ -41,13 +40,12 @@ func textResult(text string, err error) (*mcp.CallToolResult, any, error) {
 // bare.
 func goSDKServer(logger *slog.Logger, bare bool) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "mcperr-stdio-server", Version: "1.0.0"}, nil)
-	var tools *gosdk.Tools
 	if !bare {
-		p, err := filter.New(filter.WithLogger(logger))
+		p, err := newPipeline(logger)
 		if err != nil {
 			return nil, err
 		}
-		if tools, err = gosdk.NewTools(s, gosdk.WithPipeline(p)); err != nil {
+		if err := gosdk.Install(s, p); err != nil {
 			return nil, err
 		}
 	}
@@ -57,40 +55,40 @@ func goSDKServer(logger *slog.Logger, bare bool) (*mcp.Server, error) {
 			firstErr = err
 		}
 	}
-	register(addGoSDKTool(s, tools, &mcp.Tool{Name: "divide", Description: "Divides a by b."},
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "divide", Description: "Divides a by b."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in divideArgs) (*mcp.CallToolResult, any, error) {
 			q, err := Divide(in.A, in.B)
 			return textResult(strconv.FormatFloat(q, 'g', -1, 64), err)
 		}))
-	register(addGoSDKTool(s, tools, &mcp.Tool{Name: "get_order", Description: "Returns an order; only ord_1 exists."},
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "get_order", Description: "Returns an order; only ord_1 exists."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in idArgs) (*mcp.CallToolResult, any, error) {
 			return textResult(GetOrder(in.ID))
 		}))
-	register(addGoSDKTool(s, tools, &mcp.Tool{Name: "set_status", Description: "Sets an order's status."},
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "set_status", Description: "Sets an order's status."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in statusArgs) (*mcp.CallToolResult, any, error) {
 			return textResult(SetStatus(in.ID, in.Status))
 		}))
-	register(addGoSDKTool(s, tools, &mcp.Tool{Name: "delete_order", Description: "Deletes an order; the caller may not."},
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "delete_order", Description: "Deletes an order; the caller may not."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in idArgs) (*mcp.CallToolResult, any, error) {
 			return textResult(DeleteOrder(in.ID))
 		}))
-	register(addGoSDKTool(s, tools, &mcp.Tool{Name: "ship_order", Description: "Ships an order; ord_delivered is already delivered."},
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "ship_order", Description: "Ships an order; ord_delivered is already delivered."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in idArgs) (*mcp.CallToolResult, any, error) {
 			return textResult(ShipOrder(in.ID))
 		}))
-	register(addGoSDKTool(s, tools, &mcp.Tool{Name: "lookup", Description: "Fails the way an outage does."},
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "lookup", Description: "Fails the way an outage does."},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return textResult(Lookup())
 		}))
-	register(addGoSDKTool(s, tools, &mcp.Tool{Name: "crash", Description: "Panics the way a bug does."},
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "crash", Description: "Panics the way a bug does."},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return textResult(Crash())
 		}))
-	register(addGoSDKTool(s, tools, &mcp.Tool{Name: "slow", Description: "Runs out of time."},
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "slow", Description: "Runs out of time."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 			return textResult(Slow(ctx))
 		}))
-	register(addGoSDKTool(s, tools, &mcp.Tool{Name: "forecast", Description: "Returns a city's weather; fails for Atlantis."},
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "forecast", Description: "Returns a city's weather; fails for Atlantis."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in cityArgs) (*mcp.CallToolResult, Forecast, error) {
 			f, err := GetForecast(in.City)
 			return nil, f, err
@@ -98,14 +96,13 @@ func goSDKServer(logger *slog.Logger, bare bool) (*mcp.Server, error) {
 	return s, firstErr
 }
 
-// addGoSDKTool adds a tool through mcperr's Tools, or straight to the SDK
-// when tools is nil.
-func addGoSDKTool[In, Out any](s *mcp.Server, tools *gosdk.Tools, tool *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) error {
-	if tools == nil {
+// addGoSDKTool adds a tool through mcperr, or straight to the SDK when bare.
+func addGoSDKTool[In, Out any](s *mcp.Server, bare bool, tool *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) error {
+	if bare {
 		mcp.AddTool(s, tool, h)
 		return nil
 	}
-	return gosdk.AddTool(tools, tool, h)
+	return gosdk.AddTool(s, tool, h)
 }
 
 // serveGoSDK serves over stdio until the client goes away.

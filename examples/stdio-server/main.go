@@ -22,6 +22,9 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
 )
 
 func main() {
@@ -46,4 +49,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "stdio-server:", err)
 		os.Exit(1)
 	}
+}
+
+// newPipeline returns the one mcperr configuration of the server, on either
+// SDK: it logs to logger and knows the application's own code.
+func newPipeline(logger *slog.Logger) (*filter.Pipeline, error) {
+	registry, err := codes.NewRegistry(codes.Info{Code: "ORDER_ALREADY_DELIVERED", Category: codes.Business,
+		Description: "A delivered order cannot be shipped again."})
+	if err != nil {
+		return nil, err
+	}
+	return filter.New(filter.WithLogger(logger), filter.WithRegistry(registry))
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
-	"github.com/mcperr/mcperr/filter"
 )
 
 // textHandler adapts a service call with a text result to mcp-go.
@@ -85,23 +84,20 @@ func mcpGoServer(logger *slog.Logger, bare bool) (*server.MCPServer, error) {
 		s.AddTool(forecastTool, mcp.NewStructuredToolHandler(forecast))
 		return s, nil
 	}
-	p, err := filter.New(filter.WithLogger(logger))
+	p, err := newPipeline(logger)
 	if err != nil {
 		return nil, err
 	}
-	hooks := &server.Hooks{}
-	ids := mcpgo.WithRequestIDs(hooks)
-	s := server.NewMCPServer("mcperr-stdio-server", "1.0.0", server.WithHooks(hooks))
-	tools, err := mcpgo.NewTools(s, mcpgo.WithPipeline(p), ids)
-	if err != nil {
+	s := server.NewMCPServer("mcperr-stdio-server", "1.0.0")
+	if err := mcpgo.Install(s, p, mcpgo.WithRequestIDs()); err != nil {
 		return nil, err
 	}
 	for _, t := range mcpGoTools() {
-		if err := tools.AddTool(t.Tool, t.Handler); err != nil {
+		if err := mcpgo.AddTool(s, t.Tool, t.Handler); err != nil {
 			return nil, err
 		}
 	}
-	if err := tools.AddTool(forecastTool, mcpgo.Structured(forecast)); err != nil {
+	if err := mcpgo.AddTool(s, forecastTool, mcpgo.Structured(forecast)); err != nil {
 		return nil, err
 	}
 	return s, nil

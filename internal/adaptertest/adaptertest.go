@@ -57,6 +57,20 @@ var (
 	OutputSchema = json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)
 )
 
+// Registry returns the registry of the table's own codes, INVENTORY_EXHAUSTED
+// and ORDER_ALREADY_DELIVERED. Adapters' tests give it to their pipelines
+// with filter.WithRegistry.
+func Registry() *codes.Registry {
+	r, err := codes.NewRegistry(
+		codes.Info{Code: "INVENTORY_EXHAUSTED", Category: codes.Business, Description: "Not enough stock."},
+		codes.Info{Code: "ORDER_ALREADY_DELIVERED", Category: codes.Business, Description: "The order was delivered."},
+	)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
 // Calls counts the calls that reached the divide handler, so a test can
 // prove that bad arguments are refused before the handler runs.
 var Calls atomic.Int64

@@ -1,0 +1,96 @@
+// Package bind attaches mcperr's state to values it does not own, such as an
+// SDK's server or session, and checks the filters given to an adapter.
+package bind
+
+import (
+	"runtime"
+	"strconv"
+	"sync"
+	"weak"
+
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
+)
+
+// Table maps values of type K, by identity, to a *V. It holds its keys
+// weakly: an entry goes when its key is garbage collected, so a server or
+// session that is dropped is not kept alive by the table. The zero Table is
+// ready to use and safe for concurrent use. A lookup of a key already
+// present allocates nothing.
+type Table[K, V any] struct {
+	mu sync.RWMutex
+	m  map[weak.Pointer[K]]*V
+}
+
+// Load returns the value of k, or nil.
+func (t *Table[K, V]) Load(k *K) *V {
+	if k == nil {
+		return nil
+	}
+	wp := weak.Make(k)
+	t.mu.RLock()
+	v := t.m[wp]
+	t.mu.RUnlock()
+	return v
+}
+
+// LoadOrStore returns the value of k if it has one, and loaded true;
+// otherwise it stores v for k and returns v and false.
+func (t *Table[K, V]) LoadOrStore(k *K, v *V) (actual *V, loaded bool) {
+	wp := weak.Make(k)
+	t.mu.RLock()
+	old := t.m[wp]
+	t.mu.RUnlock()
+	if old != nil {
+		return old, true
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old := t.m[wp]; old != nil {
+		return old, true
+	}
+	if t.m == nil {
+		t.m = make(map[weak.Pointer[K]]*V)
+	}
+	t.m[wp] = v
+	runtime.AddCleanup(k, t.forget, wp)
+	return v, false
+}
+
+// Store sets the value of k to v, unless it is v already.
+func (t *Table[K, V]) Store(k *K, v *V) {
+	if k == nil {
+		return
+	}
+	if actual, loaded := t.LoadOrStore(k, v); loaded && actual != v {
+		wp := weak.Make(k)
+		t.mu.Lock()
+		t.m[wp] = v
+		t.mu.Unlock()
+	}
+}
+
+// Len returns the number of entries.
+func (t *Table[K, V]) Len() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return len(t.m)
+}
+
+func (t *Table[K, V]) forget(wp weak.Pointer[K]) {
+	t.mu.Lock()
+	delete(t.m, wp)
+	t.mu.Unlock()
+}
+
+// CheckFilters returns a *codes.DefinitionError with code codes.NilFilter if
+// any of filters is nil or a nil filter.Func, naming what it was given to.
+func CheckFilters(to string, filters []filter.Filter) error {
+	for i, f := range filters {
+		if fn, ok := f.(filter.Func); f == nil || ok && fn == nil {
+			return &codes.DefinitionError{Code: codes.NilFilter,
+				Reason: "filter " + strconv.Itoa(i) + " given to " + to + " is nil; pass a filter.Filter, a filter.Func or a filter.Catch"}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package mcperr_test
+
+import (
+	"bufio"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReadmeSnippetsCompile checks that every Go snippet in README.md is
+// quoted, line for line, from a Go file of the module, which the build and
+// go vet compile. A snippet that drifts from the code, or was never code,
+// fails here.
+func TestReadmeSnippetsCompile(t *testing.T) {
+	snippets := goBlocks(t, "README.md")
+	if len(snippets) < 5 {
+		t.Fatalf("README.md has %d Go snippets; the tour alone has more", len(snippets))
+	}
+	var files [][]string
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && path != "readme_test.go" {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			files = append(files, normalize(string(b)))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sn := range snippets {
+		if !quoted(normalize(sn.text), files) {
+			t.Errorf("README.md:%d: this Go snippet is not quoted from any Go file of the module:\n%s", sn.line, sn.text)
+		}
+	}
+}
+
+type snippet struct {
+	line int
+	text string
+}
+
+// goBlocks returns the ```go blocks of the Markdown file name.
+func goBlocks(t *testing.T, name string) []snippet {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []snippet
+	var cur *snippet
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		switch {
+		case cur == nil && strings.TrimSpace(line) == "```go":
+			cur = &snippet{line: n + 1}
+		case cur != nil && strings.TrimSpace(line) == "```":
+			out = append(out, *cur)
+			cur = nil
+		case cur != nil:
+			cur.text += line + "\n"
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if cur != nil {
+		t.Fatalf("%s:%d: a Go block is never closed", name, cur.line)
+	}
+	return out
+}
+
+// normalize splits text into lines without their indentation or trailing
+// space, dropping blank lines.
+func normalize(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// quoted reports whether lines appear, consecutively, in one of files.
+func quoted(lines []string, files [][]string) bool {
+	if len(lines) == 0 {
+		return false
+	}
+	for _, f := range files {
+	next:
+		for i := 0; i+len(lines) <= len(f); i++ {
+			for j, l := range lines {
+				if f[i+j] != l {
+					continue next
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
