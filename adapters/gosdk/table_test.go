@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"testing"
 
 	"github.com/mcperr/mcperr/internal/adaptertest"
@@ -17,6 +18,11 @@ func TestTable(t *testing.T) {
 		for _, proto := range protocols {
 			t.Run(st.name+"/"+proto.name, func(t *testing.T) {
 				var log adaptertest.Log
+				if st.defaults {
+					old := slog.Default()
+					slog.SetDefault(log.Logger())
+					defer slog.SetDefault(old)
+				}
 				s := newServer(st, newPipeline(t, &log))
 				cs := connect(t, s, proto.version)
 				runTable(t, st, cs, &log, adaptertest.Calls.Load)
