@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/inputschema"
@@ -107,15 +106,8 @@ func Install(s *mcp.Server, p *filter.Pipeline, opts ...Option) error {
 // conflict reports a second configuration for a server: nil if it is the
 // same as the first.
 func conflict(old, st *serverState) error {
-	switch {
-	case old.explicit && (old.p == st.p || old.defaults && st.defaults) && old.noCheck == st.noCheck:
-		return nil
-	case !old.explicit:
-		return &codes.DefinitionError{Code: codes.ConflictingConfiguration,
-			Reason: "tools were added to this server with gosdk.AddTool before gosdk.Install, so it runs with the default configuration; call gosdk.Install first"}
-	}
-	return &codes.DefinitionError{Code: codes.ConflictingConfiguration,
-		Reason: "mcperr is already installed on this server with another configuration; call gosdk.Install once per server and share one *filter.Pipeline"}
+	same := (old.p == st.p || old.defaults && st.defaults) && old.noCheck == st.noCheck
+	return bind.Conflict("gosdk", old.explicit, same)
 }
 
 // ensure returns the state of s, installing mcperr with the default

@@ -6,7 +6,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
 )
@@ -122,15 +121,8 @@ func (st *serverState) install(s *server.MCPServer) {
 // conflict reports a second configuration for a server: nil if it is the
 // same as the first.
 func conflict(old, st *serverState) error {
-	switch {
-	case old.explicit && (old.p == st.p || old.defaults && st.defaults) && old.noCheck == st.noCheck && old.requestIDs == st.requestIDs:
-		return nil
-	case !old.explicit:
-		return &codes.DefinitionError{Code: codes.ConflictingConfiguration,
-			Reason: "tools were added to this server with mcpgo.AddTool before mcpgo.Install, so it runs with the default configuration; call mcpgo.Install first"}
-	}
-	return &codes.DefinitionError{Code: codes.ConflictingConfiguration,
-		Reason: "mcperr is already installed on this server with another configuration; call mcpgo.Install once per server and share one *filter.Pipeline"}
+	same := (old.p == st.p || old.defaults && st.defaults) && old.noCheck == st.noCheck && old.requestIDs == st.requestIDs
+	return bind.Conflict("mcpgo", old.explicit, same)
 }
 
 // ensure returns the state of s, installing mcperr with the default

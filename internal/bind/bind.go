@@ -94,3 +94,19 @@ func CheckFilters(to string, filters []filter.Filter) error {
 	}
 	return nil
 }
+
+// Conflict returns the definition error of a second configuration given to
+// a server by pkg's Install, or nil if it is the same as the first. first
+// says whether the first configuration came from Install too, rather than
+// from an AddTool that installed the default one.
+func Conflict(pkg string, first, same bool) error {
+	switch {
+	case first && same:
+		return nil
+	case !first:
+		return &codes.DefinitionError{Code: codes.ConflictingConfiguration,
+			Reason: "tools were added to this server with " + pkg + ".AddTool before " + pkg + ".Install, so it runs with the default configuration; call " + pkg + ".Install first"}
+	}
+	return &codes.DefinitionError{Code: codes.ConflictingConfiguration,
+		Reason: "mcperr is already installed on this server with another configuration; call " + pkg + ".Install once per server and share one *filter.Pipeline"}
+}
