@@ -32,6 +32,13 @@ func stdoutLogger() *slog.Logger {
 
 func fixedRef() string { return "4f9c2a7d1e0b3c58" }
 
+// countingRefs returns a ref generator for examples that log more than one
+// server error: a ref names one failure, so a generator must not repeat.
+func countingRefs() func() string {
+	n := 0
+	return func() string { n++; return fmt.Sprintf("ref-%d", n) }
+}
+
 func ExampleNew() {
 	p, err := filter.New(filter.WithLogger(stdoutLogger()), filter.WithRefGenerator(fixedRef))
 	if err != nil {
@@ -135,7 +142,7 @@ func ExampleCatch() {
 		return nil, nil // rethrow: the built-in mapping masks it
 	})
 	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(database),
-		filter.WithRefGenerator(fixedRef))
+		filter.WithRefGenerator(countingRefs()))
 	ctx, call := context.Background(), filter.Call{Tool: "create_user"}
 
 	for _, err := range []error{
@@ -150,8 +157,8 @@ func ExampleCatch() {
 	// Output:
 	// CONFLICT A record with this value already exists.
 	// NOT_FOUND Referenced record not found.
-	// INTERNAL_ERROR Internal error in tool "create_user" (ref: 4f9c2a7d1e0b3c58).
-	// INTERNAL_ERROR Internal error in tool "create_user" (ref: 4f9c2a7d1e0b3c58).
+	// INTERNAL_ERROR Internal error in tool "create_user" (ref: ref-1).
+	// INTERNAL_ERROR Internal error in tool "create_user" (ref: ref-2).
 }
 
 func ExampleFunc() {

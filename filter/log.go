@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
+	"time"
 
 	crdb "github.com/cockroachdb/errors"
-	"github.com/cockroachdb/errors/assert"
-	"github.com/cockroachdb/errors/issuelink"
 	"github.com/cockroachdb/redact"
 )
 
@@ -17,29 +15,77 @@ import (
 const logMessage = "tool call failed"
 
 // log writes the one record of a handled error: at error level for server
-// errors, at info level for client and business ones.
+// errors, at info level for client and business ones. If the logger's
+// handler panics or returns an error, the record goes to the pipeline's
+// last-resort handler instead, with the reason.
 func (p *Pipeline) log(ctx context.Context, h *handling, r *Response, server bool) {
-	logger := p.logger
-	if logger == nil {
-		logger = slog.Default()
-	}
 	level := slog.LevelInfo
 	if server {
 		level = slog.LevelError
 	}
-	if !logger.Enabled(ctx, level) {
+	handler := p.handler()
+	if !p.enabled(ctx, handler, level) {
 		return
 	}
-	attrs := make([]slog.Attr, 0, 12+len(h.attrs))
-	attrs = append(attrs, slog.String("tool", h.call.Tool), slog.String("code", r.Code.String()))
+	attrs := p.attrs(h, r)
+	rec := slog.NewRecord(time.Now(), level, logMessage, 0)
+	rec.AddAttrs(attrs...)
+	if err := handle(ctx, handler, rec); err != nil {
+		rec.AddAttrs(slog.String("log_handler_error", bound(err.Error(), MaxLogValue)))
+		_ = handle(ctx, p.fallback, rec) // nothing is left to try
+	}
+}
+
+// handler returns the handler of the pipeline's logger, or of slog.Default
+// as it is now.
+func (p *Pipeline) handler() slog.Handler {
+	if p.logger != nil {
+		return p.logger.Handler()
+	}
+	return slog.Default().Handler()
+}
+
+// enabled asks handler whether it logs level; a handler that panics is
+// taken to log everything, so that the record reaches the last resort.
+func (p *Pipeline) enabled(ctx context.Context, handler slog.Handler, level slog.Level) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = true
+		}
+	}()
+	return handler.Enabled(ctx, level)
+}
+
+// handle hands rec to handler, turning a panic into an error.
+func handle(ctx context.Context, handler slog.Handler, rec slog.Record) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("the log handler %T panicked: %s", handler, safeSprint(v))
+		}
+	}()
+	if err := handler.Handle(ctx, rec); err != nil {
+		return fmt.Errorf("the log handler %T failed: %w", handler, err)
+	}
+	return nil
+}
+
+// attrs returns the attributes of the record of h, every value bounded.
+func (p *Pipeline) attrs(h *handling, r *Response) []slog.Attr {
+	attrs := make([]slog.Attr, 0, 14+len(h.attrs))
+	attrs = append(attrs, slog.String("tool", bound(h.call.Tool, 256)), slog.String("code", r.Code.String()))
 	if r.Ref != "" {
 		attrs = append(attrs, slog.String("ref", r.Ref))
 	}
 	if h.call.RequestID != "" {
-		attrs = append(attrs, slog.String("request_id", h.call.RequestID))
+		attrs = append(attrs, slog.String("request_id", bound(h.call.RequestID, 256)))
 	}
 	if h.call.SessionID != "" {
-		attrs = append(attrs, slog.String("session_id", h.call.SessionID))
+		attrs = append(attrs, slog.String("session_id", bound(h.call.SessionID, 256)))
+	}
+	if p.redact && !h.masked {
+		// The client read it already: keep it readable beside the redacted
+		// error.
+		attrs = append(attrs, slog.String("message", bound(r.Message, MaxLogValue)))
 	}
 	attrs = append(attrs, slog.String("error", p.text(h.err)))
 	if h.err != h.orig {
@@ -50,7 +96,7 @@ func (p *Pipeline) log(ctx context.Context, h *handling, r *Response, server boo
 	}
 	if !p.redact {
 		if v, ok := logValuerOf(h.err); ok {
-			attrs = append(attrs, slog.Any("fields", v))
+			attrs = append(attrs, slog.Attr{Key: "fields", Value: logView(v)})
 		}
 	}
 	if len(r.Hints) > 0 {
@@ -59,59 +105,58 @@ func (p *Pipeline) log(ctx context.Context, h *handling, r *Response, server boo
 	if stack := p.stackOf(h); stack != "" {
 		attrs = append(attrs, slog.String("stack", stack))
 	}
-	attrs = append(attrs, h.attrs...)
-	logger.LogAttrs(ctx, level, logMessage, attrs...)
+	return append(attrs, h.attrs...)
 }
 
-// text returns err's full text, redacted when the pipeline redacts.
-func (p *Pipeline) text(err error) string {
-	if p.redact {
-		return string(redact.Sprint(err).Redact())
+// text returns err's full text, redacted when the pipeline redacts, bounded,
+// without letting a panic in its methods escape.
+func (p *Pipeline) text(err error) (s string) {
+	if !p.redact {
+		return safeText(err)
 	}
-	return err.Error()
+	defer func() {
+		if v := recover(); v != nil {
+			s = fmt.Sprintf("<%T: its text cannot be redacted: ‹×›>", err)
+		}
+	}()
+	return bound(string(redact.Sprint(err).Redact()), MaxLogValue)
 }
 
 // stackOf returns the stack of a panic, or the detailed form of an error
 // that carries a cockroachdb/errors stack; "" when there is none.
-func (p *Pipeline) stackOf(h *handling) string {
+func (p *Pipeline) stackOf(h *handling) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = ""
+		}
+	}()
 	var pe *PanicError
 	if errors.As(h.err, &pe) || errors.As(h.filterErr, &pe) {
-		return string(pe.Stack)
+		return bound(string(pe.Stack), MaxLogValue)
 	}
 	if crdb.GetReportableStackTrace(h.err) == nil {
 		return ""
 	}
 	if p.redact {
-		return string(redact.Sprintf("%+v", h.err).Redact())
+		return bound(string(redact.Sprintf("%+v", h.err).Redact()), MaxLogValue)
 	}
-	return fmt.Sprintf("%+v", h.err)
+	return bound(fmt.Sprintf("%+v", h.err), MaxLogValue)
 }
 
 // logValuerOf returns the first slog.LogValuer in err's chain, the log view
 // of a domain error or ToolError.
-func logValuerOf(err error) (slog.LogValuer, bool) {
-	var v interface {
+func logValuerOf(err error) (v slog.LogValuer, ok bool) {
+	defer func() {
+		if recover() != nil {
+			v, ok = nil, false
+		}
+	}()
+	var lv interface {
 		error
 		slog.LogValuer
 	}
-	if errors.As(err, &v) {
-		return v, true
+	if errors.As(err, &lv) {
+		return lv, true
 	}
 	return nil, false
-}
-
-// hintsOf returns the hints in err's chain that were written for a user:
-// those of errors.WithHint and ToolError.WithHint, without the standard
-// hints cockroachdb/errors adds to its assertion and unimplemented errors,
-// which point at its own issue tracker.
-func hintsOf(err error) []string {
-	hints := crdb.GetAllHints(err)
-	out := hints[:0]
-	for _, h := range hints {
-		if strings.HasPrefix(h, assert.AssertionErrorHint) || strings.HasPrefix(h, issuelink.UnimplementedErrorHint) {
-			continue
-		}
-		out = append(out, h)
-	}
-	return out
 }

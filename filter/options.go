@@ -42,13 +42,17 @@ func WithFilters(filters ...Filter) Option {
 
 // WithRefGenerator sets the function that makes reference ids. The default
 // makes 16 hex digits holding 64 random bits from crypto/rand. Tests use it
-// for fixed refs; in production a ref must carry at least 64 random bits.
+// for predictable refs; in production a ref must carry at least 64 random
+// bits. A ref must be 1 to 64 ASCII letters, digits, '-', '_' or '.'; where
+// gen returns anything else, panics, or repeats one of its last 256 refs,
+// the pipeline uses a random ref instead and warns once.
 func WithRefGenerator(gen func() string) Option {
 	return func(p *Pipeline) error {
 		if gen == nil {
 			return &toolerr.DefinitionError{Code: codes.InvalidOption, Reason: "WithRefGenerator needs a function; leave the option out for random refs"}
 		}
 		p.newRef = gen
+		p.customRef = true
 		return nil
 	}
 }

@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
+	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,6 +31,11 @@ type Pipeline struct {
 	expose   bool
 	redact   bool
 
+	customRef bool       // newRef was set by WithRefGenerator
+	recent    recentRefs // the last refs a custom generator made
+	badRef    sync.Once  // warns once about a custom generator's bad ref
+	fallback  slog.Handler // the last resort when the logger fails
+
 	// unknown holds the unregistered codes already warned about.
 	unknown  sync.Map
 	nUnknown atomic.Int32
@@ -42,7 +48,7 @@ const maxUnknownWarnings = 1024
 // New returns a Pipeline configured by opts. A bad option, such as a nil
 // filter, is a *toolerr.DefinitionError.
 func New(opts ...Option) (*Pipeline, error) {
-	p := &Pipeline{newRef: newRef, now: time.Now}
+	p := &Pipeline{newRef: newRef, now: time.Now, fallback: slog.NewTextHandler(os.Stderr, nil)}
 	for _, opt := range opts {
 		if opt == nil {
 			continue
@@ -72,17 +78,59 @@ func New(opts ...Option) (*Pipeline, error) {
 // the first time it sees it, saying how to register it; the call's own
 // record names it as unregistered_code. Every Response carries Retryable:
 // as its error or filter set it, or else as the code is registered.
-func (p *Pipeline) Handle(ctx context.Context, call Call, err error, toolFilters ...Filter) *Response {
+//
+// Handle is total: whatever err, a filter, the reporter or the log handler
+// does (panic, return a typed nil, build a cyclic or enormous chain), it
+// returns one Response, with a ref for a server error, reports it at most
+// once and writes one record, to the last-resort handler on standard error
+// if the logger fails. An error whose chain is cyclic, longer than MaxChain
+// or has an Unwrap that panics is not walked: it is masked, and the record
+// names its type. The message is at most MaxMessage bytes, the details at
+// most MaxDetails of JSON, and each logged value at most MaxLogValue. A ref
+// is always the pipeline's: one a filter sets is replaced.
+func (p *Pipeline) Handle(ctx context.Context, call Call, err error, toolFilters ...Filter) (resp *Response) {
 	if err == nil {
 		return nil
 	}
 	h := handling{call: call, orig: err, err: err}
-	resp := p.runFilters(ctx, &h, toolFilters)
+	if reason := inspect(err); reason != "" {
+		h.err = &opaqueError{text: fmt.Sprintf("%T (not walked: %s)", err, reason), reason: reason}
+		h.orig = h.err
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			resp = p.lastResort(ctx, &h, v)
+		}
+	}()
+	resp = p.runFilters(ctx, &h, toolFilters)
 	if resp == nil {
-		resp = p.mapError(&h)
+		resp = p.mapSafely(&h)
 	}
 	p.finish(ctx, &h, resp)
 	return resp
+}
+
+// lastResort answers for a call whose handling failed in the pipeline
+// itself: a masked internal error with a ref, logged once to the
+// last-resort handler unless it was logged already.
+func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Response {
+	r := &Response{Code: codes.InternalError, Ref: h.ref}
+	if r.Ref == "" {
+		r.Ref = newRef()
+	}
+	retry := false
+	r.Retryable = &retry
+	r.Message = fmt.Sprintf("Internal error in tool %q (ref: %s).", h.call.Tool, r.Ref)
+	r.RequestID = h.call.RequestID
+	r.Timestamp = time.Now().UTC()
+	if !h.logged {
+		rec := slog.NewRecord(time.Now(), slog.LevelError, logMessage, 0)
+		rec.AddAttrs(slog.String("tool", bound(h.call.Tool, 256)), slog.String("code", r.Code.String()),
+			slog.String("ref", r.Ref), slog.String("error", fmt.Sprintf("%T", h.orig)),
+			slog.String("pipeline_error", safeSprint(v)))
+		_ = handle(ctx, p.fallback, rec)
+	}
+	return r
 }
 
 // handling is the state of one error on its way through the pipeline.
@@ -93,6 +141,9 @@ type handling struct {
 	filterErr error // a filter that panicked or answered badly
 	public    error // the public error the built-in mapping answered with
 	masked    bool
+	ref       string
+	reported  bool
+	logged    bool
 	attrs     []slog.Attr // extra attributes for the log record
 }
 
@@ -113,9 +164,13 @@ func (p *Pipeline) runFilters(ctx context.Context, h *handling, toolFilters []Fi
 					return nil
 				}
 				r := *resp
+				r.Ref = "" // refs are the pipeline's
 				return &r
 			}
 			if next != nil {
+				if reason := inspect(next); reason != "" {
+					next = &opaqueError{text: fmt.Sprintf("%T (not walked: %s)", next, reason), reason: reason}
+				}
 				h.err = next
 			}
 		}
@@ -132,6 +187,19 @@ func catch(ctx context.Context, f Filter, call Call, err error) (resp *Response,
 	}()
 	resp, next = f.Catch(ctx, call, err)
 	return resp, next, nil
+}
+
+// mapSafely runs the built-in mapping, masking the error if a method of the
+// error (ErrorCode, PublicMessage, an As or Is method...) panics.
+func (p *Pipeline) mapSafely(h *handling) (r *Response) {
+	defer func() {
+		if v := recover(); v != nil {
+			h.attrs = append(h.attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v)))
+			h.public = nil
+			r = p.internal(h)
+		}
+	}()
+	return p.mapError(h)
 }
 
 // mapError is the built-in mapping, run when no filter handled the error.
@@ -183,14 +251,16 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 		info = p.unregistered(ctx, h, r)
 	}
 	if r.Details != nil {
-		if _, err := json.Marshal(r.Details); err != nil {
+		if reason := checkDetails(r.Details); reason != "" {
 			r.Details = nil
-			h.attrs = append(h.attrs, slog.String("details_error", err.Error()))
+			h.attrs = append(h.attrs, slog.String("details_error", p.text(errors.New(reason))))
 		}
 	}
 	server := h.masked || info.Category == codes.Server
-	if server && r.Ref == "" {
-		r.Ref = p.newRef()
+	r.Ref = ""
+	if server {
+		r.Ref = p.ref(ctx)
+		h.ref = r.Ref
 	}
 	if server && p.reporter != nil && !p.report(ctx, h, r) {
 		// A reporter that fails makes the call an internal error too.
@@ -205,17 +275,136 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 	if h.masked {
 		r.Message = fmt.Sprintf("Internal error in tool %q (ref: %s).", h.call.Tool, r.Ref)
 		if p.expose {
-			r.Message = fmt.Sprintf("Internal error in tool %q (ref: %s): %s", h.call.Tool, r.Ref, h.err.Error())
+			r.Message = fmt.Sprintf("Internal error in tool %q (ref: %s): %s", h.call.Tool, r.Ref, safeText(h.err))
 		}
+		r.Details = nil
 	}
-	if hints := hintsOf(h.err); len(hints) > 0 {
-		r.Hints = append(slices.Clip(r.Hints), hints...) // never into a filter's own array
+	r.Message = boundMessage(r.Message, MaxMessage)
+	hints := make([]string, 0, len(r.Hints)+1)
+	for _, x := range r.Hints {
+		hints = appendHint(hints, x) // never into a filter's own array
+	}
+	for _, x := range modelHints(h.err, h.public) {
+		hints = appendHint(hints, x)
+	}
+	r.Hints = nil
+	if len(hints) > 0 {
+		r.Hints = hints
 	}
 	r.RequestID = h.call.RequestID
 	if r.Timestamp.IsZero() {
-		r.Timestamp = p.now().UTC()
+		r.Timestamp = p.timestamp()
 	}
+	h.logged = true // from here on, a failure must not log again
 	p.log(ctx, h, r, server)
+}
+
+// checkDetails returns why details cannot be sent, or "".
+func checkDetails(details map[string]any) (reason string) {
+	defer func() {
+		if v := recover(); v != nil {
+			reason = "the details cannot be encoded: " + safeSprint(v)
+		}
+	}()
+	b, err := json.Marshal(details)
+	switch {
+	case err != nil:
+		return "the details cannot be encoded: " + err.Error()
+	case len(b) > MaxDetails:
+		return fmt.Sprintf("the details are %d bytes of JSON, more than %d", len(b), MaxDetails)
+	}
+	return ""
+}
+
+// timestamp returns the time of the clock, or the real time if the clock
+// panics.
+func (p *Pipeline) timestamp() (t time.Time) {
+	defer func() {
+		if recover() != nil {
+			t = time.Now().UTC()
+		}
+	}()
+	return p.now().UTC()
+}
+
+// ref returns a new ref. A custom generator's ref that is empty, malformed
+// or one of the last 256 it made is replaced by a random one, and the
+// pipeline warns once, so that a ref always names one failure.
+func (p *Pipeline) ref(ctx context.Context) string {
+	if !p.customRef {
+		return newRef()
+	}
+	ref, reason := p.customRefOrWhy()
+	if reason == "" && !p.recent.add(ref) {
+		reason = "it returned a ref it had returned before"
+	}
+	if reason != "" {
+		p.badRef.Do(func() {
+			rec := slog.NewRecord(time.Now(), slog.LevelWarn, "mcperr: WithRefGenerator made an unusable ref; using random refs instead where it does", 0)
+			rec.AddAttrs(slog.String("reason", reason))
+			if err := handle(ctx, p.handler(), rec); err != nil {
+				_ = handle(ctx, p.fallback, rec)
+			}
+		})
+		ref = newRef()
+	}
+	return ref
+}
+
+// recentRefs remembers the last refs a custom generator made, to refuse a
+// repeated one. The zero value is ready to use.
+type recentRefs struct {
+	mu   sync.Mutex
+	ring [256]string
+	next int
+	set  map[string]struct{}
+}
+
+// add records ref and reports whether it is new.
+func (r *recentRefs) add(ref string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, seen := r.set[ref]; seen {
+		return false
+	}
+	if r.set == nil {
+		r.set = make(map[string]struct{}, len(r.ring))
+	}
+	delete(r.set, r.ring[r.next])
+	r.ring[r.next] = ref
+	r.next = (r.next + 1) % len(r.ring)
+	r.set[ref] = struct{}{}
+	return true
+}
+
+// customRefOrWhy calls the custom generator, and says why its ref cannot be
+// used, if it cannot.
+func (p *Pipeline) customRefOrWhy() (ref, reason string) {
+	defer func() {
+		if v := recover(); v != nil {
+			ref, reason = "", "it panicked: "+safeSprint(v)
+		}
+	}()
+	ref = p.newRef()
+	if !validRef(ref) {
+		return "", "it returned " + strconv.Quote(bound(ref, 80)) + "; a ref is 1 to 64 ASCII letters, digits, '-', '_' or '.'"
+	}
+	return ref, ""
+}
+
+// validRef reports whether ref is 1 to 64 ASCII letters, digits, '-', '_'
+// or '.'.
+func validRef(ref string) bool {
+	if ref == "" || len(ref) > 64 {
+		return false
+	}
+	for i := 0; i < len(ref); i++ {
+		c := ref[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // unregistered replaces the code of r, which the registry does not know,
@@ -273,6 +462,7 @@ func (p *Pipeline) report(ctx context.Context, h *handling, r *Response) (ok boo
 	if h.filterErr != nil {
 		err = errors.Join(h.err, h.filterErr)
 	}
+	h.reported = true
 	p.reporter.Report(ctx, Incident{Ref: r.Ref, Call: h.call, Code: r.Code, Err: err})
 	return true
 }

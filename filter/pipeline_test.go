@@ -448,14 +448,14 @@ func TestDefinitionErrors(t *testing.T) {
 	}
 }
 
-func TestRecoveredRepanicsAbortHandler(t *testing.T) {
-	defer func() {
-		if v := recover(); v != http.ErrAbortHandler {
-			t.Fatalf("recovered %v, want http.ErrAbortHandler", v)
-		}
-	}()
-	panics.Recovered(http.ErrAbortHandler)
-	t.Fatal("Recovered returned for http.ErrAbortHandler")
+// TestAbortHandlerIsMasked checks that http.ErrAbortHandler, which a tool
+// handler never runs where net/http could catch it, is an internal error.
+func TestAbortHandlerIsMasked(t *testing.T) {
+	h := newHarness(t)
+	r := h.p.Handle(context.Background(), call, panics.Recovered(http.ErrAbortHandler))
+	if r.Code != codes.InternalError || r.Ref == "" {
+		t.Fatalf("response = %+v, want a masked internal error", r)
+	}
 }
 
 func TestNilErrorAndDefaultLogger(t *testing.T) {

@@ -111,7 +111,7 @@ func ExampleInstall() {
 	// level=ERROR msg="tool call failed" tool=lookup_order code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 error="dial 10.0.0.5: password=hunter2 refused"
 	// client: Internal error in tool "lookup_order" (ref: 5f0c2a9e81d34b67).
 	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"lookup_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
-	// level=INFO msg="tool call failed" tool=lookup_order code=VALIDATION_ERROR error="Validation failed: id: is required; order: is not a known property; remove it" fields.id.constraint="is required" fields.id.value=<nil> fields.order.constraint="is not a known property; remove it" fields.order.value=ord_1
+	// level=INFO msg="tool call failed" tool=lookup_order code=VALIDATION_ERROR error="Validation failed: id: is required; order: is not a known property; remove it (the result's error: validating \"arguments\": validating root: unexpected additional properties [\"order\"])" fields.id.constraint="is required" fields.id.value=<nil> fields.order.constraint="is not a known property; remove it" fields.order.value=ord_1
 	// client: Validation failed: id: is required; order: is not a known property; remove it
 	// client: envelope {"code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"is required","field":"id"},{"constraint":"is not a known property; remove it","field":"order"}]},"error":true,"message":"Validation failed: id: is required; order: is not a known property; remove it","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/inputschema"
+	"github.com/mcperr/mcperr/internal/panics"
 	"github.com/mcperr/mcperr/internal/toolnames"
 )
 
@@ -29,6 +30,7 @@ type serverState struct {
 	defaults bool // Install was given a nil pipeline
 	noCheck  bool
 
+	chain   *panics.Runner[chainCall, chainResult]
 	names   toolnames.Set
 	mu      sync.RWMutex
 	tools   map[string]*toolEntry
@@ -95,7 +97,8 @@ func Install(s *mcp.Server, p *filter.Pipeline, opts ...Option) error {
 			return err
 		}
 	}
-	st := &serverState{p: p, explicit: true, defaults: defaults, noCheck: c.noCheck}
+	st := newState(p)
+	st.explicit, st.defaults, st.noCheck = true, defaults, c.noCheck
 	if old, loaded := servers.LoadOrStore(s, st); loaded {
 		return conflict(old, st)
 	}
@@ -120,11 +123,16 @@ func ensure(s *mcp.Server) (*serverState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, loaded := servers.LoadOrStore(s, &serverState{p: p})
+	st, loaded := servers.LoadOrStore(s, newState(p))
 	if !loaded {
 		s.AddReceivingMiddleware(st.middleware)
 	}
 	return st, nil
+}
+
+// newState returns the state of a server configured by p.
+func newState(p *filter.Pipeline) *serverState {
+	return &serverState{p: p, chain: panics.NewRunner(callChain)}
 }
 
 // setTool records a tool added through this package.
@@ -159,7 +167,7 @@ func (u *unbound) state(ctx context.Context, fn, tool string) *serverState {
 		if err != nil {
 			panic(err) // filter.New without options cannot fail
 		}
-		u.st = &serverState{p: p}
+		u.st = newState(p)
 		slog.Default().LogAttrs(ctx, slog.LevelError, "mcperr: handler runs without mcperr installed on its server",
 			slog.String("tool", tool), slog.String("wrapper", "gosdk."+fn),
 			slog.String("consequence", "its errors are masked and logged with the default configuration, without the error envelope, hint blocks or VALIDATION_ERROR for arguments the SDK refuses"),

@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcperr/mcperr/internal/panics"
+	"github.com/mcperr/mcperr/domain"
 )
 
 // methodCallTool is the method the middleware handles; every other passes
@@ -26,16 +26,17 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// callTool runs one tools/call. On the success path it costs a lookup of the
-// session, which allocates nothing once the session is known.
-func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (res mcp.Result, err error) {
+// callTool runs one tools/call. The rest of the chain runs on a goroutine of
+// its own, so that a handler that panics, panics with nil or calls
+// runtime.Goexit still gets an answer; the panic is mapped after the chain
+// has ended, never in a deferred function.
+func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
 	sessions.Store(req.Session, st)
-	defer func() {
-		if v := recover(); v != nil {
-			res, err = errorResult(st.mapError(ctx, req, panics.Recovered(v))), nil
-		}
-	}()
-	res, err = next(ctx, methodCallTool, req)
+	out, failure := st.chain.Run(chainCall{ctx: ctx, next: next, req: req})
+	if failure != nil {
+		return errorResult(st.mapError(ctx, req, failure)), nil
+	}
+	res, err := out.res, out.err
 	if err != nil {
 		if isProtocolError(err) {
 			return res, err
@@ -65,8 +66,41 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		return res, nil
 	}
 	if v := st.checkArguments(ctx, next, req); v != nil {
-		cause = v
+		// Arguments that do not fit: the SDK refused them before a typed
+		// handler ran. A raw handler added to the SDK directly may have run
+		// and failed on its own; its error stays in the record either way.
+		cause = &refused{v: v, err: cause}
 	}
 	fill(r, st.mapError(ctx, req, cause))
 	return res, nil
 }
+
+// chainCall is one call of the rest of the chain, run by serverState.chain.
+type chainCall struct {
+	ctx  context.Context
+	next mcp.MethodHandler
+	req  *mcp.CallToolRequest
+}
+
+// chainResult is what the rest of the chain returned.
+type chainResult struct {
+	res mcp.Result
+	err error
+}
+
+// callChain calls the rest of the chain.
+func callChain(c chainCall) chainResult {
+	res, err := c.next(c.ctx, methodCallTool, c.req)
+	return chainResult{res, err}
+}
+
+// refused is what the middleware maps when a call's arguments do not fit
+// the tool's schema: the Validation that says how, which the client reads,
+// and the error the result carried, which the log keeps.
+type refused struct {
+	v   *domain.Validation
+	err error
+}
+
+func (r *refused) Error() string   { return r.v.Error() + " (the result's error: " + r.err.Error() + ")" }
+func (r *refused) Unwrap() []error { return []error{r.v, r.err} }

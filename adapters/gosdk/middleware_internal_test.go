@@ -18,7 +18,7 @@ func TestMiddlewareAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &serverState{p: p}
+	st := newState(p)
 	ok := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}
 	next := func(context.Context, string, mcp.Request) (mcp.Result, error) { return ok, nil }
 	h := st.middleware(next)

@@ -69,16 +69,51 @@ func (b *binding) fail(ctx context.Context, req *mcp.CallToolRequest, err error)
 	return b.state(ctx, req).mapWith(ctx, req, err, b.filters)
 }
 
-// wrap wraps h with b.
+// served reports whether mcperr's middleware runs the call req, and so
+// answers for a handler that ends its goroutine.
+func (b *binding) served(req *mcp.CallToolRequest) bool {
+	return b.st != nil || req != nil && sessions.Load(req.Session) != nil
+}
+
+// typedCall is one call of a typed handler.
+type typedCall[In, Out any] struct {
+	h   mcp.ToolHandlerFor[In, Out]
+	ctx context.Context
+	req *mcp.CallToolRequest
+	in  In
+}
+
+// typedResult is what a typed handler returned.
+type typedResult[Out any] struct {
+	res *mcp.CallToolResult
+	out Out
+	err error
+}
+
+func callTyped[In, Out any](c typedCall[In, Out]) typedResult[Out] {
+	res, out, err := c.h(c.ctx, c.req, c.in)
+	return typedResult[Out]{res, out, err}
+}
+
+// wrap wraps h with b. Where mcperr's middleware serves the call, h runs on
+// the calling goroutine; elsewhere on one of its own, so that a handler that
+// ends its goroutine is still answered.
 func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
-		defer func() {
-			if v := recover(); v != nil {
-				var zero Out
-				res, out, err = nil, zero, b.fail(ctx, req, panics.Recovered(v))
-			}
-		}()
-		res, out, err = h(ctx, req, in)
+	runner := panics.NewRunner(callTyped[In, Out])
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		c := typedCall[In, Out]{h: h, ctx: ctx, req: req, in: in}
+		var r typedResult[Out]
+		var failure error
+		if b.served(req) {
+			r, failure = runner.Call(c)
+		} else {
+			r, failure = runner.Run(c)
+		}
+		if failure != nil {
+			var zero Out
+			return nil, zero, b.fail(ctx, req, failure)
+		}
+		res, out, err := r.res, r.out, r.err
 		switch {
 		case err == nil && (res == nil || !res.IsError || res.GetError() == nil):
 			return res, out, nil
@@ -123,18 +158,25 @@ func WrapRaw(h mcp.ToolHandler, opts ...Option) mcp.ToolHandler {
 // wrapRaw wraps h with b. If check is not nil, it runs before h and h does
 // not run when it returns an error.
 func wrapRaw(h mcp.ToolHandler, b *binding, check func(*mcp.CallToolRequest) error) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		defer func() {
-			if v := recover(); v != nil {
-				res, err = errorResult(b.fail(ctx, req, panics.Recovered(v))), nil
-			}
-		}()
+	runner := panics.NewRunner(callRaw)
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if check != nil {
 			if bad := check(req); bad != nil {
 				return errorResult(b.fail(ctx, req, bad)), nil
 			}
 		}
-		res, err = h(ctx, req)
+		c := rawCall{h: h, ctx: ctx, req: req}
+		var r rawResult
+		var failure error
+		if b.served(req) {
+			r, failure = runner.Call(c)
+		} else {
+			r, failure = runner.Run(c)
+		}
+		if failure != nil {
+			return errorResult(b.fail(ctx, req, failure)), nil
+		}
+		res, err := r.res, r.err
 		if err != nil {
 			if isProtocolError(err) {
 				return res, err
@@ -149,6 +191,24 @@ func wrapRaw(h mcp.ToolHandler, b *binding, check func(*mcp.CallToolRequest) err
 		}
 		return res, nil
 	}
+}
+
+// rawCall is one call of a raw handler.
+type rawCall struct {
+	h   mcp.ToolHandler
+	ctx context.Context
+	req *mcp.CallToolRequest
+}
+
+// rawResult is what a raw handler returned.
+type rawResult struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+func callRaw(c rawCall) rawResult {
+	res, err := c.h(c.ctx, c.req)
+	return rawResult{res, err}
 }
 
 // nilHandler is the definition error of a nil handler given to fn.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
+	"github.com/mcperr/mcperr/internal/panics"
 )
 
 // servers holds the mcperr state of each server, so that Wrap finds the
@@ -24,6 +25,7 @@ type serverState struct {
 	requestIDs bool
 
 	adding  sync.Mutex // held by AddTool from its duplicate check to the registration
+	runner  *panics.Runner[handlerCall, handlerResult]
 	schemas schemaCache
 }
 
@@ -96,7 +98,8 @@ func Install(s *server.MCPServer, p *filter.Pipeline, opts ...Option) error {
 			return err
 		}
 	}
-	st := &serverState{p: p, explicit: true, defaults: defaults, noCheck: c.noCheck, requestIDs: c.requestIDs}
+	st := newState(p)
+	st.explicit, st.defaults, st.noCheck, st.requestIDs = true, defaults, c.noCheck, c.requestIDs
 	if old, loaded := servers.LoadOrStore(s, st); loaded {
 		return conflict(old, st)
 	}
@@ -118,6 +121,11 @@ func (st *serverState) install(s *server.MCPServer) {
 	s.Use(st.middleware)
 }
 
+// newState returns the state of a server configured by p.
+func newState(p *filter.Pipeline) *serverState {
+	return &serverState{p: p, runner: panics.NewRunner(callHandler)}
+}
+
 // conflict reports a second configuration for a server: nil if it is the
 // same as the first.
 func conflict(old, st *serverState) error {
@@ -135,7 +143,7 @@ func ensure(s *server.MCPServer) (*serverState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, loaded := servers.LoadOrStore(s, &serverState{p: p})
+	st, loaded := servers.LoadOrStore(s, newState(p))
 	if !loaded {
 		st.install(s)
 	}
@@ -168,7 +176,7 @@ func (u *unbound) state() *serverState {
 		if err != nil {
 			panic(err) // filter.New without options cannot fail
 		}
-		u.st = &serverState{p: p}
+		u.st = newState(p)
 	})
 	return u.st
 }

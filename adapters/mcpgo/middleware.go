@@ -19,7 +19,7 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 		if !st.noCheck {
 			src = st
 		}
-		return st.serve(ctx, req, next, src, nil)
+		return st.serve(ctx, req, next, src, nil, true)
 	}
 }
 
@@ -43,28 +43,68 @@ type schemaSource interface {
 // serve runs one call with the configuration of st: it checks the arguments
 // against the schema src finds, unless src is nil, calls next, and turns an
 // error next returns or a panic into an error result, mapped with the
-// tool's filters. Results next returns, error results included, pass
+// tool's filters. If isolate, next runs on a goroutine of its own, so that
+// a handler that panics with nil or calls runtime.Goexit is still answered;
+// the middleware isolates every call, and a wrapper only where no
+// middleware runs. A panic is mapped after next has ended, never in a
+// deferred function. Results next returns, error results included, pass
 // through. With the argument check off, a successful call allocates nothing
 // here; with it on, it costs what finding the schema and the validator
 // allocate.
-func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, src schemaSource, filters []filter.Filter) (res *mcp.CallToolResult, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			res, err = st.fail(ctx, &req, panics.Recovered(v), filters), nil
-		}
-	}()
+func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, src schemaSource, filters []filter.Filter, isolate bool) (*mcp.CallToolResult, error) {
 	if src != nil {
-		if s := src.inputSchema(ctx, req.Params.Name); s != nil {
+		if s, failure := schemaOf(ctx, src, req.Params.Name); failure != nil {
+			return st.fail(ctx, &req, failure, filters), nil
+		} else if s != nil {
 			if v := checkArguments(s, &req); v != nil {
 				return st.fail(ctx, &req, v, filters), nil
 			}
 		}
 	}
-	res, err = next(ctx, req)
-	if err == nil || isProtocolError(err) {
-		return res, err
+	c := handlerCall{next: next, ctx: ctx, req: req}
+	var r handlerResult
+	var failure error
+	if isolate {
+		r, failure = st.runner.Run(c)
+	} else {
+		r, failure = st.runner.Call(c)
 	}
-	return st.fail(ctx, &req, err, filters), nil
+	switch {
+	case failure != nil:
+		return st.fail(ctx, &req, failure, filters), nil
+	case r.err == nil || isProtocolError(r.err):
+		return r.res, r.err
+	}
+	return st.fail(ctx, &req, r.err, filters), nil
+}
+
+// schemaOf finds the input schema of tool, turning a panic of the lookup
+// into the error to answer.
+func schemaOf(ctx context.Context, src schemaSource, tool string) (s *inputschema.Schema, failure error) {
+	defer func() {
+		if v := recover(); v != nil {
+			failure = panics.Recovered(v)
+		}
+	}()
+	return src.inputSchema(ctx, tool), nil
+}
+
+// handlerCall is one call of the rest of the chain or of a wrapped handler.
+type handlerCall struct {
+	next server.ToolHandlerFunc
+	ctx  context.Context
+	req  mcp.CallToolRequest
+}
+
+// handlerResult is what it returned.
+type handlerResult struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+func callHandler(c handlerCall) handlerResult {
+	res, err := c.next(c.ctx, c.req)
+	return handlerResult{res, err}
 }
 
 // fail hands err, raised by the call req, to the pipeline of st with the

@@ -123,24 +123,24 @@ func newWrapper(fn string, h server.ToolHandlerFunc, opts []Option) *wrapper {
 
 // handle is the wrapped handler.
 func (w *wrapper) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	st := w.state(ctx)
+	st, served := w.state(ctx)
 	var src schemaSource
 	if !w.noCheck && !st.noCheck {
 		src = w
 	}
-	return st.serve(ctx, req, w.next, src, w.filters)
+	return st.serve(ctx, req, w.next, src, w.filters, !served)
 }
 
 // state returns the configuration of the call in ctx: the state AddTool
 // bound w to, or that of the server running the call, or the default one.
-func (w *wrapper) state(ctx context.Context) *serverState {
+func (w *wrapper) state(ctx context.Context) (st *serverState, served bool) {
 	if w.st != nil {
-		return w.st
+		return w.st, true
 	}
 	if st := stateOf(ctx); st != nil {
-		return st
+		return st, true
 	}
-	return w.unbound.state()
+	return w.unbound.state(), false
 }
 
 // inputSchema implements schemaSource.
@@ -152,7 +152,8 @@ func (w *wrapper) inputSchema(ctx context.Context, tool string) *inputschema.Sch
 	if t == nil {
 		return nil
 	}
-	return w.state(ctx).schemas.get(&t.Tool)
+	st, _ := w.state(ctx)
+	return st.schemas.get(&t.Tool)
 }
 
 // wrappedCode is the code address shared by every handler that Wrap,

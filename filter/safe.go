@@ -1,0 +1,286 @@
+package filter
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Limits that keep the pipeline total and its output bounded, whatever an
+// error, a filter or a client does.
+const (
+	// MaxChain is the most errors the pipeline visits in one error chain,
+	// counting every branch of errors.Join. A longer chain, a cyclic one or
+	// one whose Unwrap panics is handled as an opaque internal error.
+	MaxChain = 256
+	// MaxLogValue is the longest text the pipeline writes in one log value,
+	// in bytes: an error's text, a stack, one field of a domain error. A
+	// longer one is cut, and the record says how many bytes were cut.
+	MaxLogValue = 8 << 10
+	// MaxMessage is the longest message a client receives, in bytes. A
+	// longer one is cut and ends in "…".
+	MaxMessage = 16 << 10
+	// MaxDetails is the longest JSON of a Response's details, in bytes. A
+	// Response with larger details is sent without them; the log says why.
+	MaxDetails = 16 << 10
+	// MaxHints is the most hints a client receives, each at most MaxHint
+	// bytes long.
+	MaxHints = 8
+	// MaxHint is the longest hint a client receives, in bytes.
+	MaxHint = 1 << 10
+)
+
+// maxGroupDepth and maxGroupAttrs bound the log view of a domain error.
+const (
+	maxGroupDepth = 4
+	maxGroupAttrs = 64
+)
+
+// opaqueError stands for an error whose chain the pipeline cannot walk
+// safely: cyclic, longer than MaxChain, or with an Unwrap that panics. It
+// has no Unwrap, so that filters and the built-in mapping see it alone, and
+// it is always masked.
+type opaqueError struct {
+	text   string // the error's text, bounded, computed safely
+	reason string // why the chain was not walked
+}
+
+func (e *opaqueError) Error() string { return e.text }
+
+// inspect reports why the chain of err cannot be walked safely, or "" if it
+// can: it visits every error reachable through Unwrap() error,
+// Unwrap() []error and Cause() error, at most MaxChain of them, recovering
+// a panic in any of those methods, and notices an error met twice.
+func inspect(err error) (reason string) {
+	defer func() {
+		if v := recover(); v != nil {
+			reason = "an Unwrap or Cause method panicked: " + safeSprint(v)
+		}
+	}()
+	seen := make(map[any]struct{}, 8)
+	stack := []error{err}
+	for n := 0; len(stack) > 0; n++ {
+		if n >= MaxChain {
+			return "the chain has more than " + strconv.Itoa(MaxChain) + " errors"
+		}
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e == nil {
+			continue
+		}
+		if metBefore(seen, e) {
+			return "the chain is cyclic: " + reflect.TypeOf(e).String() + " is met twice"
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() []error }:
+			stack = append(stack, u.Unwrap()...)
+		case interface{ Unwrap() error }:
+			stack = append(stack, u.Unwrap())
+		case interface{ Cause() error }:
+			stack = append(stack, u.Cause())
+		}
+	}
+	return ""
+}
+
+// metBefore records e in seen and reports whether it was there already. A
+// value that cannot be a map key is never met before.
+func metBefore(seen map[any]struct{}, e error) (met bool) {
+	defer func() {
+		if recover() != nil {
+			met = false // a comparable type holding an incomparable value
+		}
+	}()
+	id, ok := identity(e)
+	if !ok {
+		return false
+	}
+	if _, met = seen[id]; !met {
+		seen[id] = struct{}{}
+	}
+	return met
+}
+
+// identity returns a comparable key for e: its pointer for a pointer, its
+// value for another comparable type. A non-comparable value has none, and
+// only MaxChain ends a cycle through it.
+func identity(e error) (any, bool) {
+	v := reflect.ValueOf(e)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return [2]any{v.Type(), v.Pointer()}, true
+	case reflect.Slice:
+		return nil, false
+	}
+	if v.Type().Comparable() {
+		return e, true
+	}
+	return nil, false
+}
+
+// safeText returns the text of err, at most MaxLogValue bytes long, without
+// letting a panic in its Error method escape.
+func safeText(err error) (text string) {
+	if err == nil {
+		return "<nil>"
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			text = fmt.Sprintf("<%T: its Error method panicked: %s>", err, safeSprint(v))
+		}
+	}()
+	return bound(err.Error(), MaxLogValue)
+}
+
+// safeSprint formats a panic value without letting its own methods panic.
+func safeSprint(v any) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = fmt.Sprintf("<%T>", v)
+		}
+	}()
+	return bound(fmt.Sprint(v), MaxLogValue)
+}
+
+// bound cuts s to at most max bytes, on a rune boundary, saying how much was
+// cut.
+func bound(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - 40
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…(" + strconv.Itoa(len(s)-cut) + " more bytes)"
+}
+
+// boundMessage cuts a message for the client to at most max bytes.
+func boundMessage(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// logView returns the log view of a slog.LogValuer, resolved without
+// letting a panic escape, and bounded: strings cut to MaxLogValue, groups
+// at most maxGroupDepth deep and maxGroupAttrs wide, and any other value
+// turned into bounded JSON, so that a cyclic or enormous value cannot crash
+// or flood the log handler.
+func logView(v slog.LogValuer) (out slog.Value) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = slog.StringValue("<LogValue panicked: " + safeSprint(r) + ">")
+		}
+	}()
+	return boundValue(v.LogValue(), 0)
+}
+
+func boundValue(v slog.Value, depth int) slog.Value {
+	v = v.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.StringValue(bound(v.String(), MaxLogValue))
+	case slog.KindGroup:
+		if depth >= maxGroupDepth {
+			return slog.StringValue("<group nested too deep>")
+		}
+		attrs := v.Group()
+		if len(attrs) > maxGroupAttrs {
+			attrs = attrs[:maxGroupAttrs]
+		}
+		out := make([]slog.Attr, len(attrs))
+		for i, a := range attrs {
+			out[i] = slog.Attr{Key: bound(a.Key, 256), Value: boundValue(a.Value, depth+1)}
+		}
+		return slog.GroupValue(out...)
+	case slog.KindAny, slog.KindLogValuer:
+		return slog.AnyValue(boundAny(reflect.ValueOf(v.Any()), depth))
+	}
+	return v
+}
+
+// boundAny returns a bounded, acyclic copy of v for the log: strings cut,
+// maps and slices at most maxGroupAttrs long and maxGroupDepth deep, structs
+// as their JSON, errors as their text. A cycle ends at the depth limit.
+func boundAny(v reflect.Value, depth int) any {
+	if !v.IsValid() {
+		return nil
+	}
+	if depth >= maxGroupDepth+2 {
+		return "<nested too deep>"
+	}
+	if v.CanInterface() {
+		if err, ok := v.Interface().(error); ok && (v.Kind() != reflect.Pointer || !v.IsNil()) {
+			return safeText(err)
+		}
+	}
+	switch v.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return v.Interface()
+	case reflect.String:
+		return bound(v.String(), MaxLogValue)
+	case reflect.Interface, reflect.Pointer:
+		if v.IsNil() {
+			return nil
+		}
+		return boundAny(v.Elem(), depth+1)
+	case reflect.Map:
+		out := make(map[string]any, min(v.Len(), maxGroupAttrs))
+		iter := v.MapRange()
+		for iter.Next() {
+			if len(out) == maxGroupAttrs {
+				out["…"] = strconv.Itoa(v.Len()-maxGroupAttrs) + " more"
+				break
+			}
+			out[bound(fmt.Sprint(boundAny(iter.Key(), depth+1)), 256)] = boundAny(iter.Value(), depth+1)
+		}
+		return out
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return bound(string(v.Bytes()), MaxLogValue)
+		}
+		n := min(v.Len(), maxGroupAttrs)
+		out := make([]any, n, n+1)
+		for i := range n {
+			out[i] = boundAny(v.Index(i), depth+1)
+		}
+		if v.Len() > n {
+			out = append(out, strconv.Itoa(v.Len()-n)+" more")
+		}
+		return out
+	case reflect.Struct:
+		if v.CanInterface() {
+			return jsonText(v.Interface())
+		}
+	}
+	return "<" + v.Type().String() + ">"
+}
+
+// jsonText returns v as bounded JSON, or a note saying why it has none.
+// encoding/json refuses cyclic values, so a cycle cannot overflow the stack.
+func jsonText(v any) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s = fmt.Sprintf("<%T: cannot be encoded>", v)
+		}
+	}()
+	if err, ok := v.(error); ok {
+		return safeText(err)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("<%T: %s>", v, bound(err.Error(), 200))
+	}
+	return bound(string(b), MaxLogValue)
+}
