@@ -31,9 +31,9 @@ type Pipeline struct {
 	expose   bool
 	redact   bool
 
-	customRef bool       // newRef was set by WithRefGenerator
-	recent    recentRefs // the last refs a custom generator made
-	badRef    sync.Once  // warns once about a custom generator's bad ref
+	customRef bool         // newRef was set by WithRefGenerator
+	recent    recentRefs   // the last refs a custom generator made
+	badRef    sync.Once    // warns once about a custom generator's bad ref
 	fallback  slog.Handler // the last resort when the logger fails
 
 	// unknown holds the unregistered codes already warned about.
