@@ -25,8 +25,11 @@
 //     record, which holds the full error chain and the stack.
 //
 // Only codes the registry knows reach a client; see Pipeline.Handle for the
-// fallback. Hints attached with cockroachdb/errors.WithHint reach the model
-// even when the error itself is masked.
+// fallback. Hints reach the model, even when the error itself is masked, if
+// they were attached for it: with ToolError.WithHint, or with
+// cockroachdb/errors.WithHint at the top of the error. Handle is total and
+// its output bounded: see its documentation and MaxChain, MaxMessage,
+// MaxDetails, MaxHints and MaxLogValue.
 //
 // A Pipeline never sends a client a masked error's text, a panic value, a
 // Validation's value or an Authorization's permission or subject.

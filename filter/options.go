@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/internal/nilness"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -13,7 +14,9 @@ import (
 type Option func(*Pipeline) error
 
 // WithLogger sets the logger of the one record written for each error. The
-// default is slog.Default() at the time of the error.
+// default, and what a nil l means, is slog.Default() at the time of the
+// error. If the logger's handler panics or fails, the record is written to
+// standard error instead.
 func WithLogger(l *slog.Logger) Option {
 	return func(p *Pipeline) error { p.logger = l; return nil }
 }
@@ -72,7 +75,7 @@ func WithClock(now func() time.Time) Option {
 // adapter to a monitoring service.
 func WithReporter(r Reporter) Option {
 	return func(p *Pipeline) error {
-		if fn, ok := r.(ReporterFunc); r == nil || ok && fn == nil {
+		if nilness.IsNil(r) {
 			return &toolerr.DefinitionError{Code: codes.InvalidOption, Reason: "WithReporter needs a reporter; leave the option out to report nothing"}
 		}
 		p.reporter = r
@@ -97,9 +100,9 @@ func WithRedaction(redact bool) Option {
 
 func checkFilters(filters []Filter) error {
 	for i, f := range filters {
-		if fn, ok := f.(Func); f == nil || ok && fn == nil {
+		if nilness.IsNil(f) {
 			return &toolerr.DefinitionError{Code: codes.NilFilter,
-				Reason: "filter " + strconv.Itoa(i) + " in the list is nil; pass a Filter, a filter.Func or a filter.Catch"}
+				Reason: "filter " + strconv.Itoa(i) + " in the list is nil (or a nil pointer or function); pass a Filter, a filter.Func or a filter.Catch"}
 		}
 	}
 	return nil

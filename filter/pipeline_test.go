@@ -432,6 +432,8 @@ func TestDefinitionErrors(t *testing.T) {
 		{"nil global filter", filter.WithFilters(nil), codes.NilFilter},
 		{"nil filter function", filter.WithFilters(filter.Func(nil)), codes.NilFilter},
 		{"nil reporter function", filter.WithReporter(filter.ReporterFunc(nil)), codes.InvalidOption},
+		{"nil pointer filter", filter.WithFilters((*countingFilter)(nil)), codes.NilFilter},
+		{"nil pointer reporter", filter.WithReporter((*countingReporter)(nil)), codes.InvalidOption},
 		{"nil ref generator", filter.WithRefGenerator(nil), codes.InvalidOption},
 		{"nil clock", filter.WithClock(nil), codes.InvalidOption},
 		{"nil reporter", filter.WithReporter(nil), codes.InvalidOption},
@@ -551,3 +553,16 @@ func TestUnregisteredCodesNeverReachTheClient(t *testing.T) {
 		})
 	}
 }
+
+// countingFilter and countingReporter are filter and reporter types that
+// tests pass as nil pointers.
+type countingFilter struct{ n int }
+
+func (c *countingFilter) Catch(context.Context, filter.Call, error) (*filter.Response, error) {
+	c.n++
+	return nil, nil
+}
+
+type countingReporter struct{ n int }
+
+func (c *countingReporter) Report(context.Context, filter.Incident) { c.n++ }

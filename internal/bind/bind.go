@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/nilness"
 )
 
 // Table maps values of type K, by identity, to a *V. It holds its keys
@@ -84,10 +85,11 @@ func (t *Table[K, V]) forget(wp weak.Pointer[K]) {
 }
 
 // CheckFilters returns a *codes.DefinitionError with code codes.NilFilter if
-// any of filters is nil or a nil filter.Func, naming what it was given to.
+// any of filters is nil, a nil filter.Func or a nil pointer, naming what it
+// was given to.
 func CheckFilters(to string, filters []filter.Filter) error {
 	for i, f := range filters {
-		if fn, ok := f.(filter.Func); f == nil || ok && fn == nil {
+		if nilness.IsNil(f) {
 			return &codes.DefinitionError{Code: codes.NilFilter,
 				Reason: "filter " + strconv.Itoa(i) + " given to " + to + " is nil; pass a filter.Filter, a filter.Func or a filter.Catch"}
 		}
