@@ -34,6 +34,9 @@ var hintLayer, plainLayers = func() (reflect.Type, map[reflect.Type]bool) {
 // ToolError's cause, and an issue link (WithIssueLink, which is not a
 // WithHint layer) stay in the log.
 func modelHints(err, pub error) (hints []string) {
+	if pub == nil && !mayHint(err) {
+		return nil
+	}
 	defer func() {
 		if recover() != nil {
 			hints = nil // an ErrorHint or Unwrap that panics gives no hint
@@ -68,4 +71,11 @@ func appendHint(hints []string, h string) []string {
 		}
 	}
 	return append(hints, h)
+}
+
+// mayHint reports whether err is a layer the hints meant for the model are
+// found through, so that an error without one costs no walk.
+func mayHint(err error) bool {
+	t := reflect.TypeOf(err)
+	return t == hintLayer || plainLayers[t]
 }

@@ -95,7 +95,7 @@ func (p *Pipeline) attrs(h *handling, r *Response) []slog.Attr {
 		attrs = append(attrs, slog.String("filter_error", p.text(h.filterErr)))
 	}
 	if !p.redact {
-		if v, ok := logValuerOf(h.err); ok {
+		if v := logValuerOf(h.err); v != nil {
 			attrs = append(attrs, slog.Attr{Key: "fields", Value: logView(v)})
 		}
 	}
@@ -144,19 +144,23 @@ func (p *Pipeline) stackOf(h *handling) (s string) {
 }
 
 // logValuerOf returns the first slog.LogValuer in err's chain, the log view
-// of a domain error or ToolError.
-func logValuerOf(err error) (v slog.LogValuer, ok bool) {
+// of a domain error or ToolError, or nil.
+func logValuerOf(err error) (v slog.LogValuer) {
 	defer func() {
 		if recover() != nil {
-			v, ok = nil, false
+			v = nil
 		}
 	}()
-	var lv interface {
-		error
-		slog.LogValuer
+	f, _ := scan(err)
+	if f.custom {
+		var lv interface {
+			error
+			slog.LogValuer
+		}
+		if errors.As(err, &lv) {
+			return lv
+		}
+		return nil
 	}
-	if errors.As(err, &lv) {
-		return lv, true
-	}
-	return nil, false
+	return f.valuer
 }

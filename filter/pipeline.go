@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -94,7 +96,7 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, toolFilters
 	}
 	h := handling{call: call, orig: err, err: err}
 	if reason := inspect(err); reason != "" {
-		h.err = &opaqueError{text: fmt.Sprintf("%T (not walked: %s)", err, reason), reason: reason}
+		h.err = &opaqueError{text: reflect.TypeOf(err).String() + " (not walked: " + reason + ")", reason: reason}
 		h.orig = h.err
 	}
 	defer func() {
@@ -120,7 +122,7 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Response
 	}
 	retry := false
 	r.Retryable = &retry
-	r.Message = fmt.Sprintf("Internal error in tool %q (ref: %s).", h.call.Tool, r.Ref)
+	r.Message = maskedMessage(h.call.Tool, r.Ref)
 	r.RequestID = h.call.RequestID
 	r.Timestamp = time.Now().UTC()
 	if !h.logged {
@@ -169,7 +171,7 @@ func (p *Pipeline) runFilters(ctx context.Context, h *handling, toolFilters []Fi
 			}
 			if next != nil {
 				if reason := inspect(next); reason != "" {
-					next = &opaqueError{text: fmt.Sprintf("%T (not walked: %s)", next, reason), reason: reason}
+					next = &opaqueError{text: reflect.TypeOf(next).String() + " (not walked: " + reason + ")", reason: reason}
 				}
 				h.err = next
 			}
@@ -203,16 +205,20 @@ func (p *Pipeline) mapSafely(h *handling) (r *Response) {
 }
 
 // mapError is the built-in mapping, run when no filter handled the error.
+// It reads the chain with one walk; where an error has an As or Is method
+// of its own, errors.As and errors.Is decide, as they would.
 func (p *Pipeline) mapError(h *handling) *Response {
-	err := h.err
 	if h.filterErr != nil {
 		return p.internal(h)
 	}
-	var pe *PanicError
-	if errors.As(err, &pe) {
+	f, _ := scan(h.err) // the chain was checked when it was set
+	if f.custom {
+		f = p.slowFacts(h.err)
+	}
+	if f.panicked {
 		return p.internal(h)
 	}
-	if pub, ok := toolerr.PublicOf(err); ok {
+	if pub := f.public; pub != nil {
 		r := &Response{Code: pub.ErrorCode(), Message: pub.PublicMessage()}
 		if d, ok := pub.(toolerr.Detailer); ok {
 			r.Details = d.PublicDetails()
@@ -227,12 +233,31 @@ func (p *Pipeline) mapError(h *handling) *Response {
 		return r
 	}
 	switch {
-	case errors.Is(err, context.Canceled):
+	case f.canceled:
 		return &Response{Code: codes.Cancelled, Message: "The request was cancelled before the tool finished."}
-	case errors.Is(err, context.DeadlineExceeded):
+	case f.deadline:
 		return &Response{Code: codes.Timeout, Message: "The tool did not finish in time. Try again, perhaps with a smaller request."}
 	}
 	return p.internal(h)
+}
+
+// slowFacts finds what mapError needs with errors.As and errors.Is, for a
+// chain with an error that has its own As or Is method.
+func (p *Pipeline) slowFacts(err error) chainFacts {
+	var f chainFacts
+	var pe *PanicError
+	f.panicked = errors.As(err, &pe)
+	f.public, _ = toolerr.PublicOf(err)
+	f.canceled = errors.Is(err, context.Canceled)
+	f.deadline = errors.Is(err, context.DeadlineExceeded)
+	var lv interface {
+		error
+		slog.LogValuer
+	}
+	if errors.As(err, &lv) {
+		f.valuer = lv
+	}
+	return f
 }
 
 // internal returns the masked response of an internal error.
@@ -273,30 +298,33 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 		r.Retryable = &retry
 	}
 	if h.masked {
-		r.Message = fmt.Sprintf("Internal error in tool %q (ref: %s).", h.call.Tool, r.Ref)
+		r.Message = maskedMessage(h.call.Tool, r.Ref)
 		if p.expose {
-			r.Message = fmt.Sprintf("Internal error in tool %q (ref: %s): %s", h.call.Tool, r.Ref, safeText(h.err))
+			r.Message = strings.TrimSuffix(r.Message, ".") + ": " + safeText(h.err)
 		}
 		r.Details = nil
 	}
 	r.Message = boundMessage(r.Message, MaxMessage)
-	hints := make([]string, 0, len(r.Hints)+1)
+	var hints []string
 	for _, x := range r.Hints {
 		hints = appendHint(hints, x) // never into a filter's own array
 	}
 	for _, x := range modelHints(h.err, h.public) {
 		hints = appendHint(hints, x)
 	}
-	r.Hints = nil
-	if len(hints) > 0 {
-		r.Hints = hints
-	}
+	r.Hints = hints
 	r.RequestID = h.call.RequestID
 	if r.Timestamp.IsZero() {
 		r.Timestamp = p.timestamp()
 	}
 	h.logged = true // from here on, a failure must not log again
 	p.log(ctx, h, r, server)
+}
+
+// maskedMessage is the text of a masked error: `Internal error in tool "x"
+// (ref: R).`
+func maskedMessage(tool, ref string) string {
+	return "Internal error in tool " + strconv.Quote(tool) + " (ref: " + ref + ")."
 }
 
 // checkDetails returns why details cannot be sent, or "".
@@ -340,11 +368,8 @@ func (p *Pipeline) ref(ctx context.Context) string {
 	}
 	if reason != "" {
 		p.badRef.Do(func() {
-			rec := slog.NewRecord(time.Now(), slog.LevelWarn, "mcperr: WithRefGenerator made an unusable ref; using random refs instead where it does", 0)
-			rec.AddAttrs(slog.String("reason", reason))
-			if err := handle(ctx, p.handler(), rec); err != nil {
-				_ = handle(ctx, p.fallback, rec)
-			}
+			p.warn(ctx, "mcperr: WithRefGenerator made an unusable ref; using random refs instead where it does",
+				slog.String("reason", reason))
 		})
 		ref = newRef()
 	}
@@ -418,7 +443,7 @@ func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) c
 		fallback = codes.BusinessRuleViolation
 	}
 	r.Code = fallback
-	h.attrs = append(h.attrs, slog.String("unregistered_code", bad.String()))
+	h.attrs = append(h.attrs, slog.String("unregistered_code", bound(bad.String(), 256)))
 	p.warnUnknown(ctx, bad, fallback, h.call.Tool)
 	info, _ := p.registry.Lookup(fallback)
 	return info
@@ -429,7 +454,7 @@ func (p *Pipeline) warnUnknown(ctx context.Context, bad, fallback codes.Code, to
 	if p.nUnknown.Load() >= maxUnknownWarnings {
 		return
 	}
-	if _, seen := p.unknown.LoadOrStore(bad, struct{}{}); seen {
+	if _, seen := p.unknown.LoadOrStore(codes.Code(bound(bad.String(), 256)), struct{}{}); seen {
 		return
 	}
 	p.nUnknown.Add(1)
@@ -440,13 +465,23 @@ func (p *Pipeline) warnUnknown(ctx context.Context, bad, fallback codes.Code, to
 			reason = de.Reason
 		}
 	}
-	logger := p.logger
-	if logger == nil {
-		logger = slog.Default()
+	p.warn(ctx, "mcperr: unregistered error code",
+		slog.String("unregistered_code", bound(bad.String(), 256)), slog.String("sent_as", fallback.String()),
+		slog.String("tool", bound(tool, 256)), slog.String("reason", reason))
+}
+
+// warn writes a WARN record about the pipeline's configuration, to the
+// last-resort handler if the logger fails.
+func (p *Pipeline) warn(ctx context.Context, msg string, attrs ...slog.Attr) {
+	handler := p.handler()
+	if !p.enabled(ctx, handler, slog.LevelWarn) {
+		return
 	}
-	logger.LogAttrs(ctx, slog.LevelWarn, "mcperr: unregistered error code",
-		slog.String("unregistered_code", bad.String()), slog.String("sent_as", fallback.String()),
-		slog.String("tool", tool), slog.String("reason", reason))
+	rec := slog.NewRecord(time.Now(), slog.LevelWarn, msg, 0)
+	rec.AddAttrs(attrs...)
+	if err := handle(ctx, handler, rec); err != nil {
+		_ = handle(ctx, p.fallback, rec)
+	}
 }
 
 // report hands a server error to the reporter. It reports whether the

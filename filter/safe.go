@@ -1,12 +1,15 @@
 package filter
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"reflect"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/mcperr/mcperr/toolerr"
 )
 
 // Limits that keep the pipeline total and its output bounded, whatever an
@@ -50,75 +53,130 @@ type opaqueError struct {
 
 func (e *opaqueError) Error() string { return e.text }
 
-// inspect reports why the chain of err cannot be walked safely, or "" if it
-// can: it visits every error reachable through Unwrap() error,
-// Unwrap() []error and Cause() error, at most MaxChain of them, recovering
-// a panic in any of those methods, and notices an error met twice.
-func inspect(err error) (reason string) {
+// chainFacts is what one walk of an error chain finds, in the order
+// errors.As and errors.Is visit it: depth first, each error before what it
+// wraps, the errors of a join in order.
+type chainFacts struct {
+	panicked bool                // a *PanicError is in the chain
+	public   toolerr.PublicError // the first public error
+	valuer   slog.LogValuer      // the first error with a log view
+	canceled bool                // context.Canceled is in the chain
+	deadline bool                // context.DeadlineExceeded is in the chain
+	custom   bool                // an error has an As or Is method of its own
+}
+
+// scan walks the chain of err once, and reports what it finds, or why the
+// chain cannot be walked safely: it visits every error reachable through
+// Unwrap() error, Unwrap() []error and Cause() error, at most MaxChain of
+// them, recovers a panic in any of those methods, and notices an error met
+// twice. A short chain of pointers costs no allocation.
+func scan(err error) (f chainFacts, reason string) {
 	defer func() {
 		if v := recover(); v != nil {
 			reason = "an Unwrap or Cause method panicked: " + safeSprint(v)
 		}
 	}()
-	seen := make(map[any]struct{}, 8)
-	stack := []error{err}
+	var seenBuf [16]idKey
+	var stackBuf [16]error
+	seen, stack := seenBuf[:0], append(stackBuf[:0], err)
 	for n := 0; len(stack) > 0; n++ {
 		if n >= MaxChain {
-			return "the chain has more than " + strconv.Itoa(MaxChain) + " errors"
+			return f, "the chain has more than " + strconv.Itoa(MaxChain) + " errors"
 		}
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if e == nil {
 			continue
 		}
-		if metBefore(seen, e) {
-			return "the chain is cyclic: " + reflect.TypeOf(e).String() + " is met twice"
+		var met bool
+		if seen, met = metBefore(seen, e); met {
+			return f, "the chain is cyclic: " + reflect.TypeOf(e).String() + " is met twice"
 		}
+		f.note(e)
 		switch u := e.(type) {
 		case interface{ Unwrap() []error }:
-			stack = append(stack, u.Unwrap()...)
+			kids := u.Unwrap()
+			for i := len(kids) - 1; i >= 0; i-- { // so that the first is visited first
+				stack = append(stack, kids[i])
+			}
 		case interface{ Unwrap() error }:
 			stack = append(stack, u.Unwrap())
 		case interface{ Cause() error }:
 			stack = append(stack, u.Cause())
 		}
 	}
-	return ""
+	return f, ""
 }
 
-// metBefore records e in seen and reports whether it was there already. A
-// value that cannot be a map key is never met before.
-func metBefore(seen map[any]struct{}, e error) (met bool) {
+// note records what e is.
+func (f *chainFacts) note(e error) {
+	switch e {
+	case context.Canceled:
+		f.canceled = true
+	case context.DeadlineExceeded:
+		f.deadline = true
+	}
+	if _, ok := e.(*PanicError); ok {
+		f.panicked = true
+	}
+	if f.public == nil {
+		if p, ok := e.(toolerr.PublicError); ok {
+			f.public = p
+		}
+	}
+	if f.valuer == nil {
+		if v, ok := e.(slog.LogValuer); ok {
+			f.valuer = v
+		}
+	}
+	if _, ok := e.(interface{ As(any) bool }); ok {
+		f.custom = true
+	}
+	if _, ok := e.(interface{ Is(error) bool }); ok {
+		f.custom = true
+	}
+}
+
+// inspect reports why the chain of err cannot be walked safely, or "".
+func inspect(err error) string {
+	_, reason := scan(err)
+	return reason
+}
+
+// idKey identifies an error in a chain: by type and address for a pointer,
+// by value for another comparable type.
+type idKey struct {
+	t reflect.Type
+	p uintptr
+	v any
+}
+
+// metBefore reports whether e is in seen, and adds it if not. A value that
+// cannot be compared is never met before: only MaxChain ends a cycle
+// through it.
+func metBefore(seen []idKey, e error) (out []idKey, met bool) {
 	defer func() {
 		if recover() != nil {
-			met = false // a comparable type holding an incomparable value
+			out, met = seen, false // a comparable type holding an incomparable value
 		}
 	}()
-	id, ok := identity(e)
-	if !ok {
-		return false
-	}
-	if _, met = seen[id]; !met {
-		seen[id] = struct{}{}
-	}
-	return met
-}
-
-// identity returns a comparable key for e: its pointer for a pointer, its
-// value for another comparable type. A non-comparable value has none, and
-// only MaxChain ends a cycle through it.
-func identity(e error) (any, bool) {
 	v := reflect.ValueOf(e)
+	k := idKey{t: v.Type()}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
-		return [2]any{v.Type(), v.Pointer()}, true
-	case reflect.Slice:
-		return nil, false
+		k.p = v.Pointer()
+	default:
+		if !v.Type().Comparable() {
+			return seen, false
+		}
+		k.v = e
 	}
-	if v.Type().Comparable() {
-		return e, true
+	for _, x := range seen {
+		if x == k {
+			return seen, true
+		}
 	}
-	return nil, false
+	return append(seen, k), false
 }
 
 // safeText returns the text of err, at most MaxLogValue bytes long, without

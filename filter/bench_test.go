@@ -1,0 +1,70 @@
+package filter_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// BenchmarkHandle compares Pipeline.Handle with one slog JSON record of the
+// same fields written to io.Discard, the least a logged error can cost.
+//
+//	go test -run='^$' -bench=Handle -benchmem ./filter
+func BenchmarkHandle(b *testing.B) {
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	p, err := filter.New(filter.WithLogger(logger))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	call := filter.Call{Tool: "lookup", RequestID: "7", SessionID: "sess-1"}
+	internal := errors.New("dial 10.0.0.5: connection refused")
+	for _, bc := range []struct {
+		name string
+		err  error
+	}{
+		{"ToolError", toolerr.New("b must not be zero.")},
+		{"NotFound", domain.NewNotFound("Order", "ord_1")},
+		{"internal", internal},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p.Handle(ctx, call, bc.err)
+			}
+		})
+	}
+	b.Run("slog record", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			logger.LogAttrs(ctx, slog.LevelError, "tool call failed",
+				slog.String("tool", call.Tool), slog.String("code", "INTERNAL_ERROR"), slog.String("ref", "0123456789abcdef"),
+				slog.String("request_id", call.RequestID), slog.String("session_id", call.SessionID),
+				slog.String("error", internal.Error()), slog.Time("at", time.Now()))
+		}
+	})
+}
+
+// BenchmarkHandleParallel measures the failure path on every core at once:
+// it must scale like the slog record alone.
+func BenchmarkHandleParallel(b *testing.B) {
+	p, err := filter.New(filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	if err != nil {
+		b.Fatal(err)
+	}
+	call := filter.Call{Tool: "lookup"}
+	internal := errors.New("dial 10.0.0.5: connection refused")
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			p.Handle(context.Background(), call, internal)
+		}
+	})
+}
