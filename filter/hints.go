@@ -4,25 +4,32 @@ import (
 	"errors"
 	"reflect"
 
-	crdb "github.com/cockroachdb/errors"
-
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// hintLayers are the types of cockroachdb/errors that the hints meant for
-// the model are found through: the layer WithHint adds, and the layers that
-// only add a message or a stack (Wrap, WithMessage, WithStack). Computed
-// once, never changed.
-var hintLayer, plainLayers = func() (reflect.Type, map[reflect.Type]bool) {
-	base := errors.New("")
-	plain := map[reflect.Type]bool{}
-	for _, e := range []error{crdb.WithStack(base), crdb.WithMessage(base, "m"), crdb.Wrap(base, "m"), crdb.WithMessagef(base, "m")} {
-		for ; e != nil && e != base; e = errors.Unwrap(e) {
-			plain[reflect.TypeOf(e)] = true
-		}
+// typeName names a type by its package path and name.
+type typeName struct{ pkg, name string }
+
+// nameOf returns the name of the type of e, or of what it points to.
+func nameOf(e error) typeName {
+	t := reflect.TypeOf(e)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
 	}
-	return reflect.TypeOf(crdb.WithHint(base, "h")), plain
-}()
+	return typeName{t.PkgPath(), t.Name()}
+}
+
+// The layers of github.com/cockroachdb/errors that mcperr reads, named
+// rather than imported, so that a server links that package only if its own
+// code uses it. TestCockroachLayers checks the names against the package.
+var (
+	// hintLayer is what errors.WithHint adds.
+	hintLayer = typeName{"github.com/cockroachdb/errors/hintdetail", "withHint"}
+	// stackLayer is what errors.WithStack, errors.New and errors.Wrap add.
+	stackLayer = typeName{"github.com/cockroachdb/errors/withstack", "withStack"}
+	// prefixLayer is what errors.WithMessage and errors.Wrap add.
+	prefixLayer = typeName{"github.com/cockroachdb/errors/errutil", "withPrefix"}
+)
 
 // modelHints returns the hints meant for the model in err, the error the
 // pipeline answered for. The rule: a hint reaches the model only if it was
@@ -43,14 +50,16 @@ func modelHints(err, pub error) (hints []string) {
 		}
 	}()
 	for e, n := err, 0; e != nil && n < MaxChain; e, n = errors.Unwrap(e), n+1 {
-		t := reflect.TypeOf(e)
-		if t == hintLayer {
-			hints = appendHint(hints, e.(toolerr.Hinter).ErrorHint())
+		switch nameOf(e) {
+		case hintLayer:
+			if h, ok := e.(toolerr.Hinter); ok {
+				hints = appendHint(hints, h.ErrorHint())
+			}
+			continue
+		case stackLayer, prefixLayer:
 			continue
 		}
-		if !plainLayers[t] {
-			break
-		}
+		break
 	}
 	if te, ok := pub.(*toolerr.ToolError); ok {
 		hints = appendHint(hints, te.ErrorHint())
@@ -76,6 +85,9 @@ func appendHint(hints []string, h string) []string {
 // mayHint reports whether err is a layer the hints meant for the model are
 // found through, so that an error without one costs no walk.
 func mayHint(err error) bool {
-	t := reflect.TypeOf(err)
-	return t == hintLayer || plainLayers[t]
+	switch nameOf(err) {
+	case hintLayer, stackLayer, prefixLayer:
+		return true
+	}
+	return false
 }

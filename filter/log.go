@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"time"
 
-	crdb "github.com/cockroachdb/errors"
 	"github.com/cockroachdb/redact"
 )
 
@@ -134,7 +133,7 @@ func (p *Pipeline) stackOf(h *handling) (s string) {
 	if errors.As(h.err, &pe) || errors.As(h.filterErr, &pe) {
 		return bound(string(pe.Stack), MaxLogValue)
 	}
-	if crdb.GetReportableStackTrace(h.err) == nil {
+	if !hasStack(h.err) {
 		return ""
 	}
 	if p.redact {
@@ -163,4 +162,15 @@ func logValuerOf(err error) (v slog.LogValuer) {
 		return nil
 	}
 	return f.valuer
+}
+
+// hasStack reports whether err's chain has a stack of
+// github.com/cockroachdb/errors, which its %+v form prints.
+func hasStack(err error) bool {
+	for e, n := err, 0; e != nil && n < MaxChain; e, n = errors.Unwrap(e), n+1 {
+		if nameOf(e) == stackLayer {
+			return true
+		}
+	}
+	return false
 }
