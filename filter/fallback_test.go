@@ -52,23 +52,31 @@ func TestFailingLoggerFallsBack(t *testing.T) {
 	}
 }
 
-// TestLastResort checks the answer when the pipeline itself fails.
+// TestLastResort checks the answer when the pipeline itself fails: one
+// record, to the logger unless the logger is what failed, then to the last
+// resort, and none if the record was written already.
 func TestLastResort(t *testing.T) {
-	p, err := New()
+	var logged, last bytes.Buffer
+	p, err := New(WithLogger(slog.New(slog.NewTextHandler(&logged, nil))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var last bytes.Buffer
 	p.fallback = slog.NewTextHandler(&last, nil)
 	h := handling{call: Call{Tool: "t"}, orig: errors.New("x")}
 	r := p.lastResort(context.Background(), &h, "boom")
-	if r.Code != codes.InternalError || !strings.Contains(r.Message, r.Ref) || !strings.Contains(last.String(), "ref="+r.Ref) {
-		t.Errorf("last resort %+v, log %q", r, last.String())
+	if r.Code != codes.InternalError || !strings.Contains(r.Message, r.Ref) || !strings.Contains(logged.String(), "ref="+r.Ref) || last.Len() != 0 {
+		t.Errorf("last resort %+v, log %q, last resort %q", r, logged.String(), last.String())
 	}
-	h.logged = true
+	logged.Reset()
+	h.logStarted = true
+	r = p.lastResort(context.Background(), &h, "boom")
+	if logged.Len() != 0 || !strings.Contains(last.String(), "ref="+r.Ref) {
+		t.Errorf("with the logger failed: log %q, last resort %q", logged.String(), last.String())
+	}
+	h.logDone = true
 	last.Reset()
 	p.lastResort(context.Background(), &h, "boom")
-	if last.Len() != 0 {
-		t.Errorf("a logged call was logged again: %q", last.String())
+	if last.Len()+logged.Len() != 0 {
+		t.Errorf("a logged call was logged again: %q %q", logged.String(), last.String())
 	}
 }

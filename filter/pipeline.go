@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/internal/isolate"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -37,6 +38,8 @@ type Pipeline struct {
 	recent    recentRefs   // the last refs a custom generator made
 	badRef    sync.Once    // warns once about a custom generator's bad ref
 	fallback  slog.Handler // the last resort when the logger fails
+	runner    *isolate.Runner[handleCall, *Response]
+	logRunner *isolate.Runner[logCall, error]
 
 	// unknown holds the unregistered codes already warned about.
 	unknown  sync.Map
@@ -50,7 +53,8 @@ const maxUnknownWarnings = 1024
 // New returns a Pipeline configured by opts. A bad option, such as a nil
 // filter, is a *toolerr.DefinitionError.
 func New(opts ...Option) (*Pipeline, error) {
-	p := &Pipeline{newRef: newRef, now: time.Now, fallback: slog.NewTextHandler(os.Stderr, nil)}
+	p := &Pipeline{newRef: newRef, now: time.Now, fallback: slog.NewTextHandler(os.Stderr, nil), runner: isolate.NewRunner(runHandle),
+		logRunner: isolate.NewRunner(runLog)}
 	for _, opt := range opts {
 		if opt == nil {
 			continue
@@ -90,25 +94,57 @@ func New(opts ...Option) (*Pipeline, error) {
 // names its type. The message is at most MaxMessage bytes, the details at
 // most MaxDetails of JSON, and each logged value at most MaxLogValue. A ref
 // is always the pipeline's: one a filter sets is replaced.
-func (p *Pipeline) Handle(ctx context.Context, call Call, err error, toolFilters ...Filter) (resp *Response) {
+func (p *Pipeline) Handle(ctx context.Context, call Call, err error, toolFilters ...Filter) *Response {
 	if err == nil {
 		return nil
 	}
-	h := handling{call: call, orig: err, err: err}
+	h := &handling{call: call, orig: err, err: err}
 	if reason := inspect(err); reason != "" {
 		h.err = &opaqueError{text: reflect.TypeOf(err).String() + " (not walked: " + reason + ")", reason: reason}
 		h.orig = h.err
 	}
-	defer func() {
-		if v := recover(); v != nil {
-			resp = p.lastResort(ctx, &h, v)
-		}
-	}()
-	resp = p.runFilters(ctx, &h, toolFilters)
-	if resp == nil {
-		resp = p.mapSafely(&h)
+	// The filters, the reporter and the log handler run on a goroutine of
+	// their own, so that one that panics or calls runtime.Goexit cannot take
+	// the call with it.
+	resp, ended := p.runner.Run(handleCall{p: p, ctx: ctx, h: h, filters: toolFilters})
+	switch {
+	case ended.Panicked:
+		return p.lastResort(ctx, h, ended.Value)
+	case ended.Exited:
+		return p.lastResort(ctx, h, "runtime.Goexit, or a nil panic, in a filter, the reporter or the log handler")
 	}
-	p.finish(ctx, &h, resp)
+	return resp
+}
+
+// logCall is one record for a log handler, run by Pipeline.logRunner.
+type logCall struct {
+	ctx     context.Context
+	handler slog.Handler
+	rec     slog.Record
+}
+
+// errLogFailed stands for a log handler that did not return.
+var errLogFailed = errors.New("the log handler did not return")
+
+func runLog(c logCall) error { return handle(c.ctx, c.handler, c.rec) }
+
+// handleCall is one call of Handle, run by Pipeline.runner.
+type handleCall struct {
+	p       *Pipeline
+	ctx     context.Context
+	h       *handling
+	filters []Filter
+}
+
+// runHandle handles one error: the filters, the built-in mapping, the
+// report and the record.
+func runHandle(c handleCall) *Response {
+	p, h := c.p, c.h
+	resp := p.runFilters(c.ctx, h, c.filters)
+	if resp == nil {
+		resp = p.mapSafely(h)
+	}
+	p.finish(c.ctx, h, resp)
 	return resp
 }
 
@@ -125,28 +161,41 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Response
 	r.Message = maskedMessage(h.call.Tool, r.Ref)
 	r.RequestID = h.call.RequestID
 	r.Timestamp = time.Now().UTC()
-	if !h.logged {
+	if !h.logDone {
 		rec := slog.NewRecord(time.Now(), slog.LevelError, logMessage, 0)
 		rec.AddAttrs(slog.String("tool", bound(h.call.Tool, 256)), slog.String("code", r.Code.String()),
 			slog.String("ref", r.Ref), slog.String("error", fmt.Sprintf("%T", h.orig)),
 			slog.String("pipeline_error", safeSprint(v)))
-		_ = handle(ctx, p.fallback, rec)
+		// The logger gets the record unless it is what failed; it runs
+		// isolated, as in Handle.
+		var err error = errLogFailed
+		if !h.logStarted {
+			var ended isolate.Outcome
+			err, ended = p.logRunner.Run(logCall{ctx: ctx, handler: p.handler(), rec: rec})
+			if ended.Failed() {
+				err = errLogFailed
+			}
+		}
+		if err != nil {
+			_ = handle(ctx, p.fallback, rec)
+		}
 	}
 	return r
 }
 
 // handling is the state of one error on its way through the pipeline.
 type handling struct {
-	call      Call
-	orig      error // as the handler returned it
-	err       error // after the filters' transformations
-	filterErr error // a filter that panicked or answered badly
-	public    error // the public error the built-in mapping answered with
-	masked    bool
-	ref       string
-	reported  bool
-	logged    bool
-	attrs     []slog.Attr // extra attributes for the log record
+	call       Call
+	orig       error // as the handler returned it
+	err        error // after the filters' transformations
+	filterErr  error // a filter that panicked or answered badly
+	public     error // the public error the built-in mapping answered with
+	masked     bool
+	ref        string
+	reported   bool
+	logStarted bool        // the record was handed to the logger
+	logDone    bool        // the record was written, by the logger or the last resort
+	attrs      []slog.Attr // extra attributes for the log record
 }
 
 func (p *Pipeline) runFilters(ctx context.Context, h *handling, toolFilters []Filter) *Response {
@@ -317,8 +366,9 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 	if r.Timestamp.IsZero() {
 		r.Timestamp = p.timestamp()
 	}
-	h.logged = true // from here on, a failure must not log again
+	h.logStarted = true
 	p.log(ctx, h, r, server)
+	h.logDone = true
 }
 
 // maskedMessage is the text of a masked error: `Internal error in tool "x"

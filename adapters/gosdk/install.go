@@ -10,7 +10,7 @@ import (
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/inputschema"
-	"github.com/mcperr/mcperr/internal/panics"
+	"github.com/mcperr/mcperr/internal/isolate"
 	"github.com/mcperr/mcperr/internal/toolnames"
 )
 
@@ -30,7 +30,7 @@ type serverState struct {
 	defaults bool // Install was given a nil pipeline
 	noCheck  bool
 
-	chain   *panics.Runner[chainCall, chainResult]
+	chain   *isolate.Runner[chainCall, chainResult]
 	names   toolnames.Set
 	mu      sync.RWMutex
 	tools   map[string]*toolEntry
@@ -132,7 +132,7 @@ func ensure(s *mcp.Server) (*serverState, error) {
 
 // newState returns the state of a server configured by p.
 func newState(p *filter.Pipeline) *serverState {
-	return &serverState{p: p, chain: panics.NewRunner(callChain)}
+	return &serverState{p: p, chain: isolate.NewRunner(callChain)}
 }
 
 // setTool records a tool added through this package.
@@ -168,7 +168,7 @@ func (u *unbound) state(ctx context.Context, fn, tool string) *serverState {
 			panic(err) // filter.New without options cannot fail
 		}
 		u.st = newState(p)
-		slog.Default().LogAttrs(ctx, slog.LevelError, "mcperr: handler runs without mcperr installed on its server",
+		bind.Warn(ctx, slog.LevelError, "mcperr: handler runs without mcperr installed on its server",
 			slog.String("tool", tool), slog.String("wrapper", "gosdk."+fn),
 			slog.String("consequence", "its errors are masked and logged with the default configuration, without the error envelope, hint blocks or VALIDATION_ERROR for arguments the SDK refuses"),
 			slog.String("fix", "call gosdk.Install(s, pipeline) at start-up, or add the tool with gosdk.AddTool(s, tool, handler)"))

@@ -6,6 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/internal/panics"
 )
 
 // methodCallTool is the method the middleware handles; every other passes
@@ -32,8 +33,8 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 // has ended, never in a deferred function.
 func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
 	sessions.Store(req.Session, st)
-	out, failure := st.chain.Run(chainCall{ctx: ctx, next: next, req: req})
-	if failure != nil {
+	out, ended := st.chain.Run(chainCall{ctx: ctx, next: next, req: req})
+	if failure := panics.Err(ended); failure != nil {
 		return errorResult(st.mapError(ctx, req, failure)), nil
 	}
 	res, err := out.res, out.err

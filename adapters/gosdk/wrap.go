@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/isolate"
 	"github.com/mcperr/mcperr/internal/panics"
 )
 
@@ -99,17 +100,17 @@ func callTyped[In, Out any](c typedCall[In, Out]) typedResult[Out] {
 // the calling goroutine; elsewhere on one of its own, so that a handler that
 // ends its goroutine is still answered.
 func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandlerFor[In, Out] {
-	runner := panics.NewRunner(callTyped[In, Out])
+	runner := isolate.NewRunner(callTyped[In, Out])
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		c := typedCall[In, Out]{h: h, ctx: ctx, req: req, in: in}
 		var r typedResult[Out]
-		var failure error
+		var ended isolate.Outcome
 		if b.served(req) {
-			r, failure = runner.Call(c)
+			r, ended = runner.Call(c)
 		} else {
-			r, failure = runner.Run(c)
+			r, ended = runner.Run(c)
 		}
-		if failure != nil {
+		if failure := panics.Err(ended); failure != nil {
 			var zero Out
 			return nil, zero, b.fail(ctx, req, failure)
 		}
@@ -158,7 +159,7 @@ func WrapRaw(h mcp.ToolHandler, opts ...Option) mcp.ToolHandler {
 // wrapRaw wraps h with b. If check is not nil, it runs before h and h does
 // not run when it returns an error.
 func wrapRaw(h mcp.ToolHandler, b *binding, check func(*mcp.CallToolRequest) error) mcp.ToolHandler {
-	runner := panics.NewRunner(callRaw)
+	runner := isolate.NewRunner(callRaw)
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if check != nil {
 			if bad := check(req); bad != nil {
@@ -167,13 +168,13 @@ func wrapRaw(h mcp.ToolHandler, b *binding, check func(*mcp.CallToolRequest) err
 		}
 		c := rawCall{h: h, ctx: ctx, req: req}
 		var r rawResult
-		var failure error
+		var ended isolate.Outcome
 		if b.served(req) {
-			r, failure = runner.Call(c)
+			r, ended = runner.Call(c)
 		} else {
-			r, failure = runner.Run(c)
+			r, ended = runner.Run(c)
 		}
-		if failure != nil {
+		if failure := panics.Err(ended); failure != nil {
 			return errorResult(b.fail(ctx, req, failure)), nil
 		}
 		res, err := r.res, r.err

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
-	"github.com/mcperr/mcperr/internal/panics"
+	"github.com/mcperr/mcperr/internal/isolate"
 )
 
 // servers holds the mcperr state of each server, so that Wrap finds the
@@ -25,7 +25,7 @@ type serverState struct {
 	requestIDs bool
 
 	adding  sync.Mutex // held by AddTool from its duplicate check to the registration
-	runner  *panics.Runner[handlerCall, handlerResult]
+	runner  *isolate.Runner[handlerCall, handlerResult]
 	schemas schemaCache
 }
 
@@ -123,7 +123,7 @@ func (st *serverState) install(s *server.MCPServer) {
 
 // newState returns the state of a server configured by p.
 func newState(p *filter.Pipeline) *serverState {
-	return &serverState{p: p, runner: panics.NewRunner(callHandler)}
+	return &serverState{p: p, runner: isolate.NewRunner(callHandler)}
 }
 
 // conflict reports a second configuration for a server: nil if it is the

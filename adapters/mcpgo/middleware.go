@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/inputschema"
+	"github.com/mcperr/mcperr/internal/isolate"
 	"github.com/mcperr/mcperr/internal/panics"
 )
 
@@ -43,7 +44,7 @@ type schemaSource interface {
 // serve runs one call with the configuration of st: it checks the arguments
 // against the schema src finds, unless src is nil, calls next, and turns an
 // error next returns or a panic into an error result, mapped with the
-// tool's filters. If isolate, next runs on a goroutine of its own, so that
+// tool's filters. If isolated, next runs on a goroutine of its own, so that
 // a handler that panics with nil or calls runtime.Goexit is still answered;
 // the middleware isolates every call, and a wrapper only where no
 // middleware runs. A panic is mapped after next has ended, never in a
@@ -51,7 +52,7 @@ type schemaSource interface {
 // through. With the argument check off, a successful call allocates nothing
 // here; with it on, it costs what finding the schema and the validator
 // allocate.
-func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, src schemaSource, filters []filter.Filter, isolate bool) (*mcp.CallToolResult, error) {
+func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, src schemaSource, filters []filter.Filter, isolated bool) (*mcp.CallToolResult, error) {
 	if src != nil {
 		if s, failure := schemaOf(ctx, src, req.Params.Name); failure != nil {
 			return st.fail(ctx, &req, failure, filters), nil
@@ -63,13 +64,13 @@ func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next 
 	}
 	c := handlerCall{next: next, ctx: ctx, req: req}
 	var r handlerResult
-	var failure error
-	if isolate {
-		r, failure = st.runner.Run(c)
+	var ended isolate.Outcome
+	if isolated {
+		r, ended = st.runner.Run(c)
 	} else {
-		r, failure = st.runner.Call(c)
+		r, ended = st.runner.Call(c)
 	}
-	switch {
+	switch failure := panics.Err(ended); {
 	case failure != nil:
 		return st.fail(ctx, &req, failure, filters), nil
 	case r.err == nil || isProtocolError(r.err):

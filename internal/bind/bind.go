@@ -3,13 +3,20 @@
 package bind
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
 	"runtime"
 	"strconv"
 	"sync"
+	"time"
 	"weak"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/isolate"
 	"github.com/mcperr/mcperr/internal/nilness"
 )
 
@@ -111,4 +118,43 @@ func Conflict(pkg string, first, same bool) error {
 	}
 	return &codes.DefinitionError{Code: codes.ConflictingConfiguration,
 		Reason: "mcperr is already installed on this server with another configuration; call " + pkg + ".Install once per server and share one *filter.Pipeline"}
+}
+
+// Warn writes one record at level to slog.Default, and to standard error if
+// the default handler panics or fails, so that a warning about how a server
+// is put together can never take a call down with it.
+func Warn(ctx context.Context, level slog.Level, msg string, attrs ...slog.Attr) {
+	rec := slog.NewRecord(time.Now(), level, msg, 0)
+	rec.AddAttrs(attrs...)
+	// The handler runs on a goroutine of its own: one that calls
+	// runtime.Goexit must not end the caller's.
+	r := isolate.NewRunner(func(c warnCall) error { return handle(c.ctx, c.h, c.rec) })
+	err, ended := r.Run(warnCall{ctx: ctx, h: slog.Default().Handler(), rec: rec})
+	if ended.Failed() {
+		err = errors.New("the log handler did not return")
+	}
+	if err != nil {
+		rec.AddAttrs(slog.String("log_handler_error", err.Error()))
+		_ = handle(ctx, slog.NewTextHandler(os.Stderr, nil), rec)
+	}
+}
+
+// warnCall is one record for Warn.
+type warnCall struct {
+	ctx context.Context
+	h   slog.Handler
+	rec slog.Record
+}
+
+// handle hands rec to h, turning a panic into an error.
+func handle(ctx context.Context, h slog.Handler, rec slog.Record) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("the log handler %T panicked", h)
+		}
+	}()
+	if !h.Enabled(ctx, rec.Level) {
+		return nil
+	}
+	return h.Handle(ctx, rec)
 }

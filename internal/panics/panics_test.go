@@ -7,23 +7,13 @@ import (
 	"testing"
 
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/isolate"
 )
 
-// Run runs fn through a Runner, as the adapters do.
+// Run runs fn through an isolate.Runner, as the adapters do.
 func Run(fn func()) error {
-	_, err := NewRunner(func(f func()) struct{} { f(); return struct{}{} }).Run(fn)
-	return err
-}
-
-func TestRunnerAllocatesNothing(t *testing.T) {
-	r := NewRunner(func(n int) int { return n + 1 })
-	if n := testing.AllocsPerRun(1000, func() {
-		if res, err := r.Run(1); res != 2 || err != nil {
-			t.Fatalf("Run = %d, %v", res, err)
-		}
-	}); n != 0 {
-		t.Errorf("Run allocates %v times", n)
-	}
+	_, out := isolate.NewRunner(func(f func()) struct{} { f(); return struct{}{} }).Run(fn)
+	return Err(out)
 }
 
 func TestRun(t *testing.T) {

@@ -1,6 +1,12 @@
-package panics
+// Package isolate runs a function on a goroutine of its own, so that a
+// function that panics, panics with nil or calls runtime.Goexit ends only
+// that goroutine, and its caller learns how it ended and goes on.
+package isolate
 
-import "sync"
+import (
+	"runtime/debug"
+	"sync"
+)
 
 // runnable is a call waiting for a goroutine.
 type runnable interface{ run() }
@@ -34,14 +40,29 @@ type job[A, R any] struct {
 	f       func(A) R
 	arg     A
 	res     R
-	failure error
-	done    chan struct{}
+	out  Outcome
+	done chan struct{}
 }
 
+// Outcome says how a function ended if it did not return.
+type Outcome struct {
+	// Panicked is set when the function panicked with a value, which Value
+	// holds.
+	Panicked bool
+	Value    any
+	// Exited is set when the function called runtime.Goexit, or panicked
+	// with nil under GODEBUG=panicnil=1, where recover cannot tell the two.
+	Exited bool
+	// Stack is the stack of the goroutine where it ended.
+	Stack []byte
+}
+
+// Failed reports whether the function did not return.
+func (o Outcome) Failed() bool { return o.Panicked || o.Exited }
+
 // Run calls f(arg) on a goroutine of its own and waits for it. It returns
-// f's result, or a *filter.PanicError if f panicked, with value Exited if f
-// called runtime.Goexit or panicked with nil under GODEBUG=panicnil=1.
-func (r *Runner[A, R]) Run(arg A) (res R, failure error) {
+// f's result and, if f did not return, how it ended.
+func (r *Runner[A, R]) Run(arg A) (res R, out Outcome) {
 	j, _ := r.pool.Get().(*job[A, R])
 	if j == nil {
 		j = &job[A, R]{done: make(chan struct{}, 1)}
@@ -50,10 +71,10 @@ func (r *Runner[A, R]) Run(arg A) (res R, failure error) {
 	go worker()
 	handoff <- j
 	<-j.done
-	res, failure = j.res, j.failure
+	res, out = j.res, j.out
 	*j = job[A, R]{done: j.done} // keep nothing of the call alive
 	r.pool.Put(j)
-	return res, failure
+	return res, out
 }
 
 func (j *job[A, R]) run() {
@@ -63,9 +84,9 @@ func (j *job[A, R]) run() {
 		switch {
 		case returned:
 		case v != nil:
-			j.failure = Recovered(v)
+			j.out = Outcome{Panicked: true, Value: v, Stack: debug.Stack()}
 		default:
-			j.failure = Recovered(Exited)
+			j.out = Outcome{Exited: true, Stack: debug.Stack()}
 		}
 		j.done <- struct{}{}
 	}()
@@ -74,13 +95,13 @@ func (j *job[A, R]) run() {
 }
 
 // Call calls f(arg) on the calling goroutine, for a caller further out that
-// answers for a goroutine that ends: it returns f's result, or a
-// *filter.PanicError if f panicked.
-func (r *Runner[A, R]) Call(arg A) (res R, failure error) {
+// answers for a goroutine that ends: it returns f's result and, if f
+// panicked, how.
+func (r *Runner[A, R]) Call(arg A) (res R, out Outcome) {
 	defer func() {
 		if v := recover(); v != nil {
-			failure = Recovered(v)
+			out = Outcome{Panicked: true, Value: v, Stack: debug.Stack()}
 		}
 	}()
-	return r.f(arg), nil
+	return r.f(arg), Outcome{}
 }
