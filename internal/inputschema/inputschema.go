@@ -29,7 +29,8 @@ import (
 
 // Schema is a compiled input schema.
 type Schema struct {
-	s *jsonschema.Schema
+	s    *jsonschema.Schema
+	fast *fast // nil: every check goes to s
 }
 
 // Compile compiles a JSON Schema document (draft 2020-12 unless it says
@@ -50,7 +51,7 @@ func Compile(doc []byte) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	return &Schema{s: s}, nil
+	return &Schema{s: s, fast: compileFast(doc)}, nil
 }
 
 type noLoader struct{}
@@ -78,7 +79,10 @@ func (s *Schema) CheckJSON(args []byte) *domain.Validation {
 // returns nil when they fit.
 func (s *Schema) Check(args any) *domain.Validation {
 	if args == nil {
-		args = map[string]any{}
+		args = emptyObject
+	}
+	if s.fast != nil && s.fast.fits(args) {
+		return nil // arguments that fit cost no allocation
 	}
 	err := s.s.Validate(args)
 	if err == nil {
@@ -235,6 +239,9 @@ func Marshal(schema any) ([]byte, error) {
 	}
 	return json.Marshal(schema)
 }
+
+// emptyObject stands for absent arguments. It is never changed.
+var emptyObject = map[string]any{}
 
 // englishPrinter renders the validator's own texts in English.
 var englishPrinter = message.NewPrinter(language.English)
