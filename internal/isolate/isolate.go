@@ -37,9 +37,9 @@ func NewRunner[A, R any](f func(A) R) *Runner[A, R] {
 
 // job is one call of a Runner.
 type job[A, R any] struct {
-	f       func(A) R
-	arg     A
-	res     R
+	f    func(A) R
+	arg  A
+	res  R
 	out  Outcome
 	done chan struct{}
 }
