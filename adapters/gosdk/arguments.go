@@ -1,7 +1,7 @@
 package gosdk
 
 import (
-	"context"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -9,37 +9,53 @@ import (
 	"github.com/mcperr/mcperr/internal/inputschema"
 )
 
-// methodListTools is the method Middleware uses to find a tool's schema.
+// methodListTools is the method whose results tell the middleware the
+// schemas of the tools it did not add.
 const methodListTools = "tools/list"
 
 // checkArguments reports how the arguments of req do not fit the input
-// schema of the tool it calls, or nil if they fit or the schema cannot be
-// found or compiled. It is called on the error path only. The schema of a
-// tool added through this package is known; for any other tool, the
-// server's tools are listed through next, following cursors, so that each
-// is seen as the SDK serves it.
-func (st *serverState) checkArguments(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) *domain.Validation {
+// schema of the tool it calls, or nil if they fit or the schema is not
+// known. It is called on the error path only, and sends no request: the
+// schema of a tool added through this package was compiled when it was
+// added; that of any other tool is learned from the tools/list results the
+// clients asked for, as every client lists the tools before it calls them.
+func (st *serverState) checkArguments(req *mcp.CallToolRequest) *domain.Validation {
 	if req.Params == nil {
 		return nil
 	}
-	var schema any
+	var s *inputschema.Schema
 	if e := st.tool(req.Params.Name); e != nil {
-		schema = e.schema
-	} else if req.Session != nil {
-		if tool := findTool(ctx, next, req.Session, req.Params.Name); tool != nil {
-			schema = tool.InputSchema
-		}
+		s = e.compiled
+	} else if v, ok := st.listed.Load(req.Params.Name); ok {
+		s = v.(*listedTool).compile(&st.schemas)
 	}
+	if s == nil {
+		return nil
+	}
+	return s.CheckJSON(req.Params.Arguments)
+}
+
+// listedTool is a tool as a tools/list result showed it, with its input
+// schema compiled on first use.
+type listedTool struct {
+	tool   *mcp.Tool
+	once   sync.Once
+	schema *inputschema.Schema
+}
+
+// compile returns the compiled input schema of l, or nil if it has none
+// that compiles.
+func (l *listedTool) compile(cache *inputschema.Cache) *inputschema.Schema {
+	l.once.Do(func() { l.schema = compileSchema(cache, l.tool.InputSchema) })
+	return l.schema
+}
+
+// compileSchema compiles a schema value of any type through cache; nil if
+// it is nil or does not compile.
+func compileSchema(cache *inputschema.Cache, schema any) *inputschema.Schema {
 	if schema == nil {
 		return nil
 	}
-	return checkAgainst(&st.schemas, schema, req.Params.Arguments)
-}
-
-// checkAgainst checks the raw arguments args against schema, compiled
-// through cache. It returns nil if they fit, or if the schema does not
-// compile.
-func checkAgainst(cache *inputschema.Cache, schema any, args []byte) *domain.Validation {
 	doc, err := inputschema.Marshal(schema)
 	if err != nil {
 		return nil
@@ -48,34 +64,24 @@ func checkAgainst(cache *inputschema.Cache, schema any, args []byte) *domain.Val
 	if err != nil {
 		return nil
 	}
-	return s.CheckJSON(args)
+	return s
 }
 
-// findTool returns the tool named name as tools/list serves it, or nil.
-func findTool(ctx context.Context, next mcp.MethodHandler, session *mcp.ServerSession, name string) *mcp.Tool {
-	params := &mcp.ListToolsParams{}
-	for range maxListPages {
-		res, err := next(ctx, methodListTools, &mcp.ListToolsRequest{Session: session, Params: params})
-		if err != nil {
-			return nil
-		}
-		list, ok := res.(*mcp.ListToolsResult)
-		if !ok || list == nil {
-			return nil
-		}
-		for _, t := range list.Tools {
-			if t != nil && t.Name == name {
-				return t
-			}
-		}
-		if list.NextCursor == "" {
-			return nil
-		}
-		params = &mcp.ListToolsParams{Cursor: list.NextCursor}
+// learn records the tools of a tools/list result. The SDK lists the same
+// *mcp.Tool until a tool is replaced, so a list already learned costs a
+// lookup a tool and allocates nothing.
+func (st *serverState) learn(res mcp.Result) {
+	list, ok := res.(*mcp.ListToolsResult)
+	if !ok || list == nil {
+		return
 	}
-	return nil
+	for _, t := range list.Tools {
+		if t == nil {
+			continue
+		}
+		if v, ok := st.listed.Load(t.Name); ok && v.(*listedTool).tool == t {
+			continue
+		}
+		st.listed.Store(t.Name, &listedTool{tool: t})
+	}
 }
-
-// maxListPages bounds the pages findTool reads, against a cursor that never
-// ends.
-const maxListPages = 1000

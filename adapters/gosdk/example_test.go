@@ -41,7 +41,8 @@ func examplePipeline(opts ...filter.Option) *filter.Pipeline {
 	return p
 }
 
-// exampleClient connects a client to s over in-memory transports.
+// exampleClient connects a client to s over in-memory transports and, as
+// every MCP client does before it calls a tool, lists the tools.
 func exampleClient(s *mcp.Server) *mcp.ClientSession {
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -51,6 +52,11 @@ func exampleClient(s *mcp.Server) *mcp.ClientSession {
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		panic(err)
+	}
+	for _, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			panic(err)
+		}
 	}
 	return cs
 }

@@ -298,7 +298,17 @@ func connect(t testing.TB, s *mcp.Server, version string) *mcp.ClientSession {
 		cs.Close()
 		ss.Wait()
 	})
+	listTools(t, cs)
 	return cs
+}
+
+// listTools lists every page of the tools of the server cs is connected
+// to, as every MCP client does before it calls a tool.
+func listTools(t testing.TB, cs *mcp.ClientSession) {
+	t.Helper()
+	for _, err := range cs.Tools(context.Background(), nil) {
+		must(t, err)
+	}
 }
 
 // newPipeline returns a pipeline that logs into log.

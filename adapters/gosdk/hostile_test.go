@@ -446,6 +446,7 @@ func connectBounded(t *testing.T, s *mcp.Server) *mcp.ClientSession {
 	c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil)
 	cs, err := c.Connect(ctx, ct, nil)
 	must(t, err)
+	listTools(t, cs)
 	t.Cleanup(func() {
 		cs.Close()
 		done := make(chan struct{})

@@ -34,6 +34,7 @@ type serverState struct {
 	names   toolnames.Set
 	mu      sync.RWMutex
 	tools   map[string]*toolEntry
+	listed  sync.Map // tool name -> *listedTool, from tools/list results
 	schemas inputschema.Cache
 }
 
@@ -41,8 +42,8 @@ type serverState struct {
 // package: its input schema, to explain arguments the SDK refused, and its
 // filters.
 type toolEntry struct {
-	schema  any
-	filters []filter.Filter
+	compiled *inputschema.Schema // nil if it does not compile
+	filters  []filter.Filter
 }
 
 // Install makes p the mcperr configuration of s, and installs on s the
@@ -68,7 +69,11 @@ type toolEntry struct {
 //   - a panic in the handler, which the SDK alone lets kill the process;
 //   - arguments the SDK refused because they do not fit the tool's input
 //     schema: a VALIDATION_ERROR naming each wrong field and what is wrong
-//     with it, never its value.
+//     with it, never its value. The middleware sends no request of its own
+//     to find a schema: it knows those of the tools added with AddTool and
+//     AddRawTool, and learns the others from the tools/list results that
+//     clients ask for before they call tools. Arguments the SDK refused for
+//     a tool it does not know that way are masked like any other error.
 //
 // A *jsonrpc.Error returned as it is, an unknown tool, every other method, a
 // result a handler built itself with IsError set but without SetError, and

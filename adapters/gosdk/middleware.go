@@ -16,6 +16,13 @@ const methodCallTool = "tools/call"
 // middleware is the receiving middleware that Install puts on a server.
 func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == methodListTools {
+			res, err := next(ctx, method, req)
+			if err == nil {
+				st.learn(res)
+			}
+			return res, err
+		}
 		if method != methodCallTool {
 			return next(ctx, method, req)
 		}
@@ -66,7 +73,7 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		fill(r, me)
 		return res, nil
 	}
-	if v := st.checkArguments(ctx, next, req); v != nil {
+	if v := st.checkArguments(req); v != nil {
 		// Arguments that do not fit: the SDK refused them before a typed
 		// handler ran. A raw handler added to the SDK directly may have run
 		// and failed on its own; its error stays in the record either way.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -325,5 +326,72 @@ func TestMiddlewareKeepsError(t *testing.T) {
 	}
 	if fmt.Sprint(seen) != "[true true]" {
 		t.Errorf("outer middleware found the handler's error: %v, want [true true]", seen)
+	}
+}
+
+// TestNoRequestTheClientDidNotSend checks that a failing call sends no
+// request of mcperr's own through the middleware installed inside it, on a
+// server of many tools, and that its cost does not grow with them.
+func TestNoRequestTheClientDidNotSend(t *testing.T) {
+	var log adaptertest.Log
+	s := mcp.NewServer(&mcp.Implementation{Name: "many", Version: "1.0.0"}, nil)
+	var methods []string
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			methods = append(methods, method)
+			return next(ctx, method, req)
+		}
+	})
+	must(t, gosdk.Install(s, newPipeline(t, &log))) // outside the counting middleware
+	for i := range 200 {
+		mcp.AddTool(s, &mcp.Tool{Name: fmt.Sprintf("tool%d", i)}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
+			return nil, nil, errors.New("failed")
+		})
+	}
+	cs := connect(t, s, "")
+	methods = nil
+	for range 3 {
+		call(context.Background(), cs, adaptertest.Case{Tool: "tool7", Args: map[string]any{"id": "o1", "count": 1}})
+		call(context.Background(), cs, adaptertest.Case{Tool: "tool7", Args: map[string]any{"id": "o1"}})
+	}
+	if fmt.Sprint(methods) != fmt.Sprint(slices.Repeat([]string{"tools/call"}, 6)) {
+		t.Errorf("the inner middleware saw %v, want only the client's six calls", methods)
+	}
+	recs := log.Records(t)
+	if len(recs) != 6 || recs[1]["code"] != string(codes.ValidationError) || recs[0]["code"] != string(codes.InternalError) {
+		t.Errorf("records %v, want internal errors and validation errors", recs)
+	}
+}
+
+// TestUnlistedTool checks a tool added with the SDK alone, called by a
+// client that never listed the tools: mcperr does not know its schema, so
+// the arguments the SDK refused are masked like any error of the SDK, and
+// nothing of them reaches the client.
+func TestUnlistedTool(t *testing.T) {
+	var log adaptertest.Log
+	s := mcp.NewServer(&mcp.Implementation{Name: "unlisted", Version: "1.0.0"}, nil)
+	must(t, gosdk.Install(s, newPipeline(t, &log)))
+	mcp.AddTool(s, &mcp.Tool{Name: "ship"}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
+		return nil, nil, nil
+	})
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "ship_added"}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
+		return nil, nil, nil
+	}))
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	must(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, ct, nil)
+	must(t, err)
+	defer func() { cs.Close(); ss.Wait() }()
+
+	bad := map[string]any{"id": "o1", "count": adaptertest.Canary}
+	r, _ := call(ctx, cs, adaptertest.Case{Tool: "ship", Args: bad})
+	if env := r.Envelope(); env == nil || env["code"] != string(codes.InternalError) || strings.Contains(string(r.Raw), adaptertest.Canary) {
+		t.Errorf("unlisted tool: %s, want a masked INTERNAL_ERROR", r.Raw)
+	}
+	r, _ = call(ctx, cs, adaptertest.Case{Tool: "ship_added", Args: bad})
+	if env := r.Envelope(); env == nil || env["code"] != string(codes.ValidationError) {
+		t.Errorf("a tool added with AddTool: %s, want VALIDATION_ERROR without listing", r.Raw)
 	}
 }

@@ -59,7 +59,7 @@ func AddTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In
 		st.names.Remove(tool.Name)
 		return err
 	}
-	st.setTool(tool.Name, &toolEntry{schema: tt.InputSchema, filters: c.filters})
+	st.setTool(tool.Name, &toolEntry{compiled: compileSchema(&st.schemas, tt.InputSchema), filters: c.filters})
 	return nil
 }
 
@@ -132,7 +132,7 @@ func AddRawTool(s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler, opts ...Option
 		st.names.Remove(tool.Name)
 		return err
 	}
-	st.setTool(tool.Name, &toolEntry{schema: tool.InputSchema, filters: c.filters})
+	st.setTool(tool.Name, &toolEntry{compiled: schema, filters: c.filters})
 	return nil
 }
 

@@ -88,6 +88,7 @@ func TestStdio(t *testing.T) {
 				c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil)
 				cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: proto.version})
 				must(t, err)
+				listTools(t, cs)
 				runTable(t, st, cs, &fileLog{f: stderr}, nil)
 				if err := cs.Close(); err != nil {
 					t.Errorf("the server process ended with %v", err)
@@ -110,6 +111,7 @@ func TestStreamableHTTP(t *testing.T) {
 			c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil)
 			cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, &mcp.ClientSessionOptions{ProtocolVersion: proto.version})
 			must(t, err)
+			listTools(t, cs)
 			defer cs.Close()
 			runTable(t, st, cs, &log, adaptertest.Calls.Load)
 
