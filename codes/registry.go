@@ -3,16 +3,17 @@ package codes
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Registry holds the codes a server knows: the built-in ones and those the
 // application registers. The zero Registry is ready to use and knows the
 // built-in codes. A Registry is safe for concurrent use; registration is
-// meant for start-up, lookups for every call.
+// meant for start-up, lookups for every call, which take no lock.
 type Registry struct {
-	mu     sync.RWMutex
-	custom map[Code]Info
-	order  []Code
+	mu     sync.Mutex // held by Register and All
+	custom atomic.Pointer[map[Code]Info]
+	order  []Code // guarded by mu
 }
 
 // NewRegistry returns a Registry that knows the built-in codes and the given
@@ -40,7 +41,7 @@ func (r *Registry) Register(infos ...Info) error {
 			return err
 		}
 		_, builtin := lookupBuiltin(in.Code)
-		_, known := r.custom[in.Code]
+		_, known := r.load()[in.Code]
 		if builtin || known || seen[in.Code] {
 			reason := "the code is already registered; choose another name"
 			if builtin {
@@ -50,12 +51,23 @@ func (r *Registry) Register(infos ...Info) error {
 		}
 		seen[in.Code] = true
 	}
-	if r.custom == nil {
-		r.custom = make(map[Code]Info, len(infos))
+	old := r.load()
+	custom := make(map[Code]Info, len(old)+len(infos))
+	for c, in := range old {
+		custom[c] = in
 	}
 	for _, in := range infos {
-		r.custom[in.Code] = in
+		custom[in.Code] = in
 		r.order = append(r.order, in.Code)
+	}
+	r.custom.Store(&custom) // a new map: lookups in flight keep the old one
+	return nil
+}
+
+// load returns the application's codes; the map is never changed.
+func (r *Registry) load() map[Code]Info {
+	if m := r.custom.Load(); m != nil {
+		return *m
 	}
 	return nil
 }
@@ -69,9 +81,7 @@ func (r *Registry) Lookup(c Code) (Info, bool) {
 	if r == nil {
 		return Info{}, false
 	}
-	r.mu.RLock()
-	in, ok := r.custom[c]
-	r.mu.RUnlock()
+	in, ok := r.load()[c]
 	return in, ok
 }
 
@@ -82,11 +92,12 @@ func (r *Registry) All() []Info {
 	if r == nil {
 		return out
 	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	custom := r.load()
 	out = slices.Grow(out, len(r.order))
 	for _, c := range r.order {
-		out = append(out, r.custom[c])
+		out = append(out, custom[c])
 	}
 	return out
 }
