@@ -26,7 +26,8 @@ func (p *Pipeline) log(ctx context.Context, h *handling, r *Response, server boo
 	if !p.enabled(ctx, handler, level) {
 		return
 	}
-	attrs := p.attrs(h, r)
+	var buf [16]slog.Attr
+	attrs := p.attrs(buf[:0], h, r)
 	rec := slog.NewRecord(time.Now(), level, logMessage, 0)
 	rec.AddAttrs(attrs...)
 	if err := handle(ctx, handler, rec); err != nil {
@@ -69,8 +70,9 @@ func handle(ctx context.Context, handler slog.Handler, rec slog.Record) (err err
 }
 
 // attrs returns the attributes of the record of h, every value bounded.
-func (p *Pipeline) attrs(h *handling, r *Response) []slog.Attr {
-	attrs := make([]slog.Attr, 0, 14+len(h.attrs))
+// They are appended to attrs, which the caller provides so that they can
+// live on its stack.
+func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, r *Response) []slog.Attr {
 	attrs = append(attrs, slog.String("tool", bound(h.call.Tool, 256)), slog.String("code", r.Code.String()))
 	if r.Ref != "" {
 		attrs = append(attrs, slog.String("ref", r.Ref))

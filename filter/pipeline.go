@@ -156,8 +156,8 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Response
 	if r.Ref == "" {
 		r.Ref = newRef()
 	}
-	retry := false
-	r.Retryable = &retry
+	r.retry = false
+	r.Retryable = &r.retry
 	r.Message = maskedMessage(h.call.Tool, r.Ref)
 	r.RequestID = h.call.RequestID
 	r.Timestamp = time.Now().UTC()
@@ -273,7 +273,8 @@ func (p *Pipeline) mapError(h *handling) *Response {
 			r.Details = d.PublicDetails()
 		}
 		if retry, known := toolerr.RetryableOf(pub); known {
-			r.Retryable = &retry
+			r.retry = retry
+			r.Retryable = &r.retry
 		}
 		if r.Message == "" {
 			return p.internal(h)
@@ -343,8 +344,8 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 		info, _ = p.registry.Lookup(codes.InternalError)
 	}
 	if r.Retryable == nil || h.masked {
-		retry := info.Retryable
-		r.Retryable = &retry
+		r.retry = info.Retryable
+		r.Retryable = &r.retry
 	}
 	if h.masked {
 		r.Message = maskedMessage(h.call.Tool, r.Ref)

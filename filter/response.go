@@ -40,6 +40,8 @@ type Response struct {
 	RequestID string
 	// Timestamp is when the failure was handled. Set by the pipeline.
 	Timestamp time.Time
+
+	retry bool // what Retryable points to when the pipeline sets it
 }
 
 // Texts returns the text blocks of the tool result: the message, then one

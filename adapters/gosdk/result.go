@@ -80,18 +80,34 @@ func callOf(req *mcp.CallToolRequest) filter.Call {
 // content, IsError set, and m kept for GetError. Filling a result twice with
 // the same m gives the same result.
 func fill(r *mcp.CallToolResult, m *mappedError) {
-	texts := m.resp.Texts()
-	content := make([]mcp.Content, len(texts))
-	for i, t := range texts {
-		content[i] = &mcp.TextContent{Text: t}
+	// One allocation holds the message block, the content list of a
+	// Response without hints, and the envelope.
+	parts := &resultParts{text: mcp.TextContent{Text: m.resp.Message}, env: m.resp.Envelope()}
+	if len(m.resp.Hints) == 0 {
+		parts.content[0] = &parts.text
+		r.Content = parts.content[:]
+	} else {
+		texts := m.resp.Texts()
+		content := make([]mcp.Content, len(texts))
+		content[0] = &parts.text
+		for i, t := range texts[1:] {
+			content[i+1] = &mcp.TextContent{Text: t}
+		}
+		r.Content = content
 	}
-	r.Content = content
 	meta := make(mcp.Meta, len(r.Meta)+1)
 	maps.Copy(meta, r.Meta)
-	meta[filter.MetaKey] = m.resp.Envelope()
+	meta[filter.MetaKey] = &parts.env
 	r.Meta = meta
 	r.StructuredContent = nil
 	r.SetError(m) // keeps the content set above
+}
+
+// resultParts are the parts of an error result that fill allocates at once.
+type resultParts struct {
+	text    mcp.TextContent
+	content [1]mcp.Content
+	env     filter.Envelope
 }
 
 // errorResult returns a new error result for m.

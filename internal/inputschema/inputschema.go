@@ -67,6 +67,14 @@ func (s *Schema) CheckJSON(args []byte) *domain.Validation {
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 		args = []byte("{}")
 	}
+	if s.fast != nil {
+		// The quick decoding reads numbers as float64, as the SDKs' own
+		// validators do; the full validator reads them exactly.
+		var quick any
+		if json.Unmarshal(args, &quick) == nil && s.fast.fits(quick) {
+			return nil
+		}
+	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
 		return &domain.Validation{Violations: []domain.Violation{{Constraint: "The arguments must be a JSON object."}}}

@@ -1,0 +1,113 @@
+package gosdk_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// BenchmarkErrorCall measures a failing call of a typed tool through a real
+// client and server over in-memory transports, side by side: the SDK alone
+// answering with its own error result (SetError), and mcperr answering a
+// ToolError, on a server of 3 tools and of 200.
+//
+//	go test -run='^$' -bench=ErrorCall -benchmem ./adapters/gosdk
+func BenchmarkErrorCall(b *testing.B) {
+	sdkError := func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, textOut, error) {
+		var res mcp.CallToolResult
+		res.SetError(fmt.Errorf("Not enough stock for order %s.", "ord_1"))
+		return &res, textOut{}, nil
+	}
+	toolError := func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, textOut, error) {
+		return nil, textOut{}, toolerr.New("Not enough stock for order ord_1.")
+	}
+	p, err := filter.New(filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tools := range []int{3, 200} {
+		for _, bc := range []struct {
+			name string
+			add  func(s *mcp.Server, name string)
+		}{
+			{"bare SetError", func(s *mcp.Server, name string) { mcp.AddTool(s, &mcp.Tool{Name: name}, sdkError) }},
+			{"Install ToolError", func(s *mcp.Server, name string) { mcp.AddTool(s, &mcp.Tool{Name: name}, toolError) }},
+			{"AddTool ToolError", func(s *mcp.Server, name string) { orPanic(gosdk.AddTool(s, &mcp.Tool{Name: name}, toolError)) }},
+		} {
+			b.Run(fmt.Sprintf("%s/%d tools", bc.name, tools), func(b *testing.B) {
+				s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil)
+				if bc.name != "bare SetError" {
+					orPanic(gosdk.Install(s, p))
+				}
+				for i := range tools {
+					bc.add(s, fmt.Sprintf("ship%d", i))
+				}
+				cs := connect(b, s, "")
+				ctx := context.Background()
+				params := &mcp.CallToolParams{Name: "ship1", Arguments: map[string]any{"id": "ord_1", "count": 2}}
+				b.ReportAllocs()
+				for b.Loop() {
+					res, err := cs.CallTool(ctx, params)
+					if err != nil || !res.IsError {
+						b.Fatalf("call did not fail: %v %v", res, err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestErrorCallAllocs pins the cost of a failing call: a ToolError through
+// mcperr costs at most 1.15 times the allocations of the SDK's own error
+// result, on a server of 3 tools and of 200 alike.
+func TestErrorCallAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures real calls")
+	}
+	sdkError := func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
+		var res mcp.CallToolResult
+		res.SetError(fmt.Errorf("Not enough stock for order %s.", "ord_1"))
+		return &res, nil, nil
+	}
+	toolError := func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
+		return nil, nil, toolerr.New("Not enough stock for order ord_1.")
+	}
+	p, err := filter.New(filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	must(t, err)
+	measure := func(tools int, mcperr bool) float64 {
+		s := mcp.NewServer(&mcp.Implementation{Name: "pin", Version: "1.0.0"}, nil)
+		for i := range tools {
+			name := fmt.Sprintf("ship%d", i)
+			if mcperr {
+				if i == 0 {
+					must(t, gosdk.Install(s, p))
+				}
+				mcp.AddTool(s, &mcp.Tool{Name: name}, toolError)
+			} else {
+				mcp.AddTool(s, &mcp.Tool{Name: name}, sdkError)
+			}
+		}
+		cs := connect(t, s, "")
+		params := &mcp.CallToolParams{Name: "ship1", Arguments: map[string]any{"id": "ord_1", "count": 2}}
+		return testing.AllocsPerRun(200, func() {
+			if res, err := cs.CallTool(context.Background(), params); err != nil || !res.IsError {
+				t.Fatalf("call did not fail: %v %v", res, err)
+			}
+		})
+	}
+	for _, tools := range []int{3, 200} {
+		bare, ours := measure(tools, false), measure(tools, true)
+		t.Logf("%d tools: SDK error result %.0f allocations, mcperr ToolError %.0f", tools, bare, ours)
+		if ours > 1.15*bare {
+			t.Errorf("%d tools: a ToolError costs %.0f allocations, more than 1.15 × the SDK's %.0f", tools, ours, bare)
+		}
+	}
+}

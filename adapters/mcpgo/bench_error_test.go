@@ -1,0 +1,120 @@
+package mcpgo_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// BenchmarkErrorCall measures a failing call through the SDK's in-process
+// client, side by side: the SDK alone answering with its own error result
+// (mcp.NewToolResultError), and mcperr answering a ToolError, on a server
+// of 3 tools and of 200.
+//
+//	go test -run='^$' -bench=ErrorCall -benchmem ./adapters/mcpgo
+func BenchmarkErrorCall(b *testing.B) {
+	sdkError := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultError(fmt.Sprintf("Not enough stock for order %s.", "ord_1")), nil
+	}
+	toolError := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, toolerr.New("Not enough stock for order ord_1.")
+	}
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	for _, tools := range []int{3, 200} {
+		for _, bc := range []struct {
+			name string
+			add  func(s *server.MCPServer, name string)
+		}{
+			{"bare NewToolResultError", func(s *server.MCPServer, name string) { s.AddTool(divideTool(name), sdkError) }},
+			{"Install ToolError", func(s *server.MCPServer, name string) { s.AddTool(divideTool(name), toolError) }},
+			{"AddTool ToolError", func(s *server.MCPServer, name string) {
+				if err := mcpgo.AddTool(s, divideTool(name), toolError); err != nil {
+					b.Fatal(err)
+				}
+			}},
+		} {
+			b.Run(fmt.Sprintf("%s/%d tools", bc.name, tools), func(b *testing.B) {
+				s := server.NewMCPServer("bench", "1.0.0")
+				if bc.name != "bare NewToolResultError" {
+					if err := mcpgo.Install(s, testPipeline(logger)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				for i := range tools {
+					bc.add(s, fmt.Sprintf("divide%d", i))
+				}
+				c := inProcess(b, s, mcp.LATEST_PROTOCOL_VERSION)
+				req := mcp.CallToolRequest{}
+				req.Params.Name = "divide1"
+				req.Params.Arguments = map[string]any{"a": 6, "b": 3}
+				ctx := context.Background()
+				b.ReportAllocs()
+				for b.Loop() {
+					res, err := c.CallTool(ctx, req)
+					if err != nil || !res.IsError {
+						b.Fatalf("call did not fail: %v %v", err, res)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestErrorCallAllocs pins the cost of a failing call: a ToolError through
+// mcperr costs at most 1.15 times the allocations of the SDK's own
+// mcp.NewToolResultError, on a server of 3 tools and of 200 alike.
+func TestErrorCallAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures real calls")
+	}
+	sdkError := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultError(fmt.Sprintf("Not enough stock for order %s.", "ord_1")), nil
+	}
+	toolError := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, toolerr.New("Not enough stock for order ord_1.")
+	}
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	measure := func(tools int, mcperr bool) float64 {
+		s := server.NewMCPServer("pin", "1.0.0")
+		for i := range tools {
+			name := fmt.Sprintf("divide%d", i)
+			if mcperr {
+				if err := mcpgo.AddTool(s, divideTool(name), toolError); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				s.AddTool(divideTool(name), sdkError)
+			}
+		}
+		if mcperr {
+			// AddTool installed the default configuration; log nowhere.
+			old := slog.Default()
+			slog.SetDefault(logger)
+			defer slog.SetDefault(old)
+		}
+		c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "divide1"
+		req.Params.Arguments = map[string]any{"a": 6, "b": 3}
+		return testing.AllocsPerRun(200, func() {
+			if res, err := c.CallTool(context.Background(), req); err != nil || !res.IsError {
+				t.Fatalf("call did not fail: %v %v", err, res)
+			}
+		})
+	}
+	for _, tools := range []int{3, 200} {
+		bare, ours := measure(tools, false), measure(tools, true)
+		t.Logf("%d tools: SDK error result %.0f allocations, mcperr ToolError %.0f", tools, bare, ours)
+		if ours > 1.15*bare {
+			t.Errorf("%d tools: a ToolError costs %.0f allocations, more than 1.15 × the SDK's %.0f", tools, ours, bare)
+		}
+	}
+}
