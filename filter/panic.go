@@ -1,9 +1,6 @@
 package filter
 
-import (
-	"fmt"
-	"runtime/debug"
-)
+import "runtime/debug"
 
 // PanicError is a panic recovered from a tool handler or a filter. It is
 // always masked: the client never reads the panic value. Its Stack reaches
@@ -15,8 +12,9 @@ type PanicError struct {
 	Stack []byte
 }
 
-// Error returns "panic: " and the value.
-func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+// Error returns "panic: " and the value, bounded, even if the value is
+// cyclic or its own methods panic.
+func (e *PanicError) Error() string { return "panic: " + safeSprint(e.Value) }
 
 // recovered turns the value of recover() inside the pipeline, from a filter
 // or a reporter, into a *PanicError with the current stack.

@@ -158,7 +158,7 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Response
 	}
 	r.retry = false
 	r.Retryable = &r.retry
-	r.Message = maskedMessage(h.call.Tool, r.Ref)
+	r.Message = boundMessage(maskedMessage(h.call.Tool, r.Ref), MaxMessage)
 	r.RequestID = h.call.RequestID
 	r.Timestamp = time.Now().UTC()
 	if !h.logDone {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/toolerr"
@@ -193,13 +194,33 @@ func safeText(err error) (text string) {
 	return bound(err.Error(), MaxLogValue)
 }
 
-// safeSprint formats a panic value without letting its own methods panic.
+// safeSprint formats a panic value without letting its own methods panic
+// and without walking a cyclic value: an error whose chain cannot be walked
+// safely gives its type, and a map, slice, struct or pointer is printed as
+// its bounded, acyclic copy.
 func safeSprint(v any) (s string) {
 	defer func() {
 		if recover() != nil {
 			s = fmt.Sprintf("<%T>", v)
 		}
 	}()
+	switch x := v.(type) {
+	case nil:
+		return "<nil>"
+	case string:
+		return bound(x, MaxLogValue)
+	case error:
+		if reason := inspect(x); reason != "" {
+			return reflect.TypeOf(x).String() + " (not walked: " + reason + ")"
+		}
+		return safeText(x)
+	case fmt.Stringer:
+		return bound(x.String(), MaxLogValue)
+	}
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.Map, reflect.Slice, reflect.Array, reflect.Struct, reflect.Pointer, reflect.Interface:
+		return bound(fmt.Sprint(boundAny(reflect.ValueOf(v), 0)), MaxLogValue)
+	}
 	return bound(fmt.Sprint(v), MaxLogValue)
 }
 
@@ -216,8 +237,10 @@ func bound(s string, max int) string {
 	return s[:cut] + "…(" + strconv.Itoa(len(s)-cut) + " more bytes)"
 }
 
-// boundMessage cuts a message for the client to at most max bytes.
+// boundMessage cuts a message for the client to at most max bytes of valid
+// UTF-8, so that JSON does not grow it either.
 func boundMessage(s string, max int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
 	if len(s) <= max {
 		return s
 	}

@@ -6,19 +6,46 @@ package isolate
 import (
 	"runtime/debug"
 	"sync"
+	"time"
 )
 
 // runnable is a call waiting for a goroutine.
 type runnable interface{ run() }
 
-// handoff is where each goroutine Runner.Run starts picks up its call: the
-// goroutine is started without arguments, which allocates nothing, and
-// receives the call here. Every send is matched by the one goroutine started
-// for it.
+// handoff is where idle workers wait for calls. A call goes to an idle
+// worker if there is one, else to a worker started for it; the worker then
+// waits for the next call, so that its stack, grown by the calls before,
+// serves the next one without growing again.
 var handoff = make(chan runnable)
 
-// worker runs one call.
-func worker() { (<-handoff).run() }
+// idleTimeout is how long a worker waits for a call before it ends.
+const idleTimeout = 30 * time.Second
+
+// worker runs calls until it has waited idleTimeout for one, or a call ends
+// its goroutine.
+func worker() {
+	idle := time.NewTimer(idleTimeout)
+	defer idle.Stop()
+	for {
+		select {
+		case r := <-handoff:
+			r.run()
+			idle.Reset(idleTimeout)
+		case <-idle.C:
+			return
+		}
+	}
+}
+
+// start hands r to an idle worker, or to a new one.
+func start(r runnable) {
+	select {
+	case handoff <- r:
+	default:
+		go worker()
+		handoff <- r
+	}
+}
 
 // Runner runs one function, f, on goroutines of their own: a call that
 // panics, panics with nil or calls runtime.Goexit ends only that goroutine,
@@ -68,8 +95,7 @@ func (r *Runner[A, R]) Run(arg A) (res R, out Outcome) {
 		j = &job[A, R]{done: make(chan struct{}, 1)}
 	}
 	j.f, j.arg = r.f, arg
-	go worker()
-	handoff <- j
+	start(j)
 	<-j.done
 	res, out = j.res, j.out
 	*j = job[A, R]{done: j.done} // keep nothing of the call alive
