@@ -4,8 +4,10 @@
 package isolate
 
 import (
+	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,26 +20,41 @@ type runnable interface{ run() }
 // serves the next one without growing again.
 var handoff = make(chan runnable)
 
-// idleTimeout is how long a worker waits for a call before it ends.
-const idleTimeout = 30 * time.Second
+// idleTimeout is how long a worker waits for a call before it ends, and
+// maxIdle how many workers may wait at once: a burst of calls leaves at most
+// maxIdle goroutines behind it, for at most idleTimeout.
+const idleTimeout = 5 * time.Second
 
-// worker runs calls until it has waited idleTimeout for one, or a call ends
-// its goroutine.
+var maxIdle = int32(4 * runtime.GOMAXPROCS(0))
+
+// idle counts the workers waiting for a call.
+var idle atomic.Int32
+
+// worker runs calls until it has waited idleTimeout for one, enough others
+// wait already, or a call ends its goroutine.
 func worker() {
-	idle := time.NewTimer(idleTimeout)
-	defer idle.Stop()
+	timer := time.NewTimer(idleTimeout)
+	defer timer.Stop()
 	for {
-		select {
-		case r := <-handoff:
-			r.run()
-			idle.Reset(idleTimeout)
-		case <-idle.C:
+		if idle.Add(1) > maxIdle {
+			// Enough workers wait: one of them takes the call this one
+			// was started for.
+			idle.Add(-1)
 			return
 		}
+		select {
+		case r := <-handoff:
+			idle.Add(-1)
+			r.run()
+		case <-timer.C:
+			idle.Add(-1)
+			return
+		}
+		timer.Reset(idleTimeout)
 	}
 }
 
-// start hands r to an idle worker, or to a new one.
+// start hands r to a waiting worker, or to a new one.
 func start(r runnable) {
 	select {
 	case handoff <- r:

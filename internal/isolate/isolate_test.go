@@ -2,7 +2,9 @@ package isolate
 
 import (
 	"runtime"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestRunnerAllocatesNothing(t *testing.T) {
@@ -37,5 +39,21 @@ func TestOutcomes(t *testing.T) {
 	}
 	if _, out := r.Call("panic"); !out.Panicked || out.Value != "boom" {
 		t.Errorf("Call panic: %+v", out)
+	}
+}
+
+// TestIdleWorkersAreBounded checks that a burst of concurrent calls leaves
+// at most maxIdle workers waiting.
+func TestIdleWorkersAreBounded(t *testing.T) {
+	r := NewRunner(func(d time.Duration) int { time.Sleep(d); return 0 })
+	var wg sync.WaitGroup
+	for range 200 {
+		wg.Add(1)
+		go func() { defer wg.Done(); r.Run(time.Millisecond) }()
+	}
+	wg.Wait()
+	time.Sleep(10 * time.Millisecond)
+	if n := idle.Load(); n > maxIdle {
+		t.Errorf("%d workers wait after the burst, want at most %d", n, maxIdle)
 	}
 }
