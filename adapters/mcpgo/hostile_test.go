@@ -2,214 +2,20 @@ package mcpgo_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
-	"os"
-	"regexp"
-	"runtime"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	crdb "github.com/cockroachdb/errors"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
-	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/adaptertest"
-	"github.com/mcperr/mcperr/toolerr"
 )
-
-// hostileCanary is planted in every error text and panic value of the
-// hostile tests; no byte a client receives may hold it.
-const hostileCanary = "hunter2-CANARY-hostile"
-
-// hostileCallTimeout bounds every client call of the hostile tests, so that
-// a call left unanswered fails its test instead of hanging the suite.
-const hostileCallTimeout = 5 * time.Second
-
-// maskedTextRE is the one text of a masked error.
-var maskedTextRE = regexp.MustCompile(`^Internal error in tool "([^"]*)" \(ref: ([0-9a-f]{16})\)\.$`)
-
-// derefError's Error dereferences its receiver: a typed nil of it panics.
-type derefError struct{ msg string }
-
-func (e *derefError) Error() string { return e.msg }
-
-// flakyError's Error panics the first time it is called, then works.
-type flakyError struct {
-	mu    sync.Mutex
-	calls int
-}
-
-func (e *flakyError) Error() string {
-	e.mu.Lock()
-	e.calls++
-	n := e.calls
-	e.mu.Unlock()
-	if n == 1 {
-		panic("Error() panicked: " + hostileCanary)
-	}
-	return "flaky: " + hostileCanary
-}
-
-// selfError unwraps to itself.
-type selfError struct{}
-
-func (e *selfError) Error() string { return "self: " + hostileCanary }
-func (e *selfError) Unwrap() error { return e }
-
-// pairError is one of two errors that unwrap to each other.
-type pairError struct {
-	name  string
-	other *pairError
-}
-
-func (e *pairError) Error() string { return "pair " + e.name + ": " + hostileCanary }
-func (e *pairError) Unwrap() error { return e.other }
-
-// joinSelfError's Unwrap() []error holds itself.
-type joinSelfError struct{}
-
-func (e *joinSelfError) Error() string   { return "join self: " + hostileCanary }
-func (e *joinSelfError) Unwrap() []error { return []error{e} }
-
-// layerError is one layer of a long chain.
-type layerError struct{ next error }
-
-func (e *layerError) Error() string { return "layer: " + e.next.Error() }
-func (e *layerError) Unwrap() error { return e.next }
-
-// hintedError is a third-party error that carries a hint meant for its own
-// callers, not for a model.
-type hintedError struct{}
-
-func (e *hintedError) Error() string     { return "driver: " + hostileCanary }
-func (e *hintedError) ErrorHint() string { return "secret driver hint: " + hostileCanary }
-
-// newPair returns one of two errors that unwrap to each other.
-func newPair() error {
-	a, b := &pairError{name: "a"}, &pairError{name: "b"}
-	a.other, b.other = b, a
-	return a
-}
-
-// longChain returns a chain of n wrappers around a plain error.
-func longChain(n int) error {
-	var err error = errors.New("bottom: " + hostileCanary)
-	for range n {
-		err = &layerError{next: err}
-	}
-	return err
-}
-
-// brokenHandler is a slog.Handler that fails every record it is handed,
-// after keeping its text: it panics, returns an error or ends its
-// goroutine.
-type brokenHandler struct {
-	mode string // "panic", "error" or "goexit"
-	mu   sync.Mutex
-	seen []string
-}
-
-func (h *brokenHandler) Enabled(context.Context, slog.Level) bool { return true }
-func (h *brokenHandler) WithAttrs([]slog.Attr) slog.Handler       { return h }
-func (h *brokenHandler) WithGroup(string) slog.Handler            { return h }
-
-func (h *brokenHandler) Handle(_ context.Context, r slog.Record) error {
-	var b strings.Builder
-	b.WriteString(r.Message)
-	r.Attrs(func(a slog.Attr) bool {
-		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
-		return true
-	})
-	h.mu.Lock()
-	h.seen = append(h.seen, b.String())
-	h.mu.Unlock()
-	switch h.mode {
-	case "panic":
-		panic("log handler broke: " + hostileCanary)
-	case "goexit":
-		runtime.Goexit()
-	}
-	return errors.New("log handler failed: " + hostileCanary)
-}
-
-// handed returns the texts of the records h was handed.
-func (h *brokenHandler) handed() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]string(nil), h.seen...)
-}
-
-// reports records every incident handed to the reporter, then runs inner.
-type reports struct {
-	mu    sync.Mutex
-	refs  []string
-	inner func(filter.Incident)
-}
-
-func (r *reports) Report(_ context.Context, in filter.Incident) {
-	r.mu.Lock()
-	r.refs = append(r.refs, in.Ref)
-	r.mu.Unlock()
-	if r.inner != nil {
-		r.inner(in)
-	}
-}
-
-func (r *reports) got() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.refs...)
-}
-
-// stderrCapture holds what the pipeline's last-resort handler, which writes
-// to standard error, wrote during a test.
-type stderrCapture struct{ f *os.File }
-
-// captureStderr points os.Stderr at a file until the test ends. A pipeline
-// built meanwhile writes its last-resort records there.
-func captureStderr(t *testing.T) *stderrCapture {
-	t.Helper()
-	f, err := os.CreateTemp(t.TempDir(), "stderr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := os.Stderr
-	os.Stderr = f
-	t.Cleanup(func() {
-		os.Stderr = old
-		f.Close()
-	})
-	return &stderrCapture{f: f}
-}
-
-// lines returns the non-empty lines written so far.
-func (c *stderrCapture) lines(t *testing.T) []string {
-	t.Helper()
-	if c == nil {
-		return nil
-	}
-	b, err := os.ReadFile(c.f.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if l != "" {
-			out = append(out, l)
-		}
-	}
-	return out
-}
 
 // hostileEntry is one way a tool reaches a server with mcperr.
 type hostileEntry struct {
@@ -231,7 +37,7 @@ var hostileEntries = []hostileEntry{
 			t.Fatal(err)
 		}
 	}},
-	{"Wrap without Install", false, func(_ *testing.T, s *server.MCPServer, name string, h server.ToolHandlerFunc, fs []filter.Filter) {
+	{adaptertest.WrapWithoutInstall, false, func(_ *testing.T, s *server.MCPServer, name string, h server.ToolHandlerFunc, fs []filter.Filter) {
 		var opts []mcpgo.Option
 		if len(fs) > 0 {
 			opts = append(opts, mcpgo.WithFilters(fs...))
@@ -240,13 +46,9 @@ var hostileEntries = []hostileEntry{
 	}},
 }
 
-// behaviour is what a hostile tool does: return an error, or panic, or end
-// its goroutine. A nil behaviour succeeds.
-type behaviour func(ctx context.Context) error
-
 // hostileHandler runs do as a handler; it answers "all good" when do
 // returns nil.
-func hostileHandler(do behaviour) server.ToolHandlerFunc {
+func hostileHandler(do adaptertest.HostileBehaviour) server.ToolHandlerFunc {
 	return func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if do != nil {
 			if err := do(ctx); err != nil {
@@ -257,124 +59,15 @@ func hostileHandler(do behaviour) server.ToolHandlerFunc {
 	}
 }
 
-// fails returns a behaviour that returns err.
-func fails(err error) behaviour { return func(context.Context) error { return err } }
-
-// panicsWith returns a behaviour that panics with v.
-func panicsWith(v any) behaviour { return func(context.Context) error { panic(v) } }
-
-// hostileWant is what the client must read for a failing call.
-type hostileWant struct {
-	// text is the exact first text block; empty means the masked text of
-	// tool "x" with a ref.
-	text string
-	// code is the envelope's code, INTERNAL_ERROR when empty.
-	code codes.Code
-	// hints are the exact blocks after the first.
-	hints []string
-	// bounded asks only that the text be at most filter.MaxMessage bytes
-	// long and the hints at most filter.MaxHints of filter.MaxHint bytes,
-	// instead of exact texts.
-	bounded bool
-	// logHas are strings the failure's one record must hold.
-	logHas []string
-}
-
-// hostileCase is one hostile failure.
-type hostileCase struct {
-	name string
-	do   behaviour
-	// filters are global on an installed server, the tool's own for Wrap.
-	filters []filter.Filter
-	// report runs inside the reporter of an installed server.
-	report func(filter.Incident)
-	// logMode breaks the logger: "panic", "error" or "goexit".
-	logMode string
-	want    hostileWant
-	// skipFor maps entry names to why the case does not apply there.
-	skipFor map[string]string
-}
-
-// typedNilFilter transforms every error into a typed nil whose Error
-// panics.
-var typedNilFilter = filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
-	var e *derefError
-	return nil, e
-})
-
-// panickingFilter panics on every error.
-var panickingFilter = filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
-	panic("filter broke: " + hostileCanary)
-})
-
-// goexitFilter ends its goroutine on every error.
-var goexitFilter = filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
-	runtime.Goexit()
-	return nil, nil
-})
-
-const noReporter = "the default configuration of a tool wrapped without Install has no reporter"
-
-// hostileCases are the failures every entry point must answer.
-func hostileCases() []hostileCase {
-	plain := fails(errors.New("db down: " + hostileCanary))
-	var typedNil *derefError
-	return []hostileCase{
-		{name: "plain error", do: plain},
-		{name: "typed nil whose Error panics", do: fails(typedNil)},
-		{name: "Error panics once then works", do: func(context.Context) error { return &flakyError{} }},
-		{name: "chain cyclic through Unwrap() error on itself", do: fails(&selfError{}), want: hostileWant{logHas: []string{"*mcpgo_test.selfError"}}},
-		{name: "chain cyclic through two errors", do: fails(newPair()), want: hostileWant{logHas: []string{"*mcpgo_test.pairError"}}},
-		{name: "chain cyclic through Unwrap() []error", do: fails(&joinSelfError{}), want: hostileWant{logHas: []string{"*mcpgo_test.joinSelfError"}}},
-		{name: "chain longer than MaxChain", do: fails(longChain(filter.MaxChain + 5)), want: hostileWant{logHas: []string{"*mcpgo_test.layerError"}}},
-		{name: "panic", do: panicsWith("nil map write: " + hostileCanary), want: hostileWant{logHas: []string{"nil map write", "goroutine"}}},
-		{name: "panic with nil", do: panicsWith(nil), want: hostileWant{logHas: []string{"panic called with nil argument"}}},
-		{name: "panic with http.ErrAbortHandler", do: panicsWith(http.ErrAbortHandler), want: hostileWant{logHas: []string{http.ErrAbortHandler.Error()}}},
-		{name: "runtime.Goexit", do: func(context.Context) error { runtime.Goexit(); return nil },
-			want: hostileWant{logHas: []string{"runtime.Goexit"}}},
-		{name: "filter panics", do: plain, filters: []filter.Filter{panickingFilter}},
-		{name: "filter turns the error into a typed nil whose Error panics", do: plain, filters: []filter.Filter{typedNilFilter}},
-		{name: "filter calls runtime.Goexit", do: plain, filters: []filter.Filter{goexitFilter}},
-		{name: "reporter panics", do: plain, report: func(filter.Incident) { panic("reporter broke: " + hostileCanary) },
-			skipFor: map[string]string{"Wrap without Install": noReporter}},
-		{name: "reporter calls runtime.Goexit", do: plain, report: func(filter.Incident) { runtime.Goexit() },
-			skipFor: map[string]string{"Wrap without Install": noReporter}},
-		{name: "log handler panics", do: plain, logMode: "panic"},
-		{name: "log handler returns an error", do: plain, logMode: "error"},
-		{name: "log handler calls runtime.Goexit", do: plain, logMode: "goexit"},
-		{name: "issue link is not a hint", do: fails(crdb.WithIssueLink(errors.New("unsupported: "+hostileCanary),
-			crdb.IssueLink{IssueURL: "https://example.invalid/" + hostileCanary, Detail: "detail " + hostileCanary}))},
-		{name: "third-party ErrorHint deep in the chain", do: fails(fmt.Errorf("query: %w", &hintedError{}))},
-		{name: "hint below a ToolError's cause", do: fails(toolerr.New("The order service failed.").
-			WithCause(crdb.WithHint(errors.New("cause: "+hostileCanary), "secret hint: "+hostileCanary))),
-			want: hostileWant{text: "The order service failed.", code: codes.ToolFailed}},
-		{name: "hint at the top survives masking", do: fails(crdb.WithHint(errors.New("db: "+hostileCanary), "Retry later.")),
-			want: hostileWant{hints: []string{"Hint: Retry later."}}},
-		{name: "oversized message and hints", do: func(context.Context) error {
-			e := toolerr.New(strings.Repeat("m", 3*filter.MaxMessage)).WithHint(strings.Repeat("h", 4*filter.MaxHint))
-			return crdb.WithHint(crdb.WithHint(e, strings.Repeat("i", 2*filter.MaxHint)), strings.Repeat("j", 2*filter.MaxHint))
-		}, want: hostileWant{code: codes.ToolFailed, bounded: true}},
-	}
-}
-
-// hostileRun is what one hostile call gave.
-type hostileRun struct {
-	r        adaptertest.Result
-	records  []map[string]any // the logger's records
-	handed   []string         // records handed to a broken log handler
-	fallback []string         // the last-resort handler's lines
-	reports  []string         // refs handed to the reporter
-}
-
 // TestHostile protects the core promise against hostile handlers, errors, filters, reporters and log handlers: one isError result, no canary, the ref in one record and at most one report, and the server keeps serving.
 func TestHostile(t *testing.T) {
 	for _, e := range hostileEntries {
-		for _, c := range hostileCases() {
-			t.Run(e.name+"/"+c.name, func(t *testing.T) {
-				if why := c.skipFor[e.name]; why != "" {
+		for _, c := range adaptertest.HostileCases() {
+			t.Run(e.name+"/"+c.Name, func(t *testing.T) {
+				if why := c.SkipFor[e.name]; why != "" {
 					t.Skip(why)
 				}
-				checkHostile(t, "x", c.want, runHostile(t, e, c))
+				adaptertest.CheckHostile(t, "x", c.Want, runHostile(t, e, c))
 			})
 		}
 	}
@@ -382,37 +75,37 @@ func TestHostile(t *testing.T) {
 
 // runHostile sets up a server with tool "x" doing c and tool "ok" through
 // entry e, calls "x" in process, then checks that "ok" still succeeds.
-func runHostile(t *testing.T, e hostileEntry, c hostileCase) hostileRun {
+func runHostile(t *testing.T, e hostileEntry, c adaptertest.HostileCase) adaptertest.HostileRun {
 	t.Helper()
-	var stderr *stderrCapture
-	if c.logMode != "" {
-		stderr = captureStderr(t) // before any pipeline is built
+	var stderr *adaptertest.StderrCapture
+	if c.LogMode != "" {
+		stderr = adaptertest.CaptureStderr(t) // before any pipeline is built
 	}
 	var log adaptertest.Log
 	logger := log.Logger()
-	var broken *brokenHandler
-	if c.logMode != "" {
-		broken = &brokenHandler{mode: c.logMode}
+	var broken *adaptertest.BrokenHandler
+	if c.LogMode != "" {
+		broken = &adaptertest.BrokenHandler{Mode: c.LogMode}
 		logger = slog.New(broken)
 	}
-	rep := &reports{inner: c.report}
+	rep := &adaptertest.Reports{Inner: c.Report}
 	s := server.NewMCPServer("hostile", "1.0.0")
 	if e.installed {
-		if err := mcpgo.Install(s, testPipeline(logger, filter.WithFilters(c.filters...), filter.WithReporter(rep))); err != nil {
+		if err := mcpgo.Install(s, testPipeline(logger, filter.WithFilters(c.Filters...), filter.WithReporter(rep))); err != nil {
 			t.Fatal(err)
 		}
 	} else {
 		useDefaultLogger(t, logger)
 	}
-	e.add(t, s, "x", hostileHandler(c.do), c.filters)
+	e.add(t, s, "x", hostileHandler(c.Do), c.Filters)
 	e.add(t, s, "ok", hostileHandler(nil), nil)
 	cl := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	log.Records(t) // forget what connecting logged
 
-	run := hostileRun{r: guardedCall(t, cl, "x", nil)}
-	run.records, run.reports, run.fallback = log.Records(t), rep.got(), stderr.lines(t)
+	run := adaptertest.HostileRun{R: guardedCall(t, cl, "x", nil), WantEnvelope: true}
+	run.Records, run.Reports, run.Fallback = log.Records(t), rep.Got(), stderr.Lines(t)
 	if broken != nil {
-		run.handed = broken.handed()
+		run.Handed = broken.Handed()
 	}
 	checkServing(t, cl)
 	return run
@@ -420,7 +113,7 @@ func runHostile(t *testing.T, e hostileEntry, c hostileCase) hostileRun {
 
 // guardedCall calls tool with args on its own goroutine, where the
 // in-process client runs the server's handling: a panic or runtime.Goexit
-// that escapes the server, or no answer within hostileCallTimeout, is
+// that escapes the server, or no answer within adaptertest.HostileCallTimeout, is
 // returned as the result's ProtocolErr instead of crashing or hanging the
 // test.
 func guardedCall(t *testing.T, cl *client.Client, tool string, args map[string]any) adaptertest.Result {
@@ -430,7 +123,7 @@ func guardedCall(t *testing.T, cl *client.Client, tool string, args map[string]a
 		err   error
 		fault error
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), hostileCallTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), adaptertest.HostileCallTimeout)
 	defer cancel()
 	done := make(chan answer, 1)
 	go func() {
@@ -458,7 +151,7 @@ func guardedCall(t *testing.T, cl *client.Client, tool string, args map[string]a
 			return adaptertest.Result{ProtocolErr: a.fault}
 		}
 		return resultOf(t, a.res, a.err)
-	case <-time.After(hostileCallTimeout + time.Second):
+	case <-time.After(adaptertest.HostileCallTimeout + time.Second):
 		return adaptertest.Result{ProtocolErr: errors.New("no answer")}
 	}
 }
@@ -466,117 +159,7 @@ func guardedCall(t *testing.T, cl *client.Client, tool string, args map[string]a
 // checkServing checks that the server still answers a successful call.
 func checkServing(t *testing.T, cl *client.Client) {
 	t.Helper()
-	r := guardedCall(t, cl, "ok", nil)
-	if r.ProtocolErr != nil || r.IsError || len(r.Texts) != 1 || r.Texts[0] != "all good" {
-		t.Errorf("the server stopped serving: the next call got %v %s", r.ProtocolErr, r.Raw)
-	}
-}
-
-// checkHostile checks what one failing call of tool gave against want.
-func checkHostile(t *testing.T, tool string, want hostileWant, run hostileRun) {
-	t.Helper()
-	r := run.r
-	if r.ProtocolErr != nil {
-		t.Fatalf("want one isError result, got a protocol error or no answer: %v", r.ProtocolErr)
-	}
-	if strings.Contains(string(r.Raw), hostileCanary) {
-		t.Errorf("the canary reached the client: %s", r.Raw)
-	}
-	if !r.IsError || len(r.Texts) == 0 {
-		t.Fatalf("want an isError result with text, got %s", r.Raw)
-	}
-	if len(r.Texts[0]) > filter.MaxMessage {
-		t.Errorf("message of %d bytes, more than MaxMessage", len(r.Texts[0]))
-	}
-	if n := len(r.Texts) - 1; n > filter.MaxHints {
-		t.Errorf("%d hint blocks, more than MaxHints", n)
-	}
-	for _, h := range r.Texts[1:] {
-		if !strings.HasPrefix(h, "Hint: ") || len(h) > len("Hint: ")+filter.MaxHint {
-			t.Errorf("hint block %.40q... of %d bytes: want \"Hint: \" and at most MaxHint bytes", h, len(h))
-		}
-	}
-	ref := ""
-	switch {
-	case want.bounded:
-	case want.text == "":
-		m := maskedTextRE.FindStringSubmatch(r.Texts[0])
-		if m == nil || m[1] != tool {
-			t.Fatalf("text %q, want the masked text of tool %q with a ref", r.Texts[0], tool)
-		}
-		ref = m[2]
-	case r.Texts[0] != want.text:
-		t.Errorf("text %q, want %q", r.Texts[0], want.text)
-	}
-	if !want.bounded && fmt.Sprint(r.Texts[1:]) != fmt.Sprint(want.hints) && !(len(r.Texts) == 1 && len(want.hints) == 0) {
-		t.Errorf("hint blocks %q, want %q", r.Texts[1:], want.hints)
-	}
-	env := r.Envelope()
-	code := want.code
-	if code == "" {
-		code = codes.InternalError
-	}
-	if env == nil || env["error"] != true || env["code"] != string(code) || env["message"] != r.Texts[0] {
-		t.Errorf("envelope %v, want code %s and the text as message", env, code)
-	}
-	if ref != "" && env["ref"] != ref {
-		t.Errorf("envelope ref %v, text ref %q", env["ref"], ref)
-	}
-	checkOneRecord(t, run, ref, want.logHas)
-}
-
-// checkOneRecord checks that the failure was logged once: one "tool call
-// failed" record, in the logger or, if the logger failed, in the
-// last-resort handler, holding ref when there is one; and that the reporter
-// was called at most once, with ref.
-func checkOneRecord(t *testing.T, run hostileRun, ref string, logHas []string) {
-	t.Helper()
-	failed, withRef := 0, 0
-	var text string // the failure's record
-	for _, rec := range run.records {
-		b, _ := json.Marshal(rec)
-		if rec["msg"] == "tool call failed" {
-			failed++
-			text = string(b)
-		}
-		if ref != "" && strings.Contains(string(b), ref) {
-			withRef++
-		}
-	}
-	for _, l := range run.fallback {
-		if strings.Contains(l, `msg="tool call failed"`) {
-			failed++
-			text = l
-		}
-		if ref != "" && strings.Contains(l, ref) {
-			withRef++
-		}
-	}
-	if failed != 1 {
-		t.Errorf("%d records of the failure, want 1: log %v, last resort %q", failed, run.records, run.fallback)
-	}
-	if ref != "" && withRef != 1 {
-		t.Errorf("ref %s is in %d records, want 1: log %v, last resort %q", ref, withRef, run.records, run.fallback)
-	}
-	for _, s := range logHas {
-		if !strings.Contains(text, s) {
-			t.Errorf("the failure's record lacks %q: %.3000s", s, text)
-		}
-	}
-	if run.handed != nil {
-		n := 0
-		for _, h := range run.handed {
-			if strings.Contains(h, ref) && strings.HasPrefix(h, "tool call failed") {
-				n++
-			}
-		}
-		if n != 1 {
-			t.Errorf("the broken log handler was handed the failure %d times, want once: %q", n, run.handed)
-		}
-	}
-	if len(run.reports) > 1 || len(run.reports) == 1 && run.reports[0] != ref {
-		t.Errorf("reporter called with %q, want at most once with the client's ref %q", run.reports, ref)
-	}
+	adaptertest.CheckServing(t, guardedCall(t, cl, "ok", nil))
 }
 
 // TestHostileErrorPanicsOnce protects "logged once, with the ref the client got" for an error whose Error panics the first time only.
@@ -592,17 +175,17 @@ func TestHostileErrorPanicsOnce(t *testing.T) {
 			} else {
 				useDefaultLogger(t, log.Logger())
 			}
-			flaky := &flakyError{}
-			e.add(t, s, "x", hostileHandler(fails(flaky)), nil)
+			flaky := &adaptertest.FlakyError{}
+			e.add(t, s, "x", hostileHandler(adaptertest.Fails(flaky)), nil)
 			e.add(t, s, "ok", hostileHandler(nil), nil)
 			cl := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 			log.Records(t)
 			r := guardedCall(t, cl, "x", nil)
-			run := hostileRun{r: r, records: log.Records(t)}
-			checkHostile(t, "x", hostileWant{}, run)
-			m := maskedTextRE.FindStringSubmatch(r.Texts[0])
-			if len(run.records) == 1 && m != nil && run.records[0]["ref"] != m[2] {
-				t.Errorf("the record's ref %v is not the client's %s", run.records[0]["ref"], m[2])
+			run := adaptertest.HostileRun{R: r, Records: log.Records(t), WantEnvelope: true}
+			adaptertest.CheckHostile(t, "x", adaptertest.HostileWant{}, run)
+			m := adaptertest.MaskedTextRE.FindStringSubmatch(r.Texts[0])
+			if len(run.Records) == 1 && m != nil && run.Records[0]["ref"] != m[2] {
+				t.Errorf("the record's ref %v is not the client's %s", run.Records[0]["ref"], m[2])
 			}
 			_ = flaky.Error() // works now: nothing may log again
 			checkServing(t, cl)
@@ -616,13 +199,8 @@ func TestHostileErrorPanicsOnce(t *testing.T) {
 // TestHostileStreamableHTTP protects a masked answer, not a dropped connection, to panic(http.ErrAbortHandler) and runtime.Goexit over streamable HTTP.
 func TestHostileStreamableHTTP(t *testing.T) {
 	for _, e := range hostileEntries {
-		for _, c := range []hostileCase{
-			{name: "panic with http.ErrAbortHandler", do: panicsWith(http.ErrAbortHandler),
-				want: hostileWant{logHas: []string{http.ErrAbortHandler.Error()}}},
-			{name: "runtime.Goexit", do: func(context.Context) error { runtime.Goexit(); return nil },
-				want: hostileWant{logHas: []string{"runtime.Goexit"}}},
-		} {
-			t.Run(e.name+"/"+c.name, func(t *testing.T) {
+		for _, c := range adaptertest.HostileHTTPCases() {
+			t.Run(e.name+"/"+c.Name, func(t *testing.T) {
 				var log adaptertest.Log
 				s := server.NewMCPServer("hostile-http", "1.0.0")
 				if e.installed {
@@ -632,12 +210,12 @@ func TestHostileStreamableHTTP(t *testing.T) {
 				} else {
 					useDefaultLogger(t, log.Logger())
 				}
-				e.add(t, s, "x", hostileHandler(c.do), nil)
+				e.add(t, s, "x", hostileHandler(c.Do), nil)
 				e.add(t, s, "ok", hostileHandler(nil), nil)
 				cl := overHTTP(t, s, mcp.LATEST_PROTOCOL_VERSION)
 				log.Records(t)
 				r := guardedCall(t, cl, "x", nil)
-				checkHostile(t, "x", c.want, hostileRun{r: r, records: log.Records(t)})
+				adaptertest.CheckHostile(t, "x", c.Want, adaptertest.HostileRun{R: r, Records: log.Records(t), WantEnvelope: true})
 				checkServing(t, cl)
 			})
 		}

@@ -1,0 +1,495 @@
+package adaptertest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	crdb "github.com/cockroachdb/errors"
+
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// HostileCanary is planted in every error text and panic value of the
+// hostile and load tests; no byte a client receives may hold it.
+const HostileCanary = "hunter2-CANARY-hostile"
+
+// HostileCallTimeout bounds every client call of the hostile tests, so that
+// a call left unanswered fails its test instead of hanging the suite.
+const HostileCallTimeout = 5 * time.Second
+
+// MaskedTextRE is the one text of a masked error: it captures the tool's
+// name and the ref.
+var MaskedTextRE = regexp.MustCompile(`^Internal error in tool "([^"]*)" \(ref: ([0-9a-f]{16})\)\.$`)
+
+// DerefError's Error dereferences its receiver: a typed nil of it panics.
+type DerefError struct{ msg string }
+
+// Error returns the message, and panics on a nil receiver.
+func (e *DerefError) Error() string { return e.msg }
+
+// FlakyError's Error panics the first time it is called, then works.
+type FlakyError struct {
+	mu    sync.Mutex
+	calls int
+}
+
+// Error panics with the canary on its first call and returns it after.
+func (e *FlakyError) Error() string {
+	e.mu.Lock()
+	e.calls++
+	n := e.calls
+	e.mu.Unlock()
+	if n == 1 {
+		panic("Error() panicked: " + HostileCanary)
+	}
+	return "flaky: " + HostileCanary
+}
+
+// SelfError unwraps to itself.
+type SelfError struct{}
+
+// Error returns a text with the canary.
+func (e *SelfError) Error() string { return "self: " + HostileCanary }
+
+// Unwrap returns e itself.
+func (e *SelfError) Unwrap() error { return e }
+
+// PairError is one of two errors that unwrap to each other; see NewPair.
+type PairError struct {
+	name  string
+	other *PairError
+}
+
+// Error returns a text with the canary.
+func (e *PairError) Error() string { return "pair " + e.name + ": " + HostileCanary }
+
+// Unwrap returns the other error of the pair.
+func (e *PairError) Unwrap() error { return e.other }
+
+// JoinSelfError's Unwrap() []error holds itself.
+type JoinSelfError struct{}
+
+// Error returns a text with the canary.
+func (e *JoinSelfError) Error() string { return "join self: " + HostileCanary }
+
+// Unwrap returns e itself, as the only error it joins.
+func (e *JoinSelfError) Unwrap() []error { return []error{e} }
+
+// LayerError is one layer of a long chain; see LongChain.
+type LayerError struct{ next error }
+
+// Error returns the text of the layers below, prefixed.
+func (e *LayerError) Error() string { return "layer: " + e.next.Error() }
+
+// Unwrap returns the layer below.
+func (e *LayerError) Unwrap() error { return e.next }
+
+// HintedError is a third-party error that carries a hint meant for its own
+// callers, not for a model.
+type HintedError struct{}
+
+// Error returns a text with the canary.
+func (e *HintedError) Error() string { return "driver: " + HostileCanary }
+
+// ErrorHint returns a hint with the canary, which must not reach a client.
+func (e *HintedError) ErrorHint() string { return "secret driver hint: " + HostileCanary }
+
+// NewPair returns one of two errors that unwrap to each other.
+func NewPair() error {
+	a, b := &PairError{name: "a"}, &PairError{name: "b"}
+	a.other, b.other = b, a
+	return a
+}
+
+// LongChain returns a chain of n wrappers around a plain error.
+func LongChain(n int) error {
+	var err error = errors.New("bottom: " + HostileCanary)
+	for range n {
+		err = &LayerError{next: err}
+	}
+	return err
+}
+
+// BrokenHandler is a slog.Handler that fails every record it is handed,
+// after keeping its text: it panics, returns an error or ends its
+// goroutine, as Mode says.
+type BrokenHandler struct {
+	Mode string // "panic", "error" or "goexit"
+	mu   sync.Mutex
+	seen []string
+}
+
+// Enabled reports true for every level.
+func (h *BrokenHandler) Enabled(context.Context, slog.Level) bool { return true }
+
+// WithAttrs returns h itself.
+func (h *BrokenHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+
+// WithGroup returns h itself.
+func (h *BrokenHandler) WithGroup(string) slog.Handler { return h }
+
+// Handle keeps the record's message and attributes as one text, then fails
+// as h.Mode says.
+func (h *BrokenHandler) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString(r.Message)
+	r.Attrs(func(a slog.Attr) bool {
+		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
+		return true
+	})
+	h.mu.Lock()
+	h.seen = append(h.seen, b.String())
+	h.mu.Unlock()
+	switch h.Mode {
+	case "panic":
+		panic("log handler broke: " + HostileCanary)
+	case "goexit":
+		runtime.Goexit()
+	}
+	return errors.New("log handler failed: " + HostileCanary)
+}
+
+// Handed returns the texts of the records h was handed.
+func (h *BrokenHandler) Handed() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.seen...)
+}
+
+// Reports is a filter.Reporter that records the ref of every incident
+// handed to it, then runs Inner, if set.
+type Reports struct {
+	mu    sync.Mutex
+	refs  []string
+	Inner func(filter.Incident)
+}
+
+// Report records in's ref and runs r.Inner.
+func (r *Reports) Report(_ context.Context, in filter.Incident) {
+	r.mu.Lock()
+	r.refs = append(r.refs, in.Ref)
+	r.mu.Unlock()
+	if r.Inner != nil {
+		r.Inner(in)
+	}
+}
+
+// Got returns the refs reported so far, in order.
+func (r *Reports) Got() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.refs...)
+}
+
+// StderrCapture holds what the pipeline's last-resort handler, which writes
+// to standard error, wrote during a test: File is where standard error
+// went.
+type StderrCapture struct{ File *os.File }
+
+// CaptureStderr points os.Stderr at a file until the test ends. A pipeline
+// built meanwhile writes its last-resort records there.
+func CaptureStderr(t *testing.T) *StderrCapture {
+	t.Helper()
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stderr
+	os.Stderr = f
+	t.Cleanup(func() {
+		os.Stderr = old
+		f.Close()
+	})
+	return &StderrCapture{File: f}
+}
+
+// Lines returns the non-empty lines written so far; none for a nil c.
+func (c *StderrCapture) Lines(t *testing.T) []string {
+	t.Helper()
+	if c == nil {
+		return nil
+	}
+	b, err := os.ReadFile(c.File.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// HostileBehaviour is what a hostile tool does: return an error, or panic,
+// or end its goroutine. A nil HostileBehaviour succeeds.
+type HostileBehaviour func(ctx context.Context) error
+
+// Fails returns a HostileBehaviour that returns err.
+func Fails(err error) HostileBehaviour { return func(context.Context) error { return err } }
+
+// PanicsWith returns a HostileBehaviour that panics with v.
+func PanicsWith(v any) HostileBehaviour { return func(context.Context) error { panic(v) } }
+
+// goexits is a HostileBehaviour that calls runtime.Goexit.
+func goexits(context.Context) error { runtime.Goexit(); return nil }
+
+// HostileWant is what the client must read for a failing call.
+type HostileWant struct {
+	// Text is the exact first text block; empty means the masked text of
+	// tool "x" with a ref.
+	Text string
+	// Code is the envelope's code, INTERNAL_ERROR when empty.
+	Code codes.Code
+	// Hints are the exact blocks after the first.
+	Hints []string
+	// Bounded asks only that the text be at most filter.MaxMessage bytes
+	// long and the hints at most filter.MaxHints of filter.MaxHint bytes,
+	// instead of exact texts.
+	Bounded bool
+	// LogHas are strings the failure's one record must hold.
+	LogHas []string
+}
+
+// HostileCase is one hostile failure.
+type HostileCase struct {
+	Name string
+	Do   HostileBehaviour
+	// Filters are global on an installed server, the tool's own for Wrap.
+	Filters []filter.Filter
+	// Report runs inside the reporter of an installed server.
+	Report func(filter.Incident)
+	// LogMode breaks the logger: "panic", "error" or "goexit".
+	LogMode string
+	Want    HostileWant
+	// SkipFor maps entry names to why the case does not apply there.
+	SkipFor map[string]string
+}
+
+// TypedNilFilter transforms every error into a typed nil whose Error
+// panics.
+var TypedNilFilter = filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+	var e *DerefError
+	return nil, e
+})
+
+// PanickingFilter panics on every error.
+var PanickingFilter = filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+	panic("filter broke: " + HostileCanary)
+})
+
+// GoexitFilter ends its goroutine on every error.
+var GoexitFilter = filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+	runtime.Goexit()
+	return nil, nil
+})
+
+// WrapWithoutInstall is the name every adapter gives the entry point of a
+// tool wrapped with Wrap on a server without Install: the one the cases'
+// SkipFor name.
+const WrapWithoutInstall = "Wrap without Install"
+
+const noReporter = "the default configuration of a tool wrapped without Install has no reporter"
+
+// HostileCases are the failures every entry point must answer.
+func HostileCases() []HostileCase {
+	plain := Fails(errors.New("db down: " + HostileCanary))
+	var typedNil *DerefError
+	return []HostileCase{
+		{Name: "plain error", Do: plain},
+		{Name: "typed nil whose Error panics", Do: Fails(typedNil)},
+		{Name: "Error panics once then works", Do: func(context.Context) error { return &FlakyError{} }},
+		{Name: "chain cyclic through Unwrap() error on itself", Do: Fails(&SelfError{}), Want: HostileWant{LogHas: []string{"*adaptertest.SelfError"}}},
+		{Name: "chain cyclic through two errors", Do: Fails(NewPair()), Want: HostileWant{LogHas: []string{"*adaptertest.PairError"}}},
+		{Name: "chain cyclic through Unwrap() []error", Do: Fails(&JoinSelfError{}), Want: HostileWant{LogHas: []string{"*adaptertest.JoinSelfError"}}},
+		{Name: "chain longer than MaxChain", Do: Fails(LongChain(filter.MaxChain + 5)), Want: HostileWant{LogHas: []string{"*adaptertest.LayerError"}}},
+		{Name: "panic", Do: PanicsWith("nil map write: " + HostileCanary), Want: HostileWant{LogHas: []string{"nil map write", "goroutine"}}},
+		{Name: "panic with nil", Do: PanicsWith(nil), Want: HostileWant{LogHas: []string{"panic called with nil argument"}}},
+		HostileHTTPCases()[0],
+		HostileHTTPCases()[1],
+		{Name: "filter panics", Do: plain, Filters: []filter.Filter{PanickingFilter}},
+		{Name: "filter turns the error into a typed nil whose Error panics", Do: plain, Filters: []filter.Filter{TypedNilFilter}},
+		{Name: "filter calls runtime.Goexit", Do: plain, Filters: []filter.Filter{GoexitFilter}},
+		{Name: "reporter panics", Do: plain, Report: func(filter.Incident) { panic("reporter broke: " + HostileCanary) },
+			SkipFor: map[string]string{WrapWithoutInstall: noReporter}},
+		{Name: "reporter calls runtime.Goexit", Do: plain, Report: func(filter.Incident) { runtime.Goexit() },
+			SkipFor: map[string]string{WrapWithoutInstall: noReporter}},
+		{Name: "log handler panics", Do: plain, LogMode: "panic"},
+		{Name: "log handler returns an error", Do: plain, LogMode: "error"},
+		{Name: "log handler calls runtime.Goexit", Do: plain, LogMode: "goexit"},
+		{Name: "issue link is not a hint", Do: Fails(crdb.WithIssueLink(errors.New("unsupported: "+HostileCanary),
+			crdb.IssueLink{IssueURL: "https://example.invalid/" + HostileCanary, Detail: "detail " + HostileCanary}))},
+		{Name: "third-party ErrorHint deep in the chain", Do: Fails(fmt.Errorf("query: %w", &HintedError{}))},
+		{Name: "hint below a ToolError's cause", Do: Fails(toolerr.New("The order service failed.").
+			WithCause(crdb.WithHint(errors.New("cause: "+HostileCanary), "secret hint: "+HostileCanary))),
+			Want: HostileWant{Text: "The order service failed.", Code: codes.ToolFailed}},
+		{Name: "hint at the top survives masking", Do: Fails(crdb.WithHint(errors.New("db: "+HostileCanary), "Retry later.")),
+			Want: HostileWant{Hints: []string{"Hint: Retry later."}}},
+		{Name: "oversized message and hints", Do: func(context.Context) error {
+			e := toolerr.New(strings.Repeat("m", 3*filter.MaxMessage)).WithHint(strings.Repeat("h", 4*filter.MaxHint))
+			return crdb.WithHint(crdb.WithHint(e, strings.Repeat("i", 2*filter.MaxHint)), strings.Repeat("j", 2*filter.MaxHint))
+		}, Want: HostileWant{Code: codes.ToolFailed, Bounded: true}},
+	}
+}
+
+// HostileHTTPCases are the failures that, over streamable HTTP, must get a
+// masked answer, not a dropped connection: panic(http.ErrAbortHandler) and
+// runtime.Goexit.
+func HostileHTTPCases() []HostileCase {
+	return []HostileCase{
+		{Name: "panic with http.ErrAbortHandler", Do: PanicsWith(http.ErrAbortHandler),
+			Want: HostileWant{LogHas: []string{http.ErrAbortHandler.Error()}}},
+		{Name: "runtime.Goexit", Do: goexits,
+			Want: HostileWant{LogHas: []string{"runtime.Goexit"}}},
+	}
+}
+
+// HostileRun is what one hostile call gave.
+type HostileRun struct {
+	R        Result
+	Records  []map[string]any // the logger's records
+	Handed   []string         // records handed to a broken log handler
+	Fallback []string         // the last-resort handler's lines
+	Reports  []string         // refs handed to the reporter
+	// WantEnvelope means the result must carry the envelope; without it,
+	// an envelope, if any, is still checked.
+	WantEnvelope bool
+}
+
+// CheckHostile checks what one failing call of tool gave against want: one
+// isError result without the canary, within the bounds of a message and
+// its hints, with the texts, envelope and ref want says, logged once and
+// reported at most once.
+func CheckHostile(t *testing.T, tool string, want HostileWant, run HostileRun) {
+	t.Helper()
+	r := run.R
+	if r.ProtocolErr != nil {
+		t.Fatalf("want one isError result, got a protocol error or no answer: %v", r.ProtocolErr)
+	}
+	if strings.Contains(string(r.Raw), HostileCanary) {
+		t.Errorf("the canary reached the client: %s", r.Raw)
+	}
+	if !r.IsError || len(r.Texts) == 0 {
+		t.Fatalf("want an isError result with text, got %s", r.Raw)
+	}
+	if len(r.Texts[0]) > filter.MaxMessage {
+		t.Errorf("message of %d bytes, more than MaxMessage", len(r.Texts[0]))
+	}
+	if n := len(r.Texts) - 1; n > filter.MaxHints {
+		t.Errorf("%d hint blocks, more than MaxHints", n)
+	}
+	for _, h := range r.Texts[1:] {
+		if !strings.HasPrefix(h, "Hint: ") || len(h) > len("Hint: ")+filter.MaxHint {
+			t.Errorf("hint block %.40q... of %d bytes: want \"Hint: \" and at most MaxHint bytes", h, len(h))
+		}
+	}
+	ref := ""
+	switch {
+	case want.Bounded:
+	case want.Text == "":
+		m := MaskedTextRE.FindStringSubmatch(r.Texts[0])
+		if m == nil || m[1] != tool {
+			t.Fatalf("text %q, want the masked text of tool %q with a ref", r.Texts[0], tool)
+		}
+		ref = m[2]
+	case r.Texts[0] != want.Text:
+		t.Errorf("text %q, want %q", r.Texts[0], want.Text)
+	}
+	if !want.Bounded && fmt.Sprint(r.Texts[1:]) != fmt.Sprint(want.Hints) && !(len(r.Texts) == 1 && len(want.Hints) == 0) {
+		t.Errorf("hint blocks %q, want %q", r.Texts[1:], want.Hints)
+	}
+	env := r.Envelope()
+	switch {
+	case env == nil && run.WantEnvelope:
+		t.Errorf("no envelope in _meta[%q]: %s", filter.MetaKey, r.Raw)
+	case env != nil:
+		code := want.Code
+		if code == "" {
+			code = codes.InternalError
+		}
+		if env["error"] != true || env["code"] != string(code) || env["message"] != r.Texts[0] {
+			t.Errorf("envelope %v, want code %s and the text as message", env, code)
+		}
+		if ref != "" && env["ref"] != ref {
+			t.Errorf("envelope ref %v, text ref %q", env["ref"], ref)
+		}
+	}
+	checkOneRecord(t, run, ref, want.LogHas)
+}
+
+// checkOneRecord checks that the failure was logged once: one "tool call
+// failed" record, in the logger or, if the logger failed, in the
+// last-resort handler, holding ref when there is one; and that the reporter
+// was called at most once, with ref.
+func checkOneRecord(t *testing.T, run HostileRun, ref string, logHas []string) {
+	t.Helper()
+	failed, withRef := 0, 0
+	var text string // the failure's record
+	for _, rec := range run.Records {
+		b, _ := json.Marshal(rec)
+		if rec["msg"] == "tool call failed" {
+			failed++
+			text = string(b)
+		}
+		if ref != "" && strings.Contains(string(b), ref) {
+			withRef++
+		}
+	}
+	for _, l := range run.Fallback {
+		if strings.Contains(l, `msg="tool call failed"`) {
+			failed++
+			text = l
+		}
+		if ref != "" && strings.Contains(l, ref) {
+			withRef++
+		}
+	}
+	if failed != 1 {
+		t.Errorf("%d records of the failure, want 1: log %v, last resort %q", failed, run.Records, run.Fallback)
+	}
+	if ref != "" && withRef != 1 {
+		t.Errorf("ref %s is in %d records, want 1: log %v, last resort %q", ref, withRef, run.Records, run.Fallback)
+	}
+	for _, s := range logHas {
+		if !strings.Contains(text, s) {
+			t.Errorf("the failure's record lacks %q: %.3000s", s, text)
+		}
+	}
+	if run.Handed != nil {
+		n := 0
+		for _, h := range run.Handed {
+			if strings.Contains(h, ref) && strings.HasPrefix(h, "tool call failed") {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("the broken log handler was handed the failure %d times, want once: %q", n, run.Handed)
+		}
+	}
+	if len(run.Reports) > 1 || len(run.Reports) == 1 && run.Reports[0] != ref {
+		t.Errorf("reporter called with %q, want at most once with the client's ref %q", run.Reports, ref)
+	}
+}
+
+// CheckServing checks that r, the answer to a call of tool "ok" after a
+// failure, is its one successful text: the server still serves.
+func CheckServing(t *testing.T, r Result) {
+	t.Helper()
+	if r.ProtocolErr != nil || r.IsError || len(r.Texts) != 1 || r.Texts[0] != "all good" {
+		t.Errorf("the server stopped serving: the next call got %v %s", r.ProtocolErr, r.Raw)
+	}
+}
