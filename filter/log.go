@@ -96,7 +96,7 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, r *Response) []slog.Att
 		attrs = append(attrs, slog.String("filter_error", p.text(h.filterErr)))
 	}
 	if !p.redact {
-		if v := logValuerOf(h.err); v != nil {
+		if v := h.logValuer(); v != nil {
 			attrs = append(attrs, slog.Attr{Key: "fields", Value: logView(v)})
 		}
 	}
@@ -132,7 +132,7 @@ func (p *Pipeline) stackOf(h *handling) (s string) {
 		}
 	}()
 	var pe *PanicError
-	if errors.As(h.err, &pe) || errors.As(h.filterErr, &pe) {
+	if (h.facts.panicked || h.facts.custom) && errors.As(h.err, &pe) || h.filterErr != nil && errors.As(h.filterErr, &pe) {
 		return bound(string(pe.Stack), MaxLogValue)
 	}
 	if !hasStack(h.err) {
@@ -144,26 +144,25 @@ func (p *Pipeline) stackOf(h *handling) (s string) {
 	return bound(fmt.Sprintf("%+v", h.err), MaxLogValue)
 }
 
-// logValuerOf returns the first slog.LogValuer in err's chain, the log view
-// of a domain error or ToolError, or nil.
-func logValuerOf(err error) (v slog.LogValuer) {
+// logValuer returns the first slog.LogValuer in the chain of the error
+// being handled, the log view of a domain error or ToolError, or nil.
+func (h *handling) logValuer() (v slog.LogValuer) {
+	if !h.facts.custom {
+		return h.facts.valuer
+	}
 	defer func() {
 		if recover() != nil {
 			v = nil
 		}
 	}()
-	f, _ := scan(err)
-	if f.custom {
-		var lv interface {
-			error
-			slog.LogValuer
-		}
-		if errors.As(err, &lv) {
-			return lv
-		}
-		return nil
+	var lv interface {
+		error
+		slog.LogValuer
 	}
-	return f.valuer
+	if errors.As(h.err, &lv) {
+		return lv
+	}
+	return nil
 }
 
 // hasStack reports whether err's chain has a stack of

@@ -94,19 +94,30 @@ func New(opts ...Option) (*Pipeline, error) {
 // names its type. The message is at most MaxMessage bytes, the details at
 // most MaxDetails of JSON, and each logged value at most MaxLogValue. A ref
 // is always the pipeline's: one a filter sets is replaced.
+//
+// Filters, a reporter and a log handler from outside the standard library
+// run on a goroutine of its own, so that even one that calls runtime.Goexit
+// cannot leave the call unanswered; that hand-off costs a few microseconds
+// a failure, which a pipeline without them does not pay.
 func (p *Pipeline) Handle(ctx context.Context, call Call, err error, toolFilters ...Filter) *Response {
 	if err == nil {
 		return nil
 	}
-	h := &handling{call: call, orig: err, err: err}
-	if reason := inspect(err); reason != "" {
-		h.err = &opaqueError{text: reflect.TypeOf(err).String() + " (not walked: " + reason + ")", reason: reason}
-		h.orig = h.err
+	h := &handling{call: call, orig: err}
+	h.setErr(err)
+	h.orig = h.err
+	// Filters, a reporter and a log handler from outside the standard
+	// library run on a goroutine of their own, so that one that panics or
+	// calls runtime.Goexit cannot take the call with it. Without them there
+	// is no code to fear, and no hand-off to pay for.
+	c := handleCall{p: p, ctx: ctx, h: h, filters: toolFilters}
+	var resp *Response
+	var ended isolate.Outcome
+	if len(toolFilters) > 0 || len(p.global) > 0 || p.reporter != nil || !stdHandler(p.handler()) {
+		resp, ended = p.runner.Run(c)
+	} else {
+		resp, ended = p.runner.Call(c)
 	}
-	// The filters, the reporter and the log handler run on a goroutine of
-	// their own, so that one that panics or calls runtime.Goexit cannot take
-	// the call with it.
-	resp, ended := p.runner.Run(handleCall{p: p, ctx: ctx, h: h, filters: toolFilters})
 	switch {
 	case ended.Panicked:
 		return p.lastResort(ctx, h, ended.Value)
@@ -127,6 +138,20 @@ type logCall struct {
 var errLogFailed = errors.New("the log handler did not return")
 
 func runLog(c logCall) error { return handle(c.ctx, c.handler, c.rec) }
+
+// stdHandler reports whether h is a handler of log/slog itself: a JSON or
+// text handler, the discarding one, or the default one.
+func stdHandler(h slog.Handler) bool {
+	switch h.(type) {
+	case *slog.JSONHandler, *slog.TextHandler:
+		return true
+	}
+	if h == slog.DiscardHandler {
+		return true
+	}
+	t := reflect.TypeOf(h)
+	return t.Kind() == reflect.Pointer && t.Elem().PkgPath() == "log/slog"
+}
 
 // handleCall is one call of Handle, run by Pipeline.runner.
 type handleCall struct {
@@ -183,13 +208,26 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Response
 	return r
 }
 
+// setErr makes err the error being handled, with what one walk of its
+// chain finds; a chain that cannot be walked safely is replaced by an
+// opaque error.
+func (h *handling) setErr(err error) {
+	f, reason := scan(err)
+	if reason != "" {
+		err = &opaqueError{text: reflect.TypeOf(err).String() + " (not walked: " + reason + ")", reason: reason}
+		f = chainFacts{}
+	}
+	h.err, h.facts = err, f
+}
+
 // handling is the state of one error on its way through the pipeline.
 type handling struct {
 	call       Call
-	orig       error // as the handler returned it
-	err        error // after the filters' transformations
-	filterErr  error // a filter that panicked or answered badly
-	public     error // the public error the built-in mapping answered with
+	orig       error      // as the handler returned it
+	err        error      // after the filters' transformations
+	facts      chainFacts // what the chain of err holds
+	filterErr  error      // a filter that panicked or answered badly
+	public     error      // the public error the built-in mapping answered with
 	masked     bool
 	ref        string
 	reported   bool
@@ -219,10 +257,7 @@ func (p *Pipeline) runFilters(ctx context.Context, h *handling, toolFilters []Fi
 				return &r
 			}
 			if next != nil {
-				if reason := inspect(next); reason != "" {
-					next = &opaqueError{text: reflect.TypeOf(next).String() + " (not walked: " + reason + ")", reason: reason}
-				}
-				h.err = next
+				h.setErr(next)
 			}
 		}
 	}
@@ -260,7 +295,7 @@ func (p *Pipeline) mapError(h *handling) *Response {
 	if h.filterErr != nil {
 		return p.internal(h)
 	}
-	f, _ := scan(h.err) // the chain was checked when it was set
+	f := h.facts
 	if f.custom {
 		f = p.slowFacts(h.err)
 	}
@@ -297,6 +332,7 @@ func (p *Pipeline) slowFacts(err error) chainFacts {
 	var f chainFacts
 	var pe *PanicError
 	f.panicked = errors.As(err, &pe)
+	f.custom = true
 	f.public, _ = toolerr.PublicOf(err)
 	f.canceled = errors.Is(err, context.Canceled)
 	f.deadline = errors.Is(err, context.DeadlineExceeded)
@@ -375,7 +411,25 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 // maskedMessage is the text of a masked error: `Internal error in tool "x"
 // (ref: R).`
 func maskedMessage(tool, ref string) string {
-	return "Internal error in tool " + strconv.Quote(tool) + " (ref: " + ref + ")."
+	var quoted string
+	if plainName(tool) {
+		quoted = `"` + tool + `"` // what strconv.Quote gives, cheaper
+	} else {
+		quoted = strconv.Quote(tool)
+	}
+	return "Internal error in tool " + quoted + " (ref: " + ref + ")."
+}
+
+// plainName reports whether name has only the characters of a valid MCP
+// tool name, which strconv.Quote leaves as they are.
+func plainName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // checkDetails returns why details cannot be sent, or "".
