@@ -41,6 +41,17 @@ func BenchmarkHandle(b *testing.B) {
 			}
 		})
 	}
+	observe := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
+	withFilter, err := filter.New(filter.WithLogger(logger), filter.WithFilters(observe))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("internal, with a global filter", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			withFilter.Handle(ctx, call, internal)
+		}
+	})
 	b.Run("slog record", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
