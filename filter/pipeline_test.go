@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -566,3 +567,24 @@ func (c *countingFilter) Catch(context.Context, filter.Call, error) (*filter.Res
 type countingReporter struct{ n int }
 
 func (c *countingReporter) Report(context.Context, filter.Incident) { c.n++ }
+
+// TestHandleAllocs pins the allocations of the failure path, in the
+// default configuration with a JSON logger.
+func TestHandleAllocs(t *testing.T) {
+	p, err := filter.New(filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		err  error
+		most float64
+	}{
+		{toolerr.New("b must not be zero."), 5},
+		{errors.New("dial 10.0.0.5: connection refused"), 6},
+	} {
+		if n := testing.AllocsPerRun(200, func() { p.Handle(ctx, call, tc.err) }); n > tc.most {
+			t.Errorf("Handle(%T) allocates %v times, want at most %v", tc.err, n, tc.most)
+		}
+	}
+}
