@@ -40,20 +40,20 @@ const (
 
 // builtins is the fixed table of built-in codes, in documentation order.
 var builtins = [...]Info{
-	{ValidationError, Client, "The arguments do not fit the tool's input schema or rules.", false},
-	{NotFound, Client, "The requested resource does not exist.", false},
-	{Unauthorized, Client, "The caller is not authenticated.", false},
-	{Forbidden, Client, "The caller may not perform this action.", false},
-	{Conflict, Client, "The request conflicts with the current state of the resource.", false},
-	{RateLimited, Client, "Too many requests; retry later.", true},
-	{Cancelled, Client, "The request was cancelled before the tool finished.", true},
-	{Timeout, Server, "The tool did not finish in time.", true},
-	{ToolFailed, Client, "The tool refused the call; the message says why.", false},
-	{BusinessRuleViolation, Business, "A business rule refused the request.", false},
-	{InternalError, Server, "The server failed; the reference identifies the log record.", false},
-	{DatabaseError, Server, "The database failed.", true},
-	{ExternalServiceError, Server, "A service the tool depends on failed.", true},
-	{Unavailable, Server, "The server cannot serve the request right now.", true},
+	{Code: ValidationError, Category: Client, Description: "The arguments do not fit the tool's input schema or rules."},
+	{Code: NotFound, Category: Client, Description: "The requested resource does not exist."},
+	{Code: Unauthorized, Category: Client, Description: "The caller is not authenticated."},
+	{Code: Forbidden, Category: Client, Description: "The caller may not perform this action."},
+	{Code: Conflict, Category: Client, Description: "The request conflicts with the current state of the resource."},
+	{Code: RateLimited, Category: Client, Description: "Too many requests; retry later.", Retryable: true},
+	{Code: Cancelled, Category: Client, Description: "The request was cancelled before the tool finished.", Retryable: true},
+	{Code: Timeout, Category: Server, Description: "The tool did not finish in time.", Retryable: true},
+	{Code: ToolFailed, Category: Client, Description: "The tool refused the call; the message says why."},
+	{Code: BusinessRuleViolation, Category: Business, Description: "A business rule refused the request."},
+	{Code: InternalError, Category: Server, Description: "The server failed; the reference identifies the log record."},
+	{Code: DatabaseError, Category: Server, Description: "The database failed.", Retryable: true},
+	{Code: ExternalServiceError, Category: Server, Description: "A service the tool depends on failed.", Retryable: true},
+	{Code: Unavailable, Category: Server, Description: "The server cannot serve the request right now.", Retryable: true},
 }
 
 // Builtin returns the built-in codes with their information, in

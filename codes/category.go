@@ -31,3 +31,20 @@ func (c Category) String() string {
 
 // MarshalText implements encoding.TextMarshaler.
 func (c Category) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler: it reads "client",
+// "business" or "server", as MarshalText writes them.
+func (c *Category) UnmarshalText(text []byte) error {
+	switch string(text) {
+	case "client":
+		*c = Client
+	case "business":
+		*c = Business
+	case "server":
+		*c = Server
+	default:
+		return &DefinitionError{Code: InvalidCode, Subject: string(text),
+			Reason: `a category is "client", "business" or "server"`}
+	}
+	return nil
+}

@@ -1,7 +1,13 @@
 package codes
 
+import (
+	"net/url"
+	"time"
+)
+
 // Info describes a code: its category, a one-line description for
-// documentation, and whether a caller may retry the same request.
+// documentation, whether a caller may retry the same request and how long
+// it should wait first, and where the code is documented.
 type Info struct {
 	// Code is the code described.
 	Code Code `json:"code"`
@@ -12,6 +18,14 @@ type Info struct {
 	Description string `json:"description"`
 	// Retryable reports whether the same request may succeed if tried again.
 	Retryable bool `json:"retryable"`
+	// RetryAfter is how long a caller should wait before it retries, for a
+	// retryable code whose errors do not say it themselves; zero gives no
+	// advice. It needs Retryable.
+	RetryAfter time.Duration `json:"-"`
+	// DocURL, when set, is an absolute http or https URL that documents the
+	// code. It travels in the error envelope, for programs and people; the
+	// model does not read it.
+	DocURL string `json:"docUrl,omitempty"`
 }
 
 // validate checks that in can be registered.
@@ -24,6 +38,21 @@ func (in Info) validate() error {
 	default:
 		return &DefinitionError{Code: InvalidCode, Subject: string(in.Code),
 			Reason: "a code needs a category: codes.Client, codes.Business or codes.Server"}
+	}
+	switch {
+	case in.RetryAfter < 0:
+		return &DefinitionError{Code: InvalidCode, Subject: string(in.Code),
+			Reason: "RetryAfter is negative; give a delay of zero or more"}
+	case in.RetryAfter > 0 && !in.Retryable:
+		return &DefinitionError{Code: InvalidCode, Subject: string(in.Code),
+			Reason: "RetryAfter is set but Retryable is false; set Retryable, or drop the delay"}
+	}
+	if in.DocURL != "" {
+		u, err := url.Parse(in.DocURL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return &DefinitionError{Code: InvalidCode, Subject: string(in.Code),
+				Reason: "DocURL must be an absolute http or https URL, such as https://example.com/errors#" + string(in.Code)}
+		}
 	}
 	return nil
 }

@@ -37,6 +37,10 @@ func (e *RateLimited) ErrorCode() codes.Code { return codes.RateLimited }
 // Retryable returns true: the same request may succeed later.
 func (e *RateLimited) Retryable() bool { return true }
 
+// RetryDelay returns RetryAfter: how long the caller should wait before it
+// retries. mcperr sends it in the error envelope as retryAfterSeconds.
+func (e *RateLimited) RetryDelay() time.Duration { return e.RetryAfter }
+
 // PublicMessage returns "Too many requests. Retry after 30 seconds."
 func (e *RateLimited) PublicMessage() string {
 	if e.RetryAfter <= 0 {

@@ -9,9 +9,19 @@ import (
 
 // Violation is one way in which one field is invalid.
 type Violation struct {
-	// Field is the path of the field, such as "status" or "items/2/qty";
-	// empty for the arguments as a whole. Public.
+	// Field is the path of the field as the message names it, such as
+	// "status" or "items/2/qty"; empty for the arguments as a whole. Public.
 	Field string `json:"field"`
+	// Pointer, when set, is the JSON Pointer (RFC 6901) of the field in the
+	// arguments, such as "/items/2/qty", for programs; "" is the arguments
+	// as a whole. Build one with Pointer. The argument checks of mcperr's
+	// adapters always set it. Public.
+	Pointer string `json:"pointer,omitempty"`
+	// Reason, when set, is a short machine-readable reason: the JSON Schema
+	// keyword the field fails, such as "type", "required", "enum",
+	// "minimum", "maxLength", "pattern" or "additionalProperties", or a
+	// word of the application's own. Public.
+	Reason string `json:"reason,omitempty"`
 	// Constraint says what the field must be, written for the model, such as
 	// "Must be one of: pending, shipped". Public.
 	Constraint string `json:"constraint"`
@@ -66,13 +76,44 @@ func (e *Validation) PublicMessage() string {
 }
 
 // PublicDetails returns the violations without their values, as
-// {"violations": [{"field": ..., "constraint": ...}]}.
+// {"violations": [{"field": ..., "pointer": ..., "reason": ...,
+// "constraint": ...}]}, where pointer and reason appear when they are set.
 func (e *Validation) PublicDetails() map[string]any {
 	vs := make([]map[string]any, len(e.Violations))
 	for i, v := range e.Violations {
-		vs[i] = map[string]any{"field": v.Field, "constraint": v.Constraint}
+		m := map[string]any{"field": v.Field, "constraint": v.Constraint}
+		if v.Pointer != "" || v.Reason != "" {
+			// "" is a valid pointer, the arguments as a whole; it is sent
+			// when the violation says why.
+			m["pointer"] = v.Pointer
+		}
+		if v.Reason != "" {
+			m["reason"] = v.Reason
+		}
+		vs[i] = m
 	}
 	return map[string]any{"violations": vs}
+}
+
+// Pointer returns the JSON Pointer (RFC 6901) made of tokens, such as
+// "/items/2/qty" for "items", "2", "qty", escaping '~' and '/' in each
+// token. No tokens give "", the whole document.
+func Pointer(tokens ...string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		for i := 0; i < len(t); i++ {
+			switch t[i] {
+			case '~':
+				b.WriteString("~0")
+			case '/':
+				b.WriteString("~1")
+			default:
+				b.WriteByte(t[i])
+			}
+		}
+	}
+	return b.String()
 }
 
 // LogValue returns every violation, values included.

@@ -71,16 +71,18 @@ func ExamplePipeline_Handle() {
 	fmt.Println(string(b))
 	// Output:
 	// {
+	//   "version": 1,
 	//   "error": true,
 	//   "code": "NOT_FOUND",
+	//   "category": "client",
 	//   "message": "User not found: usr_abc123",
 	//   "details": {
 	//     "resourceId": "usr_abc123",
 	//     "resourceType": "User"
 	//   },
+	//   "retryable": false,
 	//   "timestamp": "2024-01-15T10:30:00Z",
-	//   "requestId": "req_xyz789",
-	//   "retryable": false
+	//   "requestId": "req_xyz789"
 	// }
 }
 
@@ -177,15 +179,24 @@ func ExampleFunc() {
 	// Output: INSUFFICIENT_FUNDS Insufficient funds for transfer map[available:100 requested:150]
 }
 
+// The text blocks the model reads, as the default renderer makes them: the
+// message exactly as written, then what the model needs to act on it.
 func ExampleResponse_Texts() {
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRefGenerator(fixedRef))
-	err := crdb.WithHint(errors.New("pool exhausted"), "The database is busy; retry in a minute.")
-	for _, text := range p.Handle(context.Background(), filter.Call{Tool: "report"}, err).Texts() {
-		fmt.Println(text)
+	reg, _ := codes.NewRegistry(codes.Info{Code: "INSUFFICIENT_FUNDS", Category: codes.Business, Description: "The balance is too low."})
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRegistry(reg))
+	err := toolerr.New("Insufficient funds for this transfer.").
+		WithCode("INSUFFICIENT_FUNDS").
+		WithDetails(map[string]any{"available": 100, "requested": 250}).
+		WithHint("Offer a transfer of at most 100.")
+	for _, text := range p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"}, err).Texts() {
+		fmt.Printf("[%s]\n", text)
 	}
 	// Output:
-	// Internal error in tool "report" (ref: 4f9c2a7d1e0b3c58).
-	// Hint: The database is busy; retry in a minute.
+	// [Insufficient funds for this transfer.]
+	// [Code: INSUFFICIENT_FUNDS
+	// Details: {"available":100,"requested":250}
+	// Retry: no, not with the same arguments.
+	// Hint: Offer a transfer of at most 100.]
 }
 
 func ExampleResponse_Envelope() {

@@ -33,6 +33,9 @@ type Pipeline struct {
 	reporter Reporter
 	expose   bool
 	redact   bool
+	render   Renderer
+
+	customRender bool // render is the application's own
 
 	customRef bool         // newRef was set by WithRefGenerator
 	recent    recentRefs   // the last refs a custom generator made
@@ -53,7 +56,7 @@ const maxUnknownWarnings = 1024
 // New returns a Pipeline configured by opts. A bad option, such as a nil
 // filter, is a *toolerr.DefinitionError.
 func New(opts ...Option) (*Pipeline, error) {
-	p := &Pipeline{newRef: newRef, now: time.Now, fallback: slog.NewTextHandler(os.Stderr, nil), runner: isolate.NewRunner(runHandle),
+	p := &Pipeline{newRef: newRef, now: time.Now, render: RenderForModel, fallback: slog.NewTextHandler(os.Stderr, nil), runner: isolate.NewRunner(runHandle),
 		logRunner: isolate.NewRunner(runLog)}
 	for _, opt := range opts {
 		if opt == nil {
@@ -95,8 +98,8 @@ func New(opts ...Option) (*Pipeline, error) {
 // most MaxDetails of JSON, and each logged value at most MaxLogValue. A ref
 // is always the pipeline's: one a filter sets is replaced.
 //
-// Filters, a reporter and a log handler from outside the standard library
-// run on a goroutine of its own, so that even one that calls runtime.Goexit
+// Filters, a reporter, a custom Renderer and a log handler from outside the
+// standard library run on a goroutine of its own, so that even one that calls runtime.Goexit
 // cannot leave the call unanswered; that hand-off costs a few microseconds
 // a failure, which a pipeline without them does not pay.
 func (p *Pipeline) Handle(ctx context.Context, call Call, err error, toolFilters ...Filter) *Response {
@@ -113,7 +116,7 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, toolFilters
 	c := handleCall{p: p, ctx: ctx, h: h, filters: toolFilters}
 	var resp *Response
 	var ended isolate.Outcome
-	if len(toolFilters) > 0 || len(p.global) > 0 || p.reporter != nil || !stdHandler(p.handler()) {
+	if len(toolFilters) > 0 || len(p.global) > 0 || p.reporter != nil || p.customRender || !stdHandler(p.handler()) {
 		resp, ended = p.runner.Run(c)
 	} else {
 		resp, ended = p.runner.Call(c)
@@ -183,9 +186,12 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Response
 	}
 	r.retry = false
 	r.Retryable = &r.retry
+	r.category = codes.Server
 	r.Message = boundMessage(maskedMessage(h.call.Tool, r.Ref), MaxMessage)
 	r.RequestID = h.call.RequestID
 	r.Timestamp = time.Now().UTC()
+	r.textsBuf = [2]string{r.Message, modelBlock(r)}
+	r.texts = r.textsBuf[:]
 	if !h.logDone {
 		rec := slog.NewRecord(time.Now(), slog.LevelError, logMessage, 0)
 		rec.AddAttrs(slog.String("tool", bound(h.call.Tool, 256)), slog.String("code", r.Code.String()),
@@ -229,6 +235,7 @@ type handling struct {
 	filterErr  error      // a filter that panicked or answered badly
 	public     error      // the public error the built-in mapping answered with
 	masked     bool
+	ownText    bool // the message is the pipeline's own, not the application's
 	ref        string
 	reported   bool
 	logStarted bool        // the record was handed to the logger
@@ -310,6 +317,7 @@ func (p *Pipeline) mapError(h *handling) *Response {
 		if retry, known := toolerr.RetryableOf(pub); known {
 			r.retry = retry
 			r.Retryable = &r.retry
+			r.RetryAfter = toolerr.RetryAfterOf(pub)
 		}
 		if r.Message == "" {
 			return p.internal(h)
@@ -319,9 +327,11 @@ func (p *Pipeline) mapError(h *handling) *Response {
 	}
 	switch {
 	case f.canceled:
+		h.ownText = true
 		return &Response{Code: codes.Cancelled, Message: "The request was cancelled before the tool finished."}
 	case f.deadline:
-		return &Response{Code: codes.Timeout, Message: "The tool did not finish in time. Try again, perhaps with a smaller request."}
+		h.ownText = true
+		return &Response{Code: codes.Timeout, Message: "The tool did not finish in time; try again, perhaps with a smaller request."}
 	}
 	return p.internal(h)
 }
@@ -361,11 +371,14 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 	if !known {
 		info = p.unregistered(ctx, h, r)
 	}
+	r.detailsJSON = nil
 	if r.Details != nil {
-		if reason := checkDetails(r.Details); reason != "" {
+		b, reason := checkDetails(r.Details)
+		if reason != "" {
 			r.Details = nil
 			h.attrs = append(h.attrs, slog.String("details_error", p.text(errors.New(reason))))
 		}
+		r.detailsJSON = b
 	}
 	server := h.masked || info.Category == codes.Server
 	r.Ref = ""
@@ -382,13 +395,27 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 	if r.Retryable == nil || h.masked {
 		r.retry = info.Retryable
 		r.Retryable = &r.retry
+		if h.masked {
+			r.RetryAfter = 0
+		}
 	}
+	switch {
+	case !*r.Retryable || r.RetryAfter < 0:
+		r.RetryAfter = 0
+	case r.RetryAfter == 0:
+		r.RetryAfter = info.RetryAfter
+	}
+	r.RetryAfter = min(r.RetryAfter, MaxRetryAfter)
+	r.category, r.docURL = info.Category, info.DocURL
 	if h.masked {
 		r.Message = maskedMessage(h.call.Tool, r.Ref)
 		if p.expose {
 			r.Message = strings.TrimSuffix(r.Message, ".") + ": " + safeText(h.err)
 		}
-		r.Details = nil
+		r.Details, r.detailsJSON = nil, nil
+	} else if h.ownText && r.Ref != "" {
+		// The pipeline's own texts end with the ref, as the masked one does.
+		r.Message = strings.TrimSuffix(r.Message, ".") + " (ref: " + r.Ref + ")."
 	}
 	r.Message = boundMessage(r.Message, MaxMessage)
 	var hints []string
@@ -403,6 +430,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 	if r.Timestamp.IsZero() {
 		r.Timestamp = p.timestamp()
 	}
+	r.texts = p.renderSafely(h, r)
 	h.logStarted = true
 	p.log(ctx, h, r, server)
 	h.logDone = true
@@ -432,21 +460,51 @@ func plainName(name string) bool {
 	return true
 }
 
-// checkDetails returns why details cannot be sent, or "".
-func checkDetails(details map[string]any) (reason string) {
+// checkDetails returns details as JSON, or why they cannot be sent.
+func checkDetails(details map[string]any) (b []byte, reason string) {
 	defer func() {
 		if v := recover(); v != nil {
-			reason = "the details cannot be encoded: " + safeSprint(v)
+			b, reason = nil, "the details cannot be encoded: "+safeSprint(v)
 		}
 	}()
 	b, err := json.Marshal(details)
 	switch {
 	case err != nil:
-		return "the details cannot be encoded: " + err.Error()
+		return nil, "the details cannot be encoded: " + err.Error()
 	case len(b) > MaxDetails:
-		return fmt.Sprintf("the details are %d bytes of JSON, more than %d", len(b), MaxDetails)
+		return nil, fmt.Sprintf("the details are %d bytes of JSON, more than %d", len(b), MaxDetails)
 	}
-	return ""
+	return b, ""
+}
+
+// renderSafely renders r with the pipeline's Renderer. One that panics or
+// returns no blocks is replaced by RenderForModel, and the failure noted
+// in the log record; the blocks are bounded.
+func (p *Pipeline) renderSafely(h *handling, r *Response) (texts []string) {
+	if !p.customRender {
+		if sameFunc(p.render, RenderMessageOnly) {
+			return RenderMessageOnly(r)
+		}
+		// RenderForModel, into the Response's own array.
+		r.textsBuf = [2]string{r.Message, modelBlock(r)}
+		return r.textsBuf[:]
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			h.attrs = append(h.attrs, slog.String("render_error", "the Renderer panicked: "+p.text(recovered(v))))
+			texts = RenderForModel(r)
+		}
+	}()
+	out := p.render(r)
+	if len(out) == 0 {
+		h.attrs = append(h.attrs, slog.String("render_error", "the Renderer returned no text blocks"))
+		return RenderForModel(r)
+	}
+	texts = make([]string, min(len(out), maxBlocks))
+	for i := range texts {
+		texts[i] = boundMessage(out[i], MaxMessage)
+	}
+	return texts
 }
 
 // timestamp returns the time of the clock, or the real time if the clock

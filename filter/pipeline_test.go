@@ -108,7 +108,7 @@ func TestContract(t *testing.T) {
 		{"cancelled", fmt.Errorf("query %s: %w", canary, context.Canceled), codes.Cancelled,
 			"The request was cancelled before the tool finished.", nil, true, false, "INFO", nil},
 		{"deadline", fmt.Errorf("query %s: %w", canary, context.DeadlineExceeded), codes.Timeout,
-			"The tool did not finish in time. Try again, perhaps with a smaller request.", nil, true, false, "ERROR", nil},
+			"The tool did not finish in time; try again, perhaps with a smaller request (ref: {ref}).", nil, true, false, "ERROR", nil},
 		{"domain error beats the context error around it", fmt.Errorf("%w: %w", domain.NewNotFound("Order", "x"), context.Canceled), codes.NotFound,
 			"Order not found: x", nil, false, false, "INFO", nil},
 		{"joined: the public part speaks", errors.Join(errors.New(canary), domain.NewNotFound("User", "u")), codes.NotFound,
@@ -198,8 +198,8 @@ func TestHintReachesModelWhenMasked(t *testing.T) {
 		t.Fatalf("response = %+v, want a masked internal error", r)
 	}
 	texts := r.Texts()
-	if len(texts) != 2 || texts[1] != "Hint: The database is busy; retry in a minute." {
-		t.Fatalf("texts = %q, want the message then the hint", texts)
+	if len(texts) != 2 || texts[0] != r.Message || texts[1] != "Code: INTERNAL_ERROR\nRetry: no.\nHint: The database is busy; retry in a minute." {
+		t.Fatalf("texts = %q, want the message then the code, retry advice and hint", texts)
 	}
 	if strings.Contains(clientBytes(t, r), canary) {
 		t.Fatal("canary reached the client")
@@ -209,7 +209,7 @@ func TestHintReachesModelWhenMasked(t *testing.T) {
 func TestToolErrorHint(t *testing.T) {
 	h := newHarness(t)
 	r := h.p.Handle(context.Background(), call, toolerr.New("b must not be zero.").WithHint("Pass a non-zero b."))
-	if got := r.Texts(); len(got) != 2 || got[0] != "b must not be zero." || got[1] != "Hint: Pass a non-zero b." {
+	if got := r.Texts(); len(got) != 2 || got[0] != "b must not be zero." || got[1] != "Code: TOOL_ERROR\nRetry: no, not with the same arguments.\nHint: Pass a non-zero b." {
 		t.Fatalf("texts = %q", got)
 	}
 }
@@ -569,7 +569,8 @@ type countingReporter struct{ n int }
 func (c *countingReporter) Report(context.Context, filter.Incident) { c.n++ }
 
 // TestHandleAllocs pins the allocations of the failure path, in the
-// default configuration with a JSON logger.
+// default configuration with a JSON logger: the rendering for the model
+// costs one.
 func TestHandleAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector changes what allocates")
@@ -583,8 +584,8 @@ func TestHandleAllocs(t *testing.T) {
 		err  error
 		most float64
 	}{
-		{toolerr.New("b must not be zero."), 5},
-		{errors.New("dial 10.0.0.5: connection refused"), 6},
+		{toolerr.New("b must not be zero."), 6},
+		{errors.New("dial 10.0.0.5: connection refused"), 7},
 	} {
 		if n := testing.AllocsPerRun(200, func() { p.Handle(ctx, call, tc.err) }); n > tc.most {
 			t.Errorf("Handle(%T) allocates %v times, want at most %v", tc.err, n, tc.most)

@@ -2,6 +2,7 @@ package filter
 
 import (
 	"encoding/json"
+	"math"
 	"time"
 
 	"github.com/mcperr/mcperr/codes"
@@ -26,13 +27,18 @@ type Response struct {
 	// Details holds public facts about the failure, such as which fields
 	// were invalid.
 	Details map[string]any
-	// Hints are advice for the model: what it could do differently. They
-	// are sent after the message, each as "Hint: ...".
+	// Hints are advice for the model: what it could do differently.
 	Hints []string
 	// Retryable says whether the same call may succeed later. A filter may
 	// leave it nil: the pipeline then takes it from the code's registration,
-	// so every Response it returns has it set.
+	// so every Response it returns has it set. A pointer to false is an
+	// explicit "do not retry".
 	Retryable *bool
+	// RetryAfter is how long the caller should wait before it retries. A
+	// filter may leave it zero: for a retryable Response the pipeline takes
+	// it from the error (toolerr.RetryAfterOf), or else from the code's
+	// registration. It is zero in every Response that is not retryable.
+	RetryAfter time.Duration
 	// Ref identifies the one log record of this failure. The pipeline sets
 	// it for server errors.
 	Ref string
@@ -41,46 +47,101 @@ type Response struct {
 	// Timestamp is when the failure was handled. Set by the pipeline.
 	Timestamp time.Time
 
-	retry bool // what Retryable points to when the pipeline sets it
+	retry       bool           // what Retryable points to when the pipeline sets it
+	category    codes.Category // of Code, as registered; set by the pipeline
+	docURL      string         // of Code, as registered; set by the pipeline
+	detailsJSON []byte         // Details as JSON, when the pipeline encoded them
+	texts       []string       // as the pipeline rendered them
+	textsBuf    [2]string      // holds texts for the default renderer
 }
 
-// Texts returns the text blocks of the tool result: the message, then one
-// "Hint: ..." block for each hint.
+// Texts returns the text blocks of the tool result, as the pipeline's
+// Renderer made them when it completed r (see WithRenderer); for a Response
+// the pipeline did not complete, those of RenderForModel. The first block
+// of the built-in renderers is the message, exactly. The slice belongs to
+// r: do not change it.
 func (r *Response) Texts() []string {
-	out := make([]string, 0, 1+len(r.Hints))
-	out = append(out, r.Message)
-	for _, h := range r.Hints {
-		out = append(out, "Hint: "+h)
+	if r.texts != nil {
+		return r.texts
 	}
-	return out
+	return RenderForModel(r)
 }
+
+// EnvelopeVersion is the version of the envelope's form, sent in its
+// "version" field. It changes only when a field changes meaning or goes
+// away; new optional fields may be added within a version.
+const EnvelopeVersion = 1
 
 // Envelope is the machine-readable form of a Response, as sent in the tool
-// result's _meta under MetaKey.
+// result's _meta under MetaKey. Its JSON form is described by the JSON
+// Schema that EnvelopeSchema returns. Read one back from a result with
+// ReadEnvelope, or the adapters' EnvelopeOf.
 type Envelope struct {
-	Error     bool           `json:"error"`
-	Code      codes.Code     `json:"code"`
-	Message   string         `json:"message"`
-	Details   map[string]any `json:"details,omitempty"`
-	Hints     []string       `json:"hints,omitempty"`
-	Timestamp string         `json:"timestamp"`
-	RequestID string         `json:"requestId,omitempty"`
-	Ref       string         `json:"ref,omitempty"`
-	Retryable bool           `json:"retryable"`
+	// Version is EnvelopeVersion.
+	Version int `json:"version"`
+	// Error is always true: the result is a failure.
+	Error bool `json:"error"`
+	// Code classifies the failure, such as NOT_FOUND.
+	Code codes.Code `json:"code"`
+	// Category is the code's category as registered: client, business or
+	// server.
+	Category codes.Category `json:"category,omitempty"`
+	// Message is the text the model read, exactly.
+	Message string `json:"message"`
+	// Details are the public details, if any.
+	Details map[string]any `json:"details,omitempty"`
+	// Hints are the advice given to the model, if any.
+	Hints []string `json:"hints,omitempty"`
+	// Retryable says whether the same call may succeed later; false is "do
+	// not retry".
+	Retryable bool `json:"retryable"`
+	// RetryAfterSeconds, when more than zero, is how long to wait before
+	// retrying, in seconds with millisecond precision. Only a retryable
+	// envelope has it.
+	RetryAfterSeconds float64 `json:"retryAfterSeconds,omitempty"`
+	// DocURL is where the code is documented, if its registration says.
+	DocURL string `json:"docUrl,omitempty"`
+	// Timestamp is when the failure was handled, in RFC 3339 form, UTC.
+	Timestamp string `json:"timestamp"`
+	// RequestID is the JSON-RPC id of the request, where known.
+	RequestID string `json:"requestId,omitempty"`
+	// Ref names the one log record of a server error.
+	Ref string `json:"ref,omitempty"`
+}
+
+// RetryAfter returns RetryAfterSeconds as a time.Duration.
+func (e *Envelope) RetryAfter() time.Duration {
+	if e == nil || !(e.RetryAfterSeconds > 0) || math.IsInf(e.RetryAfterSeconds, 0) {
+		return 0
+	}
+	if e.RetryAfterSeconds >= math.MaxInt64/float64(time.Second) {
+		return math.MaxInt64
+	}
+	return time.Duration(math.Round(e.RetryAfterSeconds * float64(time.Second)))
 }
 
 // Envelope returns the machine-readable form of r.
 func (r *Response) Envelope() Envelope {
+	retryable := r.Retryable != nil && *r.Retryable
+	var after float64
+	if retryable && r.RetryAfter > 0 {
+		// Whole milliseconds, rounded up, so a delay is never shortened.
+		after = float64((r.RetryAfter+time.Millisecond-1)/time.Millisecond) / 1000
+	}
 	return Envelope{
-		Error:     true,
-		Code:      r.Code,
-		Message:   r.Message,
-		Details:   r.Details,
-		Hints:     r.Hints,
-		Timestamp: r.Timestamp.UTC().Format(time.RFC3339Nano),
-		RequestID: r.RequestID,
-		Ref:       r.Ref,
-		Retryable: r.Retryable != nil && *r.Retryable,
+		Version:           EnvelopeVersion,
+		Error:             true,
+		Code:              r.Code,
+		Category:          r.category,
+		Message:           r.Message,
+		Details:           r.Details,
+		Hints:             r.Hints,
+		Retryable:         retryable,
+		RetryAfterSeconds: after,
+		DocURL:            r.docURL,
+		Timestamp:         r.Timestamp.UTC().Format(time.RFC3339Nano),
+		RequestID:         r.RequestID,
+		Ref:               r.Ref,
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/toolerr"
@@ -36,6 +37,10 @@ const (
 	// MaxHint is the longest hint a client receives, in bytes.
 	MaxHint = 1 << 10
 )
+
+// MaxRetryAfter is the longest retry delay a client receives; a longer one
+// is sent as MaxRetryAfter.
+const MaxRetryAfter = 7 * 24 * time.Hour
 
 // maxGroupDepth and maxGroupAttrs bound the log view of a domain error.
 const (

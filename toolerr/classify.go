@@ -3,6 +3,7 @@ package toolerr
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/mcperr/mcperr/codes"
 )
@@ -30,6 +31,14 @@ type Detailer interface {
 type Retryabler interface {
 	error
 	Retryable() bool
+}
+
+// RetryDelayer is an error that knows how long the caller should wait
+// before it retries, such as domain.RateLimited. It counts where the error
+// is also a Retryabler that says the call may be retried.
+type RetryDelayer interface {
+	error
+	RetryDelay() time.Duration
 }
 
 // Hinter is an error with advice for the model. It is the interface of
@@ -104,4 +113,28 @@ func RetryableOf(err error) (retryable, known bool) {
 		return true, true
 	}
 	return false, false
+}
+
+// RetryAfterOf returns how long the caller should wait before it retries
+// err, from the same error RetryableOf asks: the first ToolError whose
+// retryable flag is set (its WithRetryAfter delay), else the first
+// Retryabler, if it is also a RetryDelayer. It is zero when err may not be
+// retried or no delay is known.
+func RetryAfterOf(err error) time.Duration {
+	var t *ToolError
+	if errors.As(err, &t) {
+		if r, known := t.retryableKnown(); known {
+			if !r {
+				return 0
+			}
+			return t.delay
+		}
+	}
+	var r Retryabler
+	if errors.As(err, &r) && r.Retryable() {
+		if d, ok := r.(RetryDelayer); ok {
+			return max(d.RetryDelay(), 0)
+		}
+	}
+	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/codes"
@@ -23,6 +24,7 @@ type ToolError struct {
 	details   map[string]any
 	hint      string
 	retryable *bool
+	delay     time.Duration // with retryable true: wait this long first
 	cause     error
 }
 
@@ -294,9 +296,25 @@ func (e *ToolError) WithHint(hint string) *ToolError {
 }
 
 // WithRetryable returns a copy that says whether the same call may succeed
-// if tried again.
+// if tried again. WithRetryable(false) is an explicit "do not retry": it
+// overrides a retryable code's registration, and drops a delay set with
+// WithRetryAfter.
 func (e *ToolError) WithRetryable(retryable bool) *ToolError {
-	return e.with(func(n *ToolError) { n.retryable = &retryable })
+	return e.with(func(n *ToolError) {
+		n.retryable = &retryable
+		n.delay = 0
+	})
+}
+
+// WithRetryAfter returns a copy that says the same call may succeed if
+// tried again after d. A d of zero or less means retryable with no advice
+// on when.
+func (e *ToolError) WithRetryAfter(d time.Duration) *ToolError {
+	return e.with(func(n *ToolError) {
+		retryable := true
+		n.retryable = &retryable
+		n.delay = max(d, 0)
+	})
 }
 
 // WithCause returns a copy that wraps cause for the log. The cause's text

@@ -113,13 +113,21 @@ func ExampleInstall() {
 	// client: {"id":"ord_1","status":"shipped"}
 	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
 	// client: Order not found: ord_404
-	// client: envelope {"code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+	// client: Code: NOT_FOUND
+	// Details: {"resourceId":"ord_404","resourceType":"Order"}
+	// Retry: no, not with the same arguments.
+	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 	// level=ERROR msg="tool call failed" tool=lookup_order code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 error="dial 10.0.0.5: password=hunter2 refused"
 	// client: Internal error in tool "lookup_order" (ref: 5f0c2a9e81d34b67).
-	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"lookup_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+	// client: Code: INTERNAL_ERROR
+	// Retry: no.
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"lookup_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 	// level=INFO msg="tool call failed" tool=lookup_order code=VALIDATION_ERROR error="Validation failed: id: is required; order: is not a known property; remove it (the result's error: validating \"arguments\": validating root: unexpected additional properties [\"order\"])" fields.id.constraint="is required" fields.id.value=<nil> fields.order.constraint="is not a known property; remove it" fields.order.value=ord_1
 	// client: Validation failed: id: is required; order: is not a known property; remove it
-	// client: envelope {"code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"is required","field":"id"},{"constraint":"is not a known property; remove it","field":"order"}]},"error":true,"message":"Validation failed: id: is required; order: is not a known property; remove it","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+	// client: Code: VALIDATION_ERROR
+	// Details: {"violations":[{"constraint":"is required","field":"id","pointer":"/id","reason":"required"},{"constraint":"is not a known property; remove it","field":"order","pointer":"/order","reason":"additionalProperties"}]}
+	// Retry: no, not with the same arguments.
+	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"is required","field":"id","pointer":"/id","reason":"required"},{"constraint":"is not a known property; remove it","field":"order","pointer":"/order","reason":"additionalProperties"}]},"error":true,"message":"Validation failed: id: is required; order: is not a known property; remove it","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 }
 
 // A server has one configuration: a second, different one is refused.
@@ -157,7 +165,9 @@ func ExampleAddTool() {
 	// Output:
 	// level=ERROR msg="tool call failed" tool=cancel_order code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 error="panic: assignment to entry in nil map"
 	// client: Internal error in tool "cancel_order" (ref: 5f0c2a9e81d34b67).
-	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+	// client: Code: INTERNAL_ERROR
+	// Retry: no.
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 }
 
 // AddTool refuses a bad definition when the server starts, instead of
@@ -206,7 +216,10 @@ func ExampleAddRawTool() {
 	// client: 3
 	// level=INFO msg="tool call failed" tool=add code=VALIDATION_ERROR error="Validation failed for b: must be number, not string" fields.b.constraint="must be number, not string" fields.b.value=two
 	// client: Validation failed for b: must be number, not string
-	// client: envelope {"code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be number, not string","field":"b"}]},"error":true,"message":"Validation failed for b: must be number, not string","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+	// client: Code: VALIDATION_ERROR
+	// Details: {"violations":[{"constraint":"must be number, not string","field":"b","pointer":"/b","reason":"type"}]}
+	// Retry: no, not with the same arguments.
+	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be number, not string","field":"b","pointer":"/b","reason":"type"}]},"error":true,"message":"Validation failed for b: must be number, not string","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 }
 
 // Wrap keeps mcp.AddTool compiling and binds filters to one tool; it runs
@@ -231,8 +244,10 @@ func ExampleWrap() {
 	// Output:
 	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND error="Order not found: 42" fields.resource_type=Order fields.resource_id=42 hints="[Order ids look like ord_1; call list_orders to see them.]"
 	// client: There is no order 42.
-	// client: Hint: Order ids look like ord_1; call list_orders to see them.
-	// client: envelope {"code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+	// client: Code: NOT_FOUND
+	// Retry: no, not with the same arguments.
+	// Hint: Order ids look like ord_1; call list_orders to see them.
+	// client: envelope {"category":"client","code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 }
 
 // WrapRaw wraps a raw handler, which the SDK alone would turn into a
@@ -252,7 +267,9 @@ func ExampleWrapRaw() {
 	// Output:
 	// level=INFO msg="tool call failed" tool=charge code=CARD_DECLINED error="The card was declined."
 	// client: The card was declined.
-	// client: envelope {"code":"CARD_DECLINED","error":true,"message":"The card was declined.","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+	// client: Code: CARD_DECLINED
+	// Retry: no, not with the same arguments.
+	// client: envelope {"category":"business","code":"CARD_DECLINED","error":true,"message":"The card was declined.","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 }
 
 // Filters given with WithFilters run in order, the first outermost, before
@@ -281,7 +298,10 @@ func ExampleWithFilters() {
 	// filter: global
 	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND error="Order not found: ord_9" fields.resource_type=Order fields.resource_id=ord_9
 	// client: Order not found: ord_9
-	// client: envelope {"code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","retryable":false,"timestamp":"2025-11-25T12:00:00Z"}
+	// client: Code: NOT_FOUND
+	// Details: {"resourceId":"ord_9","resourceType":"Order"}
+	// Retry: no, not with the same arguments.
+	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 }
 
 // WithoutArgumentCheck leaves a raw tool's arguments to its handler, as the

@@ -57,7 +57,7 @@ func TestMiddlewareInferredSchema(t *testing.T) {
 				if r.ProtocolErr != nil {
 					t.Fatalf("%v: %v", tt.args, r.ProtocolErr)
 				}
-				if !r.IsError || len(r.Texts) != 1 || r.Texts[0] != tt.text {
+				if !r.IsError || len(r.Texts) != 2 || r.Texts[0] != tt.text {
 					t.Errorf("%v: got isError %v, texts %q; want %q", tt.args, r.IsError, r.Texts, tt.text)
 				}
 				if env := r.Envelope(); env == nil || env["code"] != string(codes.ValidationError) {

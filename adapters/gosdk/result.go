@@ -80,21 +80,26 @@ func callOf(req *mcp.CallToolRequest) filter.Call {
 // content, IsError set, and m kept for GetError. Filling a result twice with
 // the same m gives the same result.
 func fill(r *mcp.CallToolResult, m *mappedError) {
-	// One allocation holds the message block, the content list of a
-	// Response without hints, and the envelope.
-	parts := &resultParts{text: mcp.TextContent{Text: m.resp.Message}, env: m.resp.Envelope()}
-	if len(m.resp.Hints) == 0 {
-		parts.content[0] = &parts.text
-		r.Content = parts.content[:]
+	// One allocation holds the text blocks and content list of a Response
+	// of at most two blocks, as the default renderer makes, and the
+	// envelope.
+	texts := m.resp.Texts()
+	parts := &resultParts{env: m.resp.Envelope()}
+	var content []mcp.Content
+	if len(texts) <= len(parts.text) {
+		content = parts.content[:len(texts)]
 	} else {
-		texts := m.resp.Texts()
-		content := make([]mcp.Content, len(texts))
-		content[0] = &parts.text
-		for i, t := range texts[1:] {
-			content[i+1] = &mcp.TextContent{Text: t}
-		}
-		r.Content = content
+		content = make([]mcp.Content, len(texts))
 	}
+	for i, t := range texts {
+		if i < len(parts.text) {
+			parts.text[i].Text = t
+			content[i] = &parts.text[i]
+		} else {
+			content[i] = &mcp.TextContent{Text: t}
+		}
+	}
+	r.Content = content
 	meta := make(mcp.Meta, len(r.Meta)+1)
 	maps.Copy(meta, r.Meta)
 	meta[filter.MetaKey] = &parts.env
@@ -105,9 +110,26 @@ func fill(r *mcp.CallToolResult, m *mappedError) {
 
 // resultParts are the parts of an error result that fill allocates at once.
 type resultParts struct {
-	text    mcp.TextContent
-	content [1]mcp.Content
+	text    [2]mcp.TextContent
+	content [2]mcp.Content
 	env     filter.Envelope
+}
+
+// EnvelopeOf returns the mcperr envelope of a tool result, as a client
+// received it or as a server built it, and whether it has one. A result
+// without one is a success, or a failure mcperr did not handle (such as an
+// error result a handler built itself).
+//
+//	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_order", Arguments: args})
+//	if env, ok := gosdk.EnvelopeOf(res); ok && env.Code == codes.NotFound {
+//		...
+//	}
+func EnvelopeOf(res *mcp.CallToolResult) (*filter.Envelope, bool) {
+	if res == nil {
+		return nil, false
+	}
+	env, err := filter.ReadEnvelope(res.Meta)
+	return env, err == nil
 }
 
 // errorResult returns a new error result for m.

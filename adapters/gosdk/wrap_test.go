@@ -91,7 +91,7 @@ func TestAddToolAlone(t *testing.T) {
 	cs := connect(t, s, "")
 
 	r, _ := call(ctx, cs, adaptertest.Case{Tool: "ship", Args: map[string]any{"id": "hint", "count": 1}})
-	if env := r.Envelope(); env == nil || env["code"] != string(codes.ToolFailed) || fmt.Sprint(r.Texts) != "[No such order. Hint: List the orders first.]" {
+	if env := r.Envelope(); env == nil || env["code"] != string(codes.ToolFailed) || fmt.Sprint(r.Texts) != "[No such order. Code: TOOL_ERROR\nRetry: no, not with the same arguments.\nHint: List the orders first.]" {
 		t.Errorf("ToolError: %s, want the envelope and the hint block", r.Raw)
 	}
 	r, _ = call(ctx, cs, adaptertest.Case{Tool: "ship", Args: map[string]any{"id": "o1", "count": adaptertest.Canary}})
@@ -180,7 +180,7 @@ func TestWrapTwice(t *testing.T) {
 	must(t, gosdk.Install(s, p))
 	mcp.AddTool(s, &mcp.Tool{Name: "twice"}, gosdk.Wrap(h))
 	r, _ := call(context.Background(), connect(t, s, ""), adaptertest.Case{Tool: "twice"})
-	if len(r.Texts) != 1 || r.Texts[0] != "inner" {
+	if len(r.Texts) != 2 || r.Texts[0] != "inner" {
 		t.Errorf("texts %q, want the inner wrapper's answer", r.Texts)
 	}
 	if recs := log.Records(t); len(recs) != 1 {

@@ -121,13 +121,21 @@ func ExampleInstall() {
 	// client: shipped
 	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
 	// client: Order not found: ord_404
-	// client: envelope {"code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// client: Code: NOT_FOUND
+	// Details: {"resourceId":"ord_404","resourceType":"Order"}
+	// Retry: no, not with the same arguments.
+	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="dial 10.0.0.5: password=hunter2 refused"
 	// client: Internal error in tool "get_order" (ref: 5e1f0c2a9b3d7e68).
-	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// client: Code: INTERNAL_ERROR
+	// Retry: no.
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 	// level=INFO msg="tool call failed" tool=get_order code=VALIDATION_ERROR error="Validation failed for id: must be string, not number" fields.id.constraint="must be string, not number" fields.id.value=2
 	// client: Validation failed for id: must be string, not number
-	// client: envelope {"code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be string, not number","field":"id"}]},"error":true,"message":"Validation failed for id: must be string, not number","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// client: Code: VALIDATION_ERROR
+	// Details: {"violations":[{"constraint":"must be string, not number","field":"id","pointer":"/id","reason":"type"}]}
+	// Retry: no, not with the same arguments.
+	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be string, not number","field":"id","pointer":"/id","reason":"type"}]},"error":true,"message":"Validation failed for id: must be string, not number","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
 
 // A server has one configuration: a second, different one is refused.
@@ -176,10 +184,14 @@ func ExampleAddTool() {
 	// Output:
 	// level=INFO msg="tool call failed" tool=cancel_order code=ORDER_ALREADY_DELIVERED error="A delivered order cannot be cancelled." fields.rule=ORDER_ALREADY_DELIVERED fields.context=map[]
 	// client: A delivered order cannot be cancelled.
-	// client: envelope {"code":"ORDER_ALREADY_DELIVERED","error":true,"message":"A delivered order cannot be cancelled.","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// client: Code: ORDER_ALREADY_DELIVERED
+	// Retry: no, not with the same arguments.
+	// client: envelope {"category":"business","code":"ORDER_ALREADY_DELIVERED","error":true,"message":"A delivered order cannot be cancelled.","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 	// level=ERROR msg="tool call failed" tool=cancel_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="panic: assignment to entry in nil map"
 	// client: Internal error in tool "cancel_order" (ref: 5e1f0c2a9b3d7e68).
-	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// client: Code: INTERNAL_ERROR
+	// Retry: no.
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
 
 // AddTool refuses a bad definition when the server starts, instead of
@@ -238,8 +250,10 @@ func ExampleWrap() {
 	// client: 0.25
 	// level=INFO msg="tool call failed" tool=divide code=TOOL_ERROR error="b must not be zero." hints="[Pass a non-zero b.]"
 	// client: b must not be zero.
-	// client: Hint: Pass a non-zero b.
-	// client: envelope {"code":"TOOL_ERROR","error":true,"hints":["Pass a non-zero b."],"message":"b must not be zero.","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// client: Code: TOOL_ERROR
+	// Retry: no, not with the same arguments.
+	// Hint: Pass a non-zero b.
+	// client: envelope {"category":"client","code":"TOOL_ERROR","error":true,"hints":["Pass a non-zero b."],"message":"b must not be zero.","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
 
 // WrapStructured wraps a handler written for mcp.NewStructuredToolHandler,
@@ -271,7 +285,9 @@ func ExampleWrapStructured() {
 	// client: {"status":"shipped"}
 	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="query orders: connection reset by 10.0.0.5"
 	// client: Internal error in tool "get_order" (ref: 5e1f0c2a9b3d7e68).
-	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// client: Code: INTERNAL_ERROR
+	// Retry: no.
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
 
 // Structured adapts a handler written for mcp.NewStructuredToolHandler to
@@ -306,7 +322,9 @@ func ExampleStructured() {
 	// client: {"city":"Paris","tempC":21.5}
 	// level=ERROR msg="tool call failed" tool=forecast code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="weather api: 401 for key sk-live-123"
 	// client: Internal error in tool "forecast" (ref: 5e1f0c2a9b3d7e68).
-	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"forecast\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// client: Code: INTERNAL_ERROR
+	// Retry: no.
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"forecast\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
 
 // Filters given with WithFilters run in order, the first outermost, before
@@ -344,11 +362,16 @@ func ExampleWithFilters() {
 	// filter: global
 	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND error="Order not found: ord_9" fields.resource_type=Order fields.resource_id=ord_9
 	// client: Order not found: ord_9
-	// client: envelope {"code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// client: Code: NOT_FOUND
+	// Details: {"resourceId":"ord_9","resourceType":"Order"}
+	// Retry: no, not with the same arguments.
+	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 	// level=INFO msg="tool call failed" tool=find_order code=NOT_FOUND error="Order not found: 42" fields.resource_type=Order fields.resource_id=42 hints="[Order ids look like ord_1; call list_orders to see them.]"
 	// client: There is no order 42.
-	// client: Hint: Order ids look like ord_1; call list_orders to see them.
-	// client: envelope {"code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// client: Code: NOT_FOUND
+	// Retry: no, not with the same arguments.
+	// Hint: Order ids look like ord_1; call list_orders to see them.
+	// client: envelope {"category":"client","code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
 
 // WithoutArgumentCheck leaves a tool's arguments to its handler, for a tool
@@ -386,5 +409,7 @@ func ExampleWithRequestIDs() {
 	// Output:
 	// level=ERROR msg="tool call failed" tool=sync code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=2 error="upstream timed out"
 	// client: Internal error in tool "sync" (ref: 5e1f0c2a9b3d7e68).
-	// client: envelope {"code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"sync\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"2","retryable":false,"timestamp":"2025-06-01T12:00:00Z"}
+	// client: Code: INTERNAL_ERROR
+	// Retry: no.
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"sync\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"2","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }

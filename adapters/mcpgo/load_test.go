@@ -2,6 +2,7 @@ package mcpgo_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -145,7 +146,7 @@ func TestLoadClientCancels(t *testing.T) {
 			if r.ProtocolErr != nil || !r.IsError || strings.Contains(string(r.Raw), adaptertest.HostileCanary) {
 				t.Fatalf("got %v %s, want an isError result without the canary", r.ProtocolErr, r.Raw)
 			}
-			if want := "The request was cancelled before the tool finished."; len(r.Texts) != 1 || r.Texts[0] != want {
+			if want := []string{"The request was cancelled before the tool finished.", "Code: CANCELLED\nRetry: yes."}; !slices.Equal(r.Texts, want) {
 				t.Errorf("texts %q, want %q", r.Texts, want)
 			}
 			if env := r.Envelope(); env == nil || env["code"] != string(codes.Cancelled) || env["retryable"] != true || env["ref"] != nil {

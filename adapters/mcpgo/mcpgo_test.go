@@ -82,15 +82,7 @@ func serveStdio(way, logPath string) int {
 }
 
 // tableCodes registers the application codes the table uses.
-var tableCodes = func() *codes.Registry {
-	r, err := codes.NewRegistry(
-		codes.Info{Code: "INVENTORY_EXHAUSTED", Category: codes.Business, Description: "Not enough stock."},
-		codes.Info{Code: "ORDER_ALREADY_DELIVERED", Category: codes.Business, Description: "The order was delivered."})
-	if err != nil {
-		panic(err)
-	}
-	return r
-}()
+var tableCodes = adaptertest.Registry()
 
 // testPipeline returns a pipeline that logs to logger and knows the codes
 // of the table.

@@ -10,8 +10,8 @@ import (
 )
 
 // errorResult returns the tool result of a pipeline Response: one text block
-// for the message and one for each hint, its envelope in _meta under
-// filter.MetaKey, no structured content, IsError set.
+// for each of its texts, as the pipeline rendered them, its envelope in
+// _meta under filter.MetaKey, no structured content, IsError set.
 func errorResult(r *filter.Response) *mcp.CallToolResult {
 	texts := r.Texts()
 	content := make([]mcp.Content, len(texts))
@@ -25,6 +25,23 @@ func errorResult(r *filter.Response) *mcp.CallToolResult {
 		Content: content,
 		IsError: true,
 	}
+}
+
+// EnvelopeOf returns the mcperr envelope of a tool result, as a client
+// received it or as a server built it, and whether it has one. A result
+// without one is a success, or a failure mcperr did not handle (such as an
+// error result a handler built itself).
+//
+//	res, err := c.CallTool(ctx, req)
+//	if env, ok := mcpgo.EnvelopeOf(res); ok && env.Code == codes.NotFound {
+//		...
+//	}
+func EnvelopeOf(res *mcp.CallToolResult) (*filter.Envelope, bool) {
+	if res == nil || res.Meta == nil {
+		return nil, false
+	}
+	env, err := filter.ReadEnvelope(res.Meta.AdditionalFields)
+	return env, err == nil
 }
 
 // isProtocolError reports whether err is a deliberate protocol error, which

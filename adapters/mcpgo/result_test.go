@@ -20,11 +20,11 @@ func TestErrorResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `{"_meta":{"io.github.mcperr/error":{"error":true,"code":"DATABASE_ERROR",` +
+	const want = `{"_meta":{"io.github.mcperr/error":{"version":1,"error":true,"code":"DATABASE_ERROR",` +
 		`"message":"Internal error in tool \"x\" (ref: 0123456789abcdef).","details":{"table":"orders"},` +
-		`"hints":["Retry in a minute."],"timestamp":"2025-01-02T03:04:05Z","requestId":"7","ref":"0123456789abcdef","retryable":true}},` +
+		`"hints":["Retry in a minute."],"retryable":true,"timestamp":"2025-01-02T03:04:05Z","requestId":"7","ref":"0123456789abcdef"}},` +
 		`"content":[{"type":"text","text":"Internal error in tool \"x\" (ref: 0123456789abcdef)."},` +
-		`{"type":"text","text":"Hint: Retry in a minute."}],"isError":true}`
+		`{"type":"text","text":"Code: DATABASE_ERROR\nDetails: {\"table\":\"orders\"}\nRetry: yes.\nHint: Retry in a minute."}],"isError":true}`
 	if string(got) != want {
 		t.Errorf("error result\n got %s\nwant %s", got, want)
 	}

@@ -14,11 +14,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -164,15 +164,21 @@ func run(ctx context.Context, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "%s: %s\n", c.tool, c.what)
-		for _, content := range res.Content {
-			fmt.Fprintf(stdout, "  text:     %s\n", content.(*mcp.TextContent).Text)
-		}
-		if env, ok := res.Meta[filter.MetaKey].(map[string]any); ok {
-			fmt.Fprintf(stdout, "  code:     %s\n", env["code"])
-			if details, ok := env["details"]; ok {
-				b, _ := json.Marshal(details)
-				fmt.Fprintf(stdout, "  details:  %s\n", b)
+		// What the model reads: the content, block by block.
+		for i, content := range res.Content {
+			label := fmt.Sprintf("content[%d]:", i)
+			for _, line := range strings.Split(content.(*mcp.TextContent).Text, "\n") {
+				fmt.Fprintf(stdout, "  %-12s %s\n", label, line)
+				label = ""
 			}
+		}
+		// What a program reads: the envelope in _meta.
+		if env, ok := gosdk.EnvelopeOf(res); ok {
+			fmt.Fprintf(stdout, "  %-12s code=%s category=%s retryable=%t", "envelope:", env.Code, env.Category, env.Retryable)
+			if env.Ref != "" {
+				fmt.Fprintf(stdout, " ref=%s", env.Ref)
+			}
+			fmt.Fprintln(stdout)
 		}
 	}
 	// transfer_funds's own filter answers before the global ones run, so the

@@ -15,15 +15,18 @@ func TestOrders(t *testing.T) {
 	}
 	out := stdout.String()
 	for _, want := range []string{
-		"text:     User not found: usr_404\n  code:     NOT_FOUND",
-		"text:     Validation failed for status: Must be one of: pending, processing, shipped, delivered\n  code:     VALIDATION_ERROR",
-		"text:     Cannot change status of a delivered order\n  code:     ORDER_ALREADY_DELIVERED",
-		`details:  {"currentStatus":"delivered","orderId":"ord_2"}`,
-		"text:     Validation failed for orderId: must be string, not number",
-		"text:     Insufficient funds for transfer\n  text:     Hint: Transfer at most the available amount, or choose another source account.\n  code:     INSUFFICIENT_FUNDS",
-		`details:  {"available":5,"requested":50}`,
-		"text:     A record with this value already exists.\n  code:     CONFLICT",
-		"text:     Referenced record does not exist.\n  code:     NOT_FOUND",
+		"content[0]:  User not found: usr_404\n  content[1]:  Code: NOT_FOUND\n",
+		"content[0]:  Validation failed for status: Must be one of: pending, processing, shipped, delivered\n  content[1]:  Code: VALIDATION_ERROR\n",
+		"content[0]:  Cannot change status of a delivered order\n  content[1]:  Code: ORDER_ALREADY_DELIVERED\n",
+		`Details: {"currentStatus":"delivered","orderId":"ord_2"}`,
+		"content[0]:  Validation failed for orderId: must be string, not number",
+		`"field":"orderId","pointer":"/orderId","reason":"type"`,
+		"content[0]:  Insufficient funds for transfer\n  content[1]:  Code: INSUFFICIENT_FUNDS\n",
+		`Details: {"available":5,"requested":50}`,
+		"Retry: no, not with the same arguments.\n               Hint: Transfer at most the available amount, or choose another source account.\n  envelope:    code=INSUFFICIENT_FUNDS category=business retryable=false\n",
+		"content[0]:  A record with this value already exists.\n  content[1]:  Code: CONFLICT\n",
+		"content[0]:  Referenced record does not exist.\n  content[1]:  Code: NOT_FOUND\n",
+		"  content[1]:  Code: INTERNAL_ERROR\n               Retry: no.\n  envelope:    code=INTERNAL_ERROR category=server retryable=false ref=",
 		"failures seen by the global filter: get_user 2, update_order 3, transfer_funds 0, create_user 2",
 	} {
 		if !strings.Contains(out, want) {

@@ -53,16 +53,18 @@ type Tool struct {
 // Schemas used by the tools.
 var (
 	EmptySchema  = json.RawMessage(`{"type":"object"}`)
+	ItemsSchema  = json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"qty":{"type":"integer","minimum":1}},"required":["qty"]}}},"required":["items"]}`)
 	DivideSchema = json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}`)
 	OutputSchema = json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)
 )
 
 // Registry returns the registry of the table's own codes, INVENTORY_EXHAUSTED
-// and ORDER_ALREADY_DELIVERED. Adapters' tests give it to their pipelines
+// (with a documentation URL) and ORDER_ALREADY_DELIVERED. Adapters' tests give it to their pipelines
 // with filter.WithRegistry.
 func Registry() *codes.Registry {
 	r, err := codes.NewRegistry(
-		codes.Info{Code: "INVENTORY_EXHAUSTED", Category: codes.Business, Description: "Not enough stock."},
+		codes.Info{Code: "INVENTORY_EXHAUSTED", Category: codes.Business, Description: "Not enough stock.",
+			DocURL: "https://docs.example.com/errors#INVENTORY_EXHAUSTED"},
 		codes.Info{Code: "ORDER_ALREADY_DELIVERED", Category: codes.Business, Description: "The order was delivered."},
 	)
 	if err != nil {
@@ -71,7 +73,8 @@ func Registry() *codes.Registry {
 	return r
 }
 
-// Calls counts the calls that reached the divide handler, so a test can
+// Calls counts the calls that reached the handlers of divide and
+// order_items, so a test can
 // prove that bad arguments are refused before the handler runs.
 var Calls atomic.Int64
 
@@ -94,6 +97,12 @@ func Tools() []Tool {
 		{Name: "coded_tool_error", InputSchema: EmptySchema, Do: fail(toolerr.New("Not enough stock for 3 units.").
 			WithCode("INVENTORY_EXHAUSTED").WithDetails(map[string]any{"available": 2}).WithRetryable(false).
 			WithCause(errors.New("stock service said: " + Canary)))},
+		{Name: "busy", InputSchema: EmptySchema, Do: fail(toolerr.New("The billing service is busy.").
+			WithCode(codes.ExternalServiceError).WithRetryAfter(1500 * time.Millisecond).WithCause(errors.New("billing: 503 " + Canary)))},
+		{Name: "order_items", Description: "Orders items.", InputSchema: ItemsSchema, Do: func(context.Context, map[string]any) (string, error) {
+			Calls.Add(1)
+			return "ordered", nil
+		}},
 		{Name: "not_found", InputSchema: EmptySchema, Do: fail(fmt.Errorf("load order: %w", domain.NewNotFound("Order", "ord_404")))},
 		{Name: "validation", InputSchema: EmptySchema, Do: fail(domain.NewValidation("status", Canary, "Must be one of: pending, shipped"))},
 		{Name: "authorization", InputSchema: EmptySchema, Do: fail(domain.NewAuthorization("orders:write:"+Canary, "user-"+Canary))},
@@ -130,8 +139,15 @@ type Expect struct {
 	Code codes.Code
 	// Text is the first text block exactly; "{ref}" stands for the ref.
 	Text string
-	// Hints are the texts of the blocks after the first.
-	Hints []string
+	// Rest are the text blocks after the first, exactly, as the default
+	// renderer makes them; "{ref}" stands for the ref.
+	Rest []string
+	// Category is the envelope's category.
+	Category string
+	// DocURL is the envelope's docUrl.
+	DocURL string
+	// RetryAfter is the envelope's retryAfterSeconds; zero: absent.
+	RetryAfter float64
 	// Fields are the fields a validation error must name, in order.
 	Fields []string
 	// Details must be a subset of the envelope's details.
@@ -140,11 +156,15 @@ type Expect struct {
 	Retryable *bool
 	// Masked means a ref in the text and in exactly one error-level record.
 	Masked bool
+	// Server means a server error that is not masked: a ref in the
+	// envelope and in exactly one error-level record.
+	Server bool
 	// Logged is the number of log records the call must write.
 	Logged int
 	// LogContains are strings the log record must hold (the full error).
 	LogContains []string
-	// HandlerSkipped means the divide handler must not have run.
+	// HandlerSkipped means the handler must not have run: the arguments do
+	// not fit the schema.
 	HandlerSkipped bool
 }
 
@@ -161,53 +181,81 @@ var (
 	no  = false
 )
 
+// Blocks of the default rendering that many cases share.
+const (
+	noRetry     = "\nRetry: no, not with the same arguments."
+	internalRun = "Code: INTERNAL_ERROR\nRetry: no."
+)
+
 // Cases returns the table.
 func Cases() []Case {
 	return []Case{
 		{"success", "ok", nil, Expect{Text: "all good"}},
-		{"ToolError", "divide", map[string]any{"a": 1, "b": 0}, Expect{IsError: true, Code: codes.ToolFailed,
-			Text: "b must not be zero.", Hints: []string{"Hint: Pass a non-zero b."}, Retryable: &no, Logged: 1}},
-		{"ToolError with code, details and cause", "coded_tool_error", nil, Expect{IsError: true, Code: "INVENTORY_EXHAUSTED",
-			Text: "Not enough stock for 3 units.", Details: map[string]any{"available": 2.0}, Retryable: &no, Logged: 1,
+		{"ToolError", "divide", map[string]any{"a": 1, "b": 0}, Expect{IsError: true, Code: codes.ToolFailed, Category: "client",
+			Text: "b must not be zero.", Rest: []string{"Code: TOOL_ERROR" + noRetry + "\nHint: Pass a non-zero b."}, Retryable: &no, Logged: 1}},
+		{"ToolError with code, details and cause", "coded_tool_error", nil, Expect{IsError: true, Code: "INVENTORY_EXHAUSTED", Category: "business",
+			Text: "Not enough stock for 3 units.", Rest: []string{"Code: INVENTORY_EXHAUSTED\nDetails: {\"available\":2}" + noRetry},
+			Details: map[string]any{"available": 2.0}, Retryable: &no, DocURL: "https://docs.example.com/errors#INVENTORY_EXHAUSTED", Logged: 1,
 			LogContains: []string{"stock service said: " + Canary}}},
-		{"NotFound", "not_found", nil, Expect{IsError: true, Code: codes.NotFound, Text: "Order not found: ord_404",
+		{"ToolError with a server code and a retry delay", "busy", nil, Expect{IsError: true, Code: codes.ExternalServiceError, Category: "server",
+			Text: "The billing service is busy.", Rest: []string{"Code: EXTERNAL_SERVICE_ERROR\nRetry: yes, after 2 seconds.\nRef: {ref}"},
+			Retryable: &yes, RetryAfter: 1.5, Server: true, Logged: 1, LogContains: []string{"billing: 503 " + Canary}}},
+		{"NotFound", "not_found", nil, Expect{IsError: true, Code: codes.NotFound, Category: "client", Text: "Order not found: ord_404",
+			Rest:    []string{"Code: NOT_FOUND\nDetails: {\"resourceId\":\"ord_404\",\"resourceType\":\"Order\"}" + noRetry},
 			Details: map[string]any{"resourceType": "Order", "resourceId": "ord_404"}, Logged: 1}},
-		{"Validation from the service", "validation", nil, Expect{IsError: true, Code: codes.ValidationError,
-			Text: "Validation failed for status: Must be one of: pending, shipped", Fields: []string{"status"}, Logged: 1,
-			LogContains: []string{Canary}}},
-		{"Authorization", "authorization", nil, Expect{IsError: true, Code: codes.Forbidden, Text: "Access denied.", Logged: 1,
-			LogContains: []string{"user-" + Canary}}},
-		{"BusinessRule", "business_rule", nil, Expect{IsError: true, Code: "ORDER_ALREADY_DELIVERED",
-			Text: "Cannot change status of a delivered order", Details: map[string]any{"currentStatus": "delivered"}, Logged: 1}},
-		{"Conflict", "conflict", nil, Expect{IsError: true, Code: codes.Conflict, Text: "A user with this email already exists.", Logged: 1}},
-		{"RateLimited", "rate_limited", nil, Expect{IsError: true, Code: codes.RateLimited,
-			Text: "Too many requests. Retry after 30 seconds.", Details: map[string]any{"retryAfterSeconds": 30.0}, Retryable: &yes, Logged: 1}},
-		{"plain error with a secret", "internal", nil, Expect{IsError: true, Code: codes.InternalError,
-			Text: `Internal error in tool "internal" (ref: {ref}).`, Masked: true, Retryable: &no, Logged: 1,
+		{"Validation from the service", "validation", nil, Expect{IsError: true, Code: codes.ValidationError, Category: "client",
+			Text:   "Validation failed for status: Must be one of: pending, shipped",
+			Rest:   []string{"Code: VALIDATION_ERROR\nDetails: {\"violations\":[{\"constraint\":\"Must be one of: pending, shipped\",\"field\":\"status\"}]}" + noRetry},
+			Fields: []string{"status"}, Logged: 1, LogContains: []string{Canary}}},
+		{"Authorization", "authorization", nil, Expect{IsError: true, Code: codes.Forbidden, Category: "client", Text: "Access denied.",
+			Rest: []string{"Code: FORBIDDEN" + noRetry}, Logged: 1, LogContains: []string{"user-" + Canary}}},
+		{"BusinessRule", "business_rule", nil, Expect{IsError: true, Code: "ORDER_ALREADY_DELIVERED", Category: "business",
+			Text:    "Cannot change status of a delivered order",
+			Rest:    []string{"Code: ORDER_ALREADY_DELIVERED\nDetails: {\"currentStatus\":\"delivered\",\"orderId\":\"ord_1\"}" + noRetry},
+			Details: map[string]any{"currentStatus": "delivered"}, Logged: 1}},
+		{"Conflict", "conflict", nil, Expect{IsError: true, Code: codes.Conflict, Category: "client", Text: "A user with this email already exists.",
+			Rest: []string{"Code: CONFLICT\nDetails: {\"resourceType\":\"User\"}" + noRetry}, Logged: 1}},
+		{"RateLimited", "rate_limited", nil, Expect{IsError: true, Code: codes.RateLimited, Category: "client",
+			Text: "Too many requests. Retry after 30 seconds.", Rest: []string{"Code: RATE_LIMITED\nDetails: {\"retryAfterSeconds\":30}\nRetry: yes, after 30 seconds."},
+			Details: map[string]any{"retryAfterSeconds": 30.0}, Retryable: &yes, RetryAfter: 30, Logged: 1}},
+		{"plain error with a secret", "internal", nil, Expect{IsError: true, Code: codes.InternalError, Category: "server",
+			Text: `Internal error in tool "internal" (ref: {ref}).`, Rest: []string{internalRun}, Masked: true, Retryable: &no, Logged: 1,
 			LogContains: []string{"password=" + Canary}}},
-		{"hint survives masking", "hinted_internal", nil, Expect{IsError: true, Code: codes.InternalError,
-			Text: `Internal error in tool "hinted_internal" (ref: {ref}).`, Hints: []string{"Hint: The database is restarting; retry in a minute."},
+		{"hint survives masking", "hinted_internal", nil, Expect{IsError: true, Code: codes.InternalError, Category: "server",
+			Text: `Internal error in tool "hinted_internal" (ref: {ref}).`, Rest: []string{internalRun + "\nHint: The database is restarting; retry in a minute."},
 			Masked: true, Logged: 1, LogContains: []string{"db " + Canary + " down"}}},
-		{"joined errors", "joined", nil, Expect{IsError: true, Code: codes.NotFound, Text: "User not found: usr_9", Logged: 1}},
-		{"panic", "panic", nil, Expect{IsError: true, Code: codes.InternalError,
-			Text: `Internal error in tool "panic" (ref: {ref}).`, Masked: true, Logged: 1, LogContains: []string{Canary, "goroutine"}}},
-		{"panic with a ToolError value", "panic_error", nil, Expect{IsError: true, Code: codes.InternalError,
-			Text: `Internal error in tool "panic_error" (ref: {ref}).`, Masked: true, Logged: 1}},
+		{"joined errors", "joined", nil, Expect{IsError: true, Code: codes.NotFound, Category: "client", Text: "User not found: usr_9",
+			Rest: []string{"Code: NOT_FOUND\nDetails: {\"resourceId\":\"usr_9\",\"resourceType\":\"User\"}" + noRetry}, Logged: 1}},
+		{"panic", "panic", nil, Expect{IsError: true, Code: codes.InternalError, Category: "server",
+			Text: `Internal error in tool "panic" (ref: {ref}).`, Rest: []string{internalRun}, Masked: true, Logged: 1, LogContains: []string{Canary, "goroutine"}}},
+		{"panic with a ToolError value", "panic_error", nil, Expect{IsError: true, Code: codes.InternalError, Category: "server",
+			Text: `Internal error in tool "panic_error" (ref: {ref}).`, Rest: []string{internalRun}, Masked: true, Logged: 1}},
 		{"server survives a panic", "ok", nil, Expect{Text: "all good"}},
-		{"cancelled", "cancelled", nil, Expect{IsError: true, Code: codes.Cancelled,
-			Text: "The request was cancelled before the tool finished.", Retryable: &yes, Logged: 1}},
-		{"deadline", "deadline", nil, Expect{IsError: true, Code: codes.Timeout,
-			Text: "The tool did not finish in time. Try again, perhaps with a smaller request.", Retryable: &yes, Logged: 1}},
-		{"missing argument", "divide", map[string]any{"a": 1}, Expect{IsError: true, Code: codes.ValidationError,
-			Text: "Validation failed for b: is required", Fields: []string{"b"}, Logged: 1, HandlerSkipped: true}},
-		{"wrong type", "divide", map[string]any{"a": Canary, "b": 2}, Expect{IsError: true, Code: codes.ValidationError,
-			Text: "Validation failed for a: must be number, not string", Fields: []string{"a"}, Logged: 1, HandlerSkipped: true}},
-		{"extra argument", "divide", map[string]any{"a": 1, "b": 2, "token": Canary}, Expect{IsError: true, Code: codes.ValidationError,
-			Text: "Validation failed for token: is not a known property; remove it", Fields: []string{"token"}, Logged: 1, HandlerSkipped: true}},
+		{"cancelled", "cancelled", nil, Expect{IsError: true, Code: codes.Cancelled, Category: "client",
+			Text: "The request was cancelled before the tool finished.", Rest: []string{"Code: CANCELLED\nRetry: yes."}, Retryable: &yes, Logged: 1}},
+		{"deadline", "deadline", nil, Expect{IsError: true, Code: codes.Timeout, Category: "server",
+			Text: "The tool did not finish in time; try again, perhaps with a smaller request (ref: {ref}).", Rest: []string{"Code: TIMEOUT\nRetry: yes."},
+			Retryable: &yes, Server: true, Logged: 1}},
+		{"missing argument", "divide", map[string]any{"a": 1}, Expect{IsError: true, Code: codes.ValidationError, Category: "client",
+			Text:   "Validation failed for b: is required",
+			Rest:   []string{"Code: VALIDATION_ERROR\nDetails: {\"violations\":[{\"constraint\":\"is required\",\"field\":\"b\",\"pointer\":\"/b\",\"reason\":\"required\"}]}" + noRetry},
+			Fields: []string{"b"}, Logged: 1, HandlerSkipped: true}},
+		{"wrong type", "divide", map[string]any{"a": Canary, "b": 2}, Expect{IsError: true, Code: codes.ValidationError, Category: "client",
+			Text:   "Validation failed for a: must be number, not string",
+			Rest:   []string{"Code: VALIDATION_ERROR\nDetails: {\"violations\":[{\"constraint\":\"must be number, not string\",\"field\":\"a\",\"pointer\":\"/a\",\"reason\":\"type\"}]}" + noRetry},
+			Fields: []string{"a"}, Logged: 1, HandlerSkipped: true}},
+		{"extra argument", "divide", map[string]any{"a": 1, "b": 2, "token": Canary}, Expect{IsError: true, Code: codes.ValidationError, Category: "client",
+			Text:   "Validation failed for token: is not a known property; remove it",
+			Rest:   []string{"Code: VALIDATION_ERROR\nDetails: {\"violations\":[{\"constraint\":\"is not a known property; remove it\",\"field\":\"token\",\"pointer\":\"/token\",\"reason\":\"additionalProperties\"}]}" + noRetry},
+			Fields: []string{"token"}, Logged: 1, HandlerSkipped: true}},
+		{"nested field", "order_items", map[string]any{"items": []any{map[string]any{"qty": 1}, map[string]any{"qty": 0}}}, Expect{IsError: true,
+			Code: codes.ValidationError, Category: "client", Text: "Validation failed for items/1/qty: must be at least 1",
+			Rest:   []string{"Code: VALIDATION_ERROR\nDetails: {\"violations\":[{\"constraint\":\"must be at least 1\",\"field\":\"items/1/qty\",\"pointer\":\"/items/1/qty\",\"reason\":\"minimum\"}]}" + noRetry},
+			Fields: []string{"items/1/qty"}, Logged: 1, HandlerSkipped: true}},
 		{"self-built error result", "self_built", nil, Expect{IsError: true, Text: "handler-built error text"}},
 		{"output schema, success", "with_output", nil, Expect{Text: `{"text":"structured"}`}},
-		{"output schema, failure", "with_output", map[string]any{"fail": true}, Expect{IsError: true, Code: codes.InternalError,
-			Text: `Internal error in tool "with_output" (ref: {ref}).`, Masked: true, Logged: 1}},
+		{"output schema, failure", "with_output", map[string]any{"fail": true}, Expect{IsError: true, Code: codes.InternalError, Category: "server",
+			Text: `Internal error in tool "with_output" (ref: {ref}).`, Rest: []string{internalRun}, Masked: true, Logged: 1}},
 		{"unknown tool", "no_such_tool", nil, Expect{ProtocolError: true}},
 	}
 }

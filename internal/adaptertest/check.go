@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcperr/mcperr/filter"
 )
@@ -98,18 +101,33 @@ func Check(t *testing.T, c Case, r Result, records []map[string]any) {
 	if len(r.Texts) == 0 {
 		t.Fatalf("result has no text content: %s", r.Raw)
 	}
+	env := r.Envelope()
 	ref := ""
 	if m := refPattern.FindStringSubmatch(r.Texts[0]); m != nil {
 		ref = m[1]
+	} else if s, ok := env["ref"].(string); ok {
+		ref = s
 	}
 	wantText := strings.ReplaceAll(w.Text, "{ref}", ref)
 	if r.Texts[0] != wantText {
 		t.Errorf("text = %q, want %q", r.Texts[0], wantText)
 	}
-	if got := r.Texts[1:]; fmt.Sprint(got) != fmt.Sprint(w.Hints) && !(len(got) == 0 && len(w.Hints) == 0) {
-		t.Errorf("hint blocks = %q, want %q", got, w.Hints)
+	switch got := r.Texts[1:]; {
+	case w.Rest == nil && w.Code != "":
+		// A case outside the table, which names no blocks: the default
+		// rendering's one block, which starts with the code.
+		if len(got) != 1 || !strings.HasPrefix(got[0], "Code: "+string(w.Code)+"\n") {
+			t.Errorf("blocks after the message = %q, want one that starts with the code %s", got, w.Code)
+		}
+	default:
+		wantRest := make([]string, len(w.Rest))
+		for i, b := range w.Rest {
+			wantRest[i] = strings.ReplaceAll(b, "{ref}", ref)
+		}
+		if !slices.Equal(got, wantRest) {
+			t.Errorf("blocks after the message = %q, want %q", got, wantRest)
+		}
 	}
-	env := r.Envelope()
 	switch {
 	case w.Code == "" && env != nil:
 		t.Errorf("want no error envelope, got %v", env)
@@ -127,16 +145,31 @@ func checkEnvelope(t *testing.T, w Expect, env map[string]any, ref, text string)
 	if env == nil {
 		t.Fatalf("no error envelope in _meta[%q]", filter.MetaKey)
 	}
+	ValidateEnvelope(t, env)
 	if env["error"] != true || env["code"] != string(w.Code) || env["message"] != text {
 		t.Errorf("envelope = %v, want error true, code %s, message %q", env, w.Code, text)
+	}
+	if env["version"] != float64(filter.EnvelopeVersion) {
+		t.Errorf("envelope version = %v, want %d", env["version"], filter.EnvelopeVersion)
+	}
+	if w.Category != "" && env["category"] != w.Category {
+		t.Errorf("envelope category = %v, want %s", env["category"], w.Category)
+	}
+	if got, _ := env["docUrl"].(string); got != w.DocURL {
+		t.Errorf("envelope docUrl = %q, want %q", got, w.DocURL)
+	}
+	if got, _ := env["retryAfterSeconds"].(float64); got != w.RetryAfter {
+		t.Errorf("envelope retryAfterSeconds = %v, want %v", got, w.RetryAfter)
 	}
 	if ts, _ := env["timestamp"].(string); ts == "" {
 		t.Errorf("envelope has no timestamp: %v", env)
 	}
-	if w.Masked {
+	if w.Masked || w.Server {
 		if ref == "" || env["ref"] != ref {
-			t.Errorf("masked error: text ref %q, envelope ref %v; want the same non-empty ref", ref, env["ref"])
+			t.Errorf("server error: text ref %q, envelope ref %v; want the same non-empty ref", ref, env["ref"])
 		}
+	} else if r, has := env["ref"]; has {
+		t.Errorf("a %s error carries a ref %v; only server errors have one", w.Code, r)
 	}
 	if w.Retryable != nil && env["retryable"] != *w.Retryable {
 		t.Errorf("envelope retryable = %v, want %v", env["retryable"], *w.Retryable)
@@ -174,14 +207,14 @@ func checkLog(t *testing.T, w Expect, records []map[string]any, ref string) {
 	rec := records[0]
 	all, _ := json.Marshal(rec)
 	level, _ := rec["level"].(string)
-	if w.Masked {
+	if w.Masked || w.Server {
 		if level != "ERROR" {
-			t.Errorf("masked error logged at %s, want ERROR", level)
+			t.Errorf("server error logged at %s, want ERROR", level)
 		}
 		if rec["ref"] != ref {
 			t.Errorf("log record ref = %v, want %q", rec["ref"], ref)
 		}
-	} else if level == "ERROR" && w.Code != "TIMEOUT" {
+	} else if level == "ERROR" {
 		t.Errorf("a %s error logged at ERROR, want below", w.Code)
 	}
 	if w.Code != "" && rec["code"] != string(w.Code) {
@@ -191,5 +224,40 @@ func checkLog(t *testing.T, w Expect, records []map[string]any, ref string) {
 		if !strings.Contains(string(all), s) {
 			t.Errorf("log record lacks %q: %s", s, all)
 		}
+	}
+}
+
+// envelopeSchema is filter.EnvelopeSchema, compiled once.
+var envelopeSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(filter.EnvelopeSchema()))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("envelope.schema.json", doc); err != nil {
+		return nil, err
+	}
+	return c.Compile("envelope.schema.json")
+})
+
+// ValidateEnvelope fails t unless env, an envelope as a client decoded it
+// (or any value whose JSON form is one), fits filter.EnvelopeSchema.
+func ValidateEnvelope(t testing.TB, env any) {
+	t.Helper()
+	s, err := envelopeSchema()
+	if err != nil {
+		t.Fatalf("the envelope schema does not compile: %v", err)
+	}
+	b, err := json.Marshal(env)
+	if err != nil {
+		t.Fatalf("envelope cannot be encoded: %v", err)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("envelope is not JSON: %v", err)
+	}
+	if err := s.Validate(v); err != nil {
+		t.Errorf("envelope does not fit the schema: %v\nenvelope: %s", err, b)
 	}
 }

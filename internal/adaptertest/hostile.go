@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -255,7 +256,8 @@ type HostileWant struct {
 	Text string
 	// Code is the envelope's code, INTERNAL_ERROR when empty.
 	Code codes.Code
-	// Hints are the exact blocks after the first.
+	// Hints are the exact Hint lines of the block after the message, each
+	// "Hint: ...".
 	Hints []string
 	// Bounded asks only that the text be at most filter.MaxMessage bytes
 	// long and the hints at most filter.MaxHints of filter.MaxHint bytes,
@@ -389,12 +391,27 @@ func CheckHostile(t *testing.T, tool string, want HostileWant, run HostileRun) {
 	if len(r.Texts[0]) > filter.MaxMessage {
 		t.Errorf("message of %d bytes, more than MaxMessage", len(r.Texts[0]))
 	}
-	if n := len(r.Texts) - 1; n > filter.MaxHints {
-		t.Errorf("%d hint blocks, more than MaxHints", n)
+	code := want.Code
+	if code == "" {
+		code = codes.InternalError
 	}
-	for _, h := range r.Texts[1:] {
-		if !strings.HasPrefix(h, "Hint: ") || len(h) > len("Hint: ")+filter.MaxHint {
-			t.Errorf("hint block %.40q... of %d bytes: want \"Hint: \" and at most MaxHint bytes", h, len(h))
+	rest := ""
+	switch {
+	case len(r.Texts) > 2:
+		t.Errorf("%d text blocks, want the message and at most one block of facts: %q", len(r.Texts), r.Texts)
+	case len(r.Texts) == 2:
+		rest = r.Texts[1]
+		if !strings.HasPrefix(rest, "Code: "+string(code)+"\n") {
+			t.Errorf("block of facts %.60q..., want it to start with the code %s", rest, code)
+		}
+	}
+	hints := HintLines(rest)
+	if len(hints) > filter.MaxHints {
+		t.Errorf("%d hints, more than MaxHints", len(hints))
+	}
+	for _, h := range hints {
+		if len(h) > len("Hint: ")+filter.MaxHint {
+			t.Errorf("hint %.40q... of %d bytes: want at most MaxHint bytes", h, len(h))
 		}
 	}
 	ref := ""
@@ -409,18 +426,15 @@ func CheckHostile(t *testing.T, tool string, want HostileWant, run HostileRun) {
 	case r.Texts[0] != want.Text:
 		t.Errorf("text %q, want %q", r.Texts[0], want.Text)
 	}
-	if !want.Bounded && fmt.Sprint(r.Texts[1:]) != fmt.Sprint(want.Hints) && !(len(r.Texts) == 1 && len(want.Hints) == 0) {
-		t.Errorf("hint blocks %q, want %q", r.Texts[1:], want.Hints)
+	if !want.Bounded && !slices.Equal(hints, want.Hints) {
+		t.Errorf("hints %q, want %q", hints, want.Hints)
 	}
 	env := r.Envelope()
 	switch {
 	case env == nil && run.WantEnvelope:
 		t.Errorf("no envelope in _meta[%q]: %s", filter.MetaKey, r.Raw)
 	case env != nil:
-		code := want.Code
-		if code == "" {
-			code = codes.InternalError
-		}
+		ValidateEnvelope(t, env)
 		if env["error"] != true || env["code"] != string(code) || env["message"] != r.Texts[0] {
 			t.Errorf("envelope %v, want code %s and the text as message", env, code)
 		}
@@ -492,4 +506,16 @@ func CheckServing(t *testing.T, r Result) {
 	if r.ProtocolErr != nil || r.IsError || len(r.Texts) != 1 || r.Texts[0] != "all good" {
 		t.Errorf("the server stopped serving: the next call got %v %s", r.ProtocolErr, r.Raw)
 	}
+}
+
+// HintLines returns the "Hint: ..." lines of a block of facts that
+// filter.RenderForModel made.
+func HintLines(block string) []string {
+	var out []string
+	for _, line := range strings.Split(block, "\n") {
+		if strings.HasPrefix(line, "Hint: ") {
+			out = append(out, line)
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -219,9 +220,6 @@ func CheckTimeout(t *testing.T, r Result, recs []map[string]any, wantEnvelope bo
 	if r.ProtocolErr != nil || !r.IsError || strings.Contains(string(r.Raw), HostileCanary) {
 		t.Fatalf("got %v %s, want an isError result without the canary", r.ProtocolErr, r.Raw)
 	}
-	if want := "The tool did not finish in time. Try again, perhaps with a smaller request."; len(r.Texts) != 1 || r.Texts[0] != want {
-		t.Errorf("texts %q, want %q", r.Texts, want)
-	}
 	if len(recs) != 1 || recs[0]["code"] != string(codes.Timeout) || recs[0]["level"] != "ERROR" {
 		t.Fatalf("records %v, want one TIMEOUT record at error level", recs)
 	}
@@ -229,11 +227,21 @@ func CheckTimeout(t *testing.T, r Result, recs []map[string]any, wantEnvelope bo
 	if !timeoutRefRE.MatchString(ref) {
 		t.Errorf("record ref %q, want 16 hex digits", ref)
 	}
+	// Without an envelope (go-sdk's Wrap alone on a typed tool), the SDK
+	// sends the message alone.
+	want := []string{"The tool did not finish in time; try again, perhaps with a smaller request (ref: " + ref + ")."}
 	env := r.Envelope()
+	if env != nil {
+		want = append(want, "Code: TIMEOUT\nRetry: yes.")
+	}
+	if !slices.Equal(r.Texts, want) {
+		t.Errorf("texts %q, want %q", r.Texts, want)
+	}
 	switch {
 	case env == nil && wantEnvelope:
 		t.Errorf("no envelope: %s", r.Raw)
 	case env != nil:
+		ValidateEnvelope(t, env)
 		if env["code"] != string(codes.Timeout) || env["retryable"] != true || env["ref"] != ref {
 			t.Errorf("envelope %v, want TIMEOUT, retryable, ref %s", env, ref)
 		}

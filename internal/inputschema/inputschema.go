@@ -77,7 +77,7 @@ func (s *Schema) CheckJSON(args []byte) *domain.Validation {
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
-		return &domain.Validation{Violations: []domain.Violation{{Constraint: "The arguments must be a JSON object."}}}
+		return &domain.Validation{Violations: []domain.Violation{{Constraint: "The arguments must be a JSON object.", Reason: "type"}}}
 	}
 	return s.Check(v)
 }
@@ -98,12 +98,12 @@ func (s *Schema) Check(args any) *domain.Validation {
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return &domain.Validation{Violations: []domain.Violation{{Constraint: "The arguments do not fit the input schema."}}}
+		return &domain.Validation{Violations: []domain.Violation{{Constraint: "The arguments do not fit the input schema.", Reason: "schema"}}}
 	}
 	var out []domain.Violation
 	collect(ve, args, &out)
 	if len(out) == 0 {
-		out = append(out, domain.Violation{Constraint: "The arguments do not fit the input schema."})
+		out = append(out, domain.Violation{Constraint: "The arguments do not fit the input schema.", Reason: "schema"})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Field < out[j].Field })
 	return &domain.Validation{Violations: out}
@@ -121,17 +121,19 @@ func collect(ve *jsonschema.ValidationError, args any, out *[]domain.Violation) 
 	switch k := ve.ErrorKind.(type) {
 	case *kind.Required:
 		for _, name := range k.Missing {
-			*out = append(*out, domain.Violation{Field: field(loc, name), Constraint: "is required"})
+			*out = append(*out, domain.Violation{Field: field(loc, name), Pointer: pointer(loc, name), Reason: "required", Constraint: "is required"})
 		}
 		return
 	case *kind.AdditionalProperties:
 		for _, name := range k.Properties {
-			*out = append(*out, domain.Violation{Field: field(loc, name), Constraint: "is not a known property; remove it",
-				Value: valueAt(args, append(loc[:len(loc):len(loc)], name))})
+			*out = append(*out, domain.Violation{Field: field(loc, name), Pointer: pointer(loc, name), Reason: "additionalProperties",
+				Constraint: "is not a known property; remove it",
+				Value:      valueAt(args, append(loc[:len(loc):len(loc)], name))})
 		}
 		return
 	}
-	*out = append(*out, domain.Violation{Field: field(loc, ""), Constraint: constraint(ve.ErrorKind), Value: valueAt(args, loc)})
+	*out = append(*out, domain.Violation{Field: field(loc, ""), Pointer: domain.Pointer(loc...), Reason: reason(ve.ErrorKind),
+		Constraint: constraint(ve.ErrorKind), Value: valueAt(args, loc)})
 }
 
 // constraint says what a value must be, without repeating the value.
@@ -173,6 +175,20 @@ func constraint(k jsonschema.ErrorKind) string {
 		return "is not allowed"
 	}
 	return "does not satisfy '" + strings.Join(k.KeywordPath(), "/") + "' in the input schema"
+}
+
+// reason is the keyword of the schema that k fails, such as "minimum";
+// "schema" for a false schema.
+func reason(k jsonschema.ErrorKind) string {
+	if path := k.KeywordPath(); len(path) > 0 {
+		return path[len(path)-1]
+	}
+	return "schema"
+}
+
+// pointer is the JSON Pointer of the property name of the object at loc.
+func pointer(loc []string, name string) string {
+	return domain.Pointer(append(loc[:len(loc):len(loc)], name)...)
 }
 
 // rat formats a schema bound such as 1 or 0.5.

@@ -102,3 +102,47 @@ func TestCacheCompilesOnce(t *testing.T) {
 		t.Fatal("Cache compiled the same document twice")
 	}
 }
+
+// TestPointersAndReasons checks that every violation points at its field
+// with a JSON Pointer and names the keyword it fails.
+func TestPointersAndReasons(t *testing.T) {
+	s, err := Compile([]byte(`{
+	  "type": "object",
+	  "properties": {
+	    "items": {"type": "array", "items": {"type": "object", "properties": {"qty": {"type": "integer", "minimum": 1}}, "required": ["sku"]}},
+	    "a/b~c": {"type": "string", "enum": ["x"]},
+	    "note": {"type": "string", "maxLength": 3}
+	  },
+	  "additionalProperties": false
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := s.CheckJSON([]byte(`{"items":[{"sku":"a","qty":1},{"qty":0}],"a/b~c":"y","note":"long","extra/x":1}`))
+	if v == nil {
+		t.Fatal("CheckJSON = nil, want violations")
+	}
+	got := map[string]string{}
+	for _, vi := range v.Violations {
+		got[vi.Pointer] = vi.Reason + " " + vi.Field
+	}
+	want := map[string]string{
+		"/items/1/qty": "minimum items/1/qty",
+		"/items/1/sku": "required items/1/sku",
+		"/a~1b~0c":     "enum a/b~c",
+		"/note":        "maxLength note",
+		"/extra~1x":    "additionalProperties extra/x",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("violations = %v, want %v", got, want)
+	}
+	for p, w := range want {
+		if got[p] != w {
+			t.Errorf("violation at %q = %q, want %q (all: %v)", p, got[p], w, got)
+		}
+	}
+	root := s.CheckJSON([]byte(`[1]`))
+	if root == nil || root.Violations[0].Pointer != "" || root.Violations[0].Reason != "type" {
+		t.Errorf("arguments that are not an object: %+v, want pointer \"\" and reason type", root)
+	}
+}
