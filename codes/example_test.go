@@ -2,6 +2,7 @@ package codes_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/mcperr/mcperr/codes"
 )
@@ -63,4 +64,33 @@ func ExampleCode_Validate() {
 	// Output:
 	// <nil>
 	// mcperr: INVALID_CODE: a code must not be empty
+}
+
+// A registration can say how long to wait before a retry, and where the
+// code is documented; both reach the error envelope.
+func ExampleInfo() {
+	reg, err := codes.NewRegistry(codes.Info{
+		Code:        "LEDGER_BUSY",
+		Category:    codes.Server,
+		Description: "The ledger is busy.",
+		Retryable:   true,
+		RetryAfter:  30 * time.Second,
+		DocURL:      "https://docs.example.com/errors#LEDGER_BUSY",
+	})
+	if err != nil {
+		panic(err)
+	}
+	in, _ := reg.Lookup("LEDGER_BUSY")
+	fmt.Println(in.Retryable, in.RetryAfter, in.DocURL)
+	_, err = codes.NewRegistry(codes.Info{Code: "SLOW", Category: codes.Server, RetryAfter: time.Second})
+	fmt.Println(err)
+	// Output:
+	// true 30s https://docs.example.com/errors#LEDGER_BUSY
+	// mcperr: INVALID_CODE: "SLOW": RetryAfter is set but Retryable is false; set Retryable, or drop the delay
+}
+
+func ExampleCategory_UnmarshalText() {
+	var c codes.Category
+	fmt.Println(c.UnmarshalText([]byte("business")), c)
+	// Output: <nil> business
 }

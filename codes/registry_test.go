@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcperr/mcperr/codes"
 )
@@ -43,6 +44,11 @@ func TestRegisterRefuses(t *testing.T) {
 		{"built in", []codes.Info{{Code: codes.NotFound, Category: codes.Client}}, codes.DuplicateCode, "built in"},
 		{"registered before", []codes.Info{funds}, codes.DuplicateCode, "already registered"},
 		{"twice in one call", []codes.Info{{Code: "A_B", Category: codes.Client}, {Code: "A_B", Category: codes.Client}}, codes.DuplicateCode, "already registered"},
+		{"negative delay", []codes.Info{{Code: "SLOW", Category: codes.Server, Retryable: true, RetryAfter: -time.Second}}, codes.InvalidCode, "negative"},
+		{"delay without retryable", []codes.Info{{Code: "SLOW", Category: codes.Server, RetryAfter: time.Second}}, codes.InvalidCode, "Retryable is false"},
+		{"relative doc URL", []codes.Info{{Code: "DOCS", Category: codes.Client, DocURL: "/errors#DOCS"}}, codes.InvalidCode, "absolute http or https"},
+		{"doc URL of another scheme", []codes.Info{{Code: "DOCS", Category: codes.Client, DocURL: "javascript:alert(1)"}}, codes.InvalidCode, "absolute http or https"},
+		{"doc URL that does not parse", []codes.Info{{Code: "DOCS", Category: codes.Client, DocURL: "https://exa mple.com/%zz"}}, codes.InvalidCode, "absolute http or https"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,6 +66,35 @@ func TestRegisterRefuses(t *testing.T) {
 	}
 	if _, err := codes.NewRegistry(codes.Info{Code: "bad"}); err == nil {
 		t.Fatal("NewRegistry accepted a bad code")
+	}
+}
+
+func TestRegisterKeepsDelayAndDocURL(t *testing.T) {
+	in := codes.Info{Code: "LEDGER_BUSY", Category: codes.Server, Retryable: true, RetryAfter: 30 * time.Second,
+		DocURL: "https://docs.example.com/errors#LEDGER_BUSY"}
+	r, err := codes.NewRegistry(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Lookup("LEDGER_BUSY"); got != in {
+		t.Errorf("Lookup = %+v, want %+v", got, in)
+	}
+}
+
+func TestCategoryText(t *testing.T) {
+	for _, c := range []codes.Category{codes.Client, codes.Business, codes.Server} {
+		b, err := c.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back codes.Category
+		if err := back.UnmarshalText(b); err != nil || back != c {
+			t.Errorf("%v: round trip gave %v, %v", c, back, err)
+		}
+	}
+	var c codes.Category
+	if err := c.UnmarshalText([]byte("user")); err == nil {
+		t.Error(`UnmarshalText("user") succeeded`)
 	}
 }
 

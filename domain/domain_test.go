@@ -125,3 +125,35 @@ func TestDetails(t *testing.T) {
 		t.Error("Authorization has public details")
 	}
 }
+
+func TestPointer(t *testing.T) {
+	for _, tt := range []struct {
+		tokens []string
+		want   string
+	}{
+		{nil, ""},
+		{[]string{""}, "/"},
+		{[]string{"items", "1", "qty"}, "/items/1/qty"},
+		{[]string{"a/b", "m~n"}, "/a~1b/m~0n"},
+		{[]string{"~1"}, "/~01"},
+	} {
+		if got := domain.Pointer(tt.tokens...); got != tt.want {
+			t.Errorf("Pointer(%q) = %q, want %q", tt.tokens, got, tt.want)
+		}
+	}
+}
+
+func TestValidationDetailsCarryPointerAndReason(t *testing.T) {
+	v := &domain.Validation{Violations: []domain.Violation{
+		{Field: "email", Constraint: "Must be an email", Value: "x"},
+		{Field: "items/0/qty", Pointer: "/items/0/qty", Reason: "minimum", Constraint: "must be at least 1", Value: 0},
+		{Reason: "type", Constraint: "The arguments must be a JSON object."},
+	}}
+	got := fmt.Sprint(v.PublicDetails())
+	want := "map[violations:[map[constraint:Must be an email field:email] " +
+		"map[constraint:must be at least 1 field:items/0/qty pointer:/items/0/qty reason:minimum] " +
+		"map[constraint:The arguments must be a JSON object. field: pointer: reason:type]]]"
+	if got != want {
+		t.Errorf("PublicDetails = %s\nwant %s", got, want)
+	}
+}

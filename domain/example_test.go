@@ -26,6 +26,25 @@ func ExampleNewValidation() {
 	// map[violations:[map[constraint:Must be one of: pending, processing, shipped, delivered field:status]]]
 }
 
+// A Validation can point at the field with a JSON Pointer, and give a
+// machine-readable reason, for programs; the model reads the message.
+func ExamplePointer() {
+	err := &domain.Validation{Violations: []domain.Violation{{
+		Field:      "items/1/qty",
+		Pointer:    domain.Pointer("items", "1", "qty"),
+		Reason:     "minimum",
+		Constraint: "must be at least 1",
+		Value:      0,
+	}}}
+	fmt.Println(err.PublicMessage())
+	fmt.Println(err.PublicDetails())
+	fmt.Println(domain.Pointer("a/b", "c~d"))
+	// Output:
+	// Validation failed for items/1/qty: must be at least 1
+	// map[violations:[map[constraint:must be at least 1 field:items/1/qty pointer:/items/1/qty reason:minimum]]]
+	// /a~1b/c~0d
+}
+
 func ExampleNewAuthorization() {
 	err := domain.NewAuthorization("orders:write", "usr_7")
 	fmt.Println(err.PublicMessage()) // the client
@@ -50,8 +69,8 @@ func ExampleNewConflict() {
 
 func ExampleNewRateLimited() {
 	err := domain.NewRateLimited(30 * time.Second)
-	fmt.Println(err.ErrorCode(), err.Retryable(), err.PublicMessage())
-	// Output: RATE_LIMITED true Too many requests. Retry after 30 seconds.
+	fmt.Println(err.ErrorCode(), err.Retryable(), err.RetryDelay(), err.PublicMessage())
+	// Output: RATE_LIMITED true 30s Too many requests. Retry after 30 seconds.
 }
 
 func ExampleUnauthenticated() {

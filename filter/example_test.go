@@ -293,3 +293,81 @@ func ExamplePanicError() {
 	p.Handle(context.Background(), filter.Call{Tool: "lookup"}, errors.New("x"))
 	// Output: true index out of range true
 }
+
+// What the model reads for a failure whose code says it may be retried
+// after a while: the message exactly, then the facts it needs to act.
+func ExampleRenderForModel() {
+	reg, _ := codes.NewRegistry(codes.Info{Code: "LEDGER_BUSY", Category: codes.Server, Description: "The ledger is busy.",
+		Retryable: true, RetryAfter: 30 * time.Second})
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRegistry(reg), filter.WithRefGenerator(fixedRef))
+	r := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"},
+		toolerr.New("The ledger is busy; the transfer was not made.").WithCode("LEDGER_BUSY"))
+	for _, text := range filter.RenderForModel(r) {
+		fmt.Printf("[%s]\n", text)
+	}
+	// Output:
+	// [The ledger is busy; the transfer was not made.]
+	// [Code: LEDGER_BUSY
+	// Retry: yes, after 30 seconds.
+	// Ref: 4f9c2a7d1e0b3c58]
+}
+
+// The message-only rendering sends what the model read before mcperr
+// rendered failures for it: the message, and a block for each hint.
+func ExampleRenderMessageOnly() {
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRenderer(filter.RenderMessageOnly))
+	r := p.Handle(context.Background(), filter.Call{Tool: "divide"}, toolerr.New("b must not be zero.").WithHint("Pass a non-zero b."))
+	fmt.Printf("%q\n", r.Texts())
+	// Output: ["b must not be zero." "Hint: Pass a non-zero b."]
+}
+
+// An application can render failures its own way. The Renderer sees only
+// what may be sent; one that fails is replaced by RenderForModel.
+func ExampleWithRenderer() {
+	compact := func(r *filter.Response) []string {
+		return []string{fmt.Sprintf("%s [%s, retryable=%t]", r.Message, r.Code, *r.Retryable)}
+	}
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRenderer(compact))
+	r := p.Handle(context.Background(), filter.Call{Tool: "get_order"}, domain.NewNotFound("Order", "ord_9"))
+	fmt.Println(r.Texts())
+	// Output: [Order not found: ord_9 [NOT_FOUND, retryable=false]]
+}
+
+// A client reads the envelope back from a result's _meta, as its SDK
+// decoded it.
+func ExampleReadEnvelope() {
+	meta := map[string]any{}
+	_ = json.Unmarshal([]byte(`{"io.github.mcperr/error":{"version":1,"error":true,"code":"RATE_LIMITED","category":"client",
+		"message":"Too many requests. Retry after 30 seconds.","retryable":true,"retryAfterSeconds":30,"timestamp":"2025-01-02T03:04:05Z"}}`), &meta)
+	env, err := filter.ReadEnvelope(meta)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(env.Version, env.Code, env.Category, env.Retryable, env.RetryAfter())
+	_, err = filter.ReadEnvelope(map[string]any{})
+	fmt.Println(err)
+	// Output:
+	// 1 RATE_LIMITED client true 30s
+	// mcperr: no error envelope in _meta
+}
+
+func ExampleEnvelope_RetryAfter() {
+	env := filter.Envelope{Retryable: true, RetryAfterSeconds: 1.5}
+	fmt.Println(env.RetryAfter())
+	// Output: 1.5s
+}
+
+// The envelope's JSON Schema is the contract a program can check
+// envelopes against.
+func ExampleEnvelopeSchema() {
+	var schema struct {
+		Title    string   `json:"title"`
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(filter.EnvelopeSchema(), &schema)
+	fmt.Println(schema.Title)
+	fmt.Println(schema.Required)
+	// Output:
+	// mcperr error envelope, version 1
+	// [version error code category message retryable timestamp]
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
@@ -77,3 +78,33 @@ func TestDetailsOf(t *testing.T) {
 		t.Errorf("DetailsOf = %v", d)
 	}
 }
+
+func TestRetryAfterOf(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want time.Duration
+	}{
+		{"nil", nil, 0},
+		{"plain", errors.New("x"), 0},
+		{"ToolError without retry", toolerr.New("x"), 0},
+		{"ToolError with a delay", toolerr.New("x").WithRetryAfter(time.Second), time.Second},
+		{"ToolError with a negative delay", toolerr.New("x").WithRetryAfter(-time.Second), 0},
+		{"explicit no drops the delay", toolerr.New("x").WithRetryAfter(time.Second).WithRetryable(false), 0},
+		{"the ToolError's decision beats its cause", toolerr.New("x").WithRetryable(false).WithCause(domain.NewRateLimited(time.Minute)), 0},
+		{"a ToolError that says nothing defers to its cause", toolerr.New("x").WithCause(domain.NewRateLimited(time.Minute)), time.Minute},
+		{"wrapped RateLimited", fmt.Errorf("q: %w", domain.NewRateLimited(2*time.Second)), 2 * time.Second},
+		{"a delay on a non-retryable error counts for nothing", notRetryable{}, 0},
+	}
+	for _, tt := range tests {
+		if got := toolerr.RetryAfterOf(tt.err); got != tt.want {
+			t.Errorf("%s: RetryAfterOf = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+type notRetryable struct{}
+
+func (notRetryable) Error() string             { return "no" }
+func (notRetryable) Retryable() bool           { return false }
+func (notRetryable) RetryDelay() time.Duration { return time.Hour }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
@@ -92,6 +93,26 @@ func ExampleRetryableOf() {
 	// Output:
 	// true true
 	// false false
+}
+
+func ExampleToolError_WithRetryAfter() {
+	err := toolerr.New("The exchange rate service is busy.").WithRetryAfter(10 * time.Second)
+	fmt.Println(toolerr.RetryableOf(err))
+	fmt.Println(toolerr.RetryAfterOf(err))
+	// An explicit "do not retry" drops the delay.
+	fmt.Println(toolerr.RetryAfterOf(err.WithRetryable(false)))
+	// Output:
+	// true true
+	// 10s
+	// 0s
+}
+
+func ExampleRetryAfterOf() {
+	fmt.Println(toolerr.RetryAfterOf(fmt.Errorf("quote: %w", domain.NewRateLimited(30*time.Second))))
+	fmt.Println(toolerr.RetryAfterOf(errors.New("x")))
+	// Output:
+	// 30s
+	// 0s
 }
 
 func ExampleDetailsOf() {

@@ -320,3 +320,24 @@ func ExampleWithoutArgumentCheck() {
 	// Output:
 	// client: {"n":"not a number"}
 }
+
+// A client reads a failure's envelope typed, instead of type-asserting
+// _meta: here, how long a rate-limited call should wait.
+func ExampleEnvelopeOf() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "quotes", Version: "1.0.0"}, nil)
+	if err := gosdk.Install(s, examplePipeline(filter.WithLogger(slog.New(slog.DiscardHandler)))); err != nil {
+		panic(err)
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "quote"}, func(context.Context, *mcp.CallToolRequest, lookupArgs) (*mcp.CallToolResult, any, error) {
+		return nil, nil, domain.NewRateLimited(30 * time.Second)
+	})
+	cs := exampleClient(s)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "quote", Arguments: map[string]any{"id": "EURUSD"}})
+	if err != nil {
+		panic(err)
+	}
+	if env, ok := gosdk.EnvelopeOf(res); ok {
+		fmt.Println(env.Code, env.Category, env.Retryable, env.RetryAfter())
+	}
+	// Output: RATE_LIMITED client true 30s
+}

@@ -335,6 +335,7 @@ func call(ctx context.Context, cs *mcp.ClientSession, c adaptertest.Case) (adapt
 func resultOf(res *mcp.CallToolResult) adaptertest.Result {
 	raw, _ := json.Marshal(res)
 	r := adaptertest.Result{IsError: res.IsError, Meta: res.Meta, StructuredContent: res.StructuredContent, Raw: raw}
+	r.Typed, _ = gosdk.EnvelopeOf(res)
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
 			r.Texts = append(r.Texts, tc.Text)

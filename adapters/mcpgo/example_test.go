@@ -413,3 +413,26 @@ func ExampleWithRequestIDs() {
 	// Retry: no.
 	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"sync\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"2","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
+
+// A client reads a failure's envelope typed, instead of type-asserting
+// _meta: here, how long a rate-limited call should wait.
+func ExampleEnvelopeOf() {
+	s := server.NewMCPServer("quotes", "1.0.0")
+	if err := mcpgo.Install(s, examplePipeline(filter.WithLogger(slog.New(slog.DiscardHandler)))); err != nil {
+		panic(err)
+	}
+	s.AddTool(mcp.NewTool("quote"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, domain.NewRateLimited(30 * time.Second)
+	})
+	c := exampleClient(s)
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "quote"
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil {
+		panic(err)
+	}
+	if env, ok := mcpgo.EnvelopeOf(res); ok {
+		fmt.Println(env.Code, env.Category, env.Retryable, env.RetryAfter())
+	}
+	// Output: RATE_LIMITED client true 30s
+}

@@ -254,6 +254,7 @@ func resultOf(t testing.TB, res *mcp.CallToolResult, err error) adaptertest.Resu
 	if res.Meta != nil {
 		r.Meta = res.Meta.AdditionalFields
 	}
+	r.Typed, _ = mcpgo.EnvelopeOf(res)
 	return r
 }
 

@@ -30,6 +30,9 @@ type Result struct {
 	// Raw is the whole result as the client received it, JSON-encoded: the
 	// canary must not appear in it.
 	Raw []byte
+	// Typed is the envelope as the adapter's EnvelopeOf read it from the
+	// result; nil when it found none.
+	Typed *filter.Envelope
 }
 
 // Envelope returns the mcperr envelope in r's _meta, or nil.
@@ -131,8 +134,10 @@ func Check(t *testing.T, c Case, r Result, records []map[string]any) {
 	switch {
 	case w.Code == "" && env != nil:
 		t.Errorf("want no error envelope, got %v", env)
+	case w.Code == "" && r.Typed != nil:
+		t.Errorf("EnvelopeOf found %+v in a result without one", r.Typed)
 	case w.Code != "":
-		checkEnvelope(t, w, env, ref, wantText)
+		checkEnvelope(t, w, env, r.Typed, ref, wantText)
 	}
 	if w.IsError && r.StructuredContent != nil {
 		t.Errorf("an error result carries structuredContent %v", r.StructuredContent)
@@ -140,12 +145,33 @@ func Check(t *testing.T, c Case, r Result, records []map[string]any) {
 	checkLog(t, w, records, ref)
 }
 
-func checkEnvelope(t *testing.T, w Expect, env map[string]any, ref, text string) {
+// checkTyped checks that the typed envelope says what the decoded one does.
+func checkTyped(t *testing.T, env map[string]any, typed *filter.Envelope) {
+	t.Helper()
+	if typed == nil {
+		t.Errorf("EnvelopeOf found no envelope in a result that has one: %v", env)
+		return
+	}
+	b, err := json.Marshal(typed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(back) != fmt.Sprint(env) {
+		t.Errorf("EnvelopeOf read %v, the client decoded %v", back, env)
+	}
+}
+
+func checkEnvelope(t *testing.T, w Expect, env map[string]any, typed *filter.Envelope, ref, text string) {
 	t.Helper()
 	if env == nil {
 		t.Fatalf("no error envelope in _meta[%q]", filter.MetaKey)
 	}
 	ValidateEnvelope(t, env)
+	checkTyped(t, env, typed)
 	if env["error"] != true || env["code"] != string(w.Code) || env["message"] != text {
 		t.Errorf("envelope = %v, want error true, code %s, message %q", env, w.Code, text)
 	}
