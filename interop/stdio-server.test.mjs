@@ -3,17 +3,25 @@
 import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SECRET = "hunter2";
 const META_KEY = "io.github.mcperr/error";
 const REF = /^Internal error in tool "([a-z_]+)" \(ref: ([0-9a-f]{16})\)\.$/;
+const NO_RETRY = "Retry: no, not with the same arguments.";
+
+// The envelope's JSON Schema, as checked into the repository.
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats(ajv);
+const validateEnvelope = ajv.compile(JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "filter", "envelope.schema.json"), "utf8")));
 
 let dir;
 let binary;
@@ -37,8 +45,20 @@ async function connect(args) {
   return { client, log: () => stderr };
 }
 
+// envelope returns the mcperr envelope of a result, checked against the
+// schema when there is one.
 function envelope(result) {
-  return result._meta?.[META_KEY];
+  const env = result._meta?.[META_KEY];
+  if (env !== undefined) {
+    assert.ok(validateEnvelope(env), `envelope does not fit the schema: ${JSON.stringify(validateEnvelope.errors)}\n${JSON.stringify(env)}`);
+    assert.equal(env.version, 1);
+  }
+  return env;
+}
+
+// blocks returns the text blocks the model reads.
+function blocks(result) {
+  return result.content.map((c) => c.text);
 }
 
 function text(result) {
@@ -64,7 +84,7 @@ for (const sdk of ["gosdk", "mcpgo"]) {
       ({ client, log } = await connect(["-sdk", sdk]));
       const { tools } = await client.listTools(); // also caches output schemas for validation
       const names = tools.map((t) => t.name).sort();
-      for (const want of ["crash", "delete_order", "divide", "forecast", "get_order", "lookup", "set_status", "ship_order", "slow"]) {
+      for (const want of ["crash", "delete_order", "divide", "forecast", "get_order", "lookup", "quote", "set_status", "ship_order", "slow"]) {
         assert.ok(names.includes(want), `tool ${want} missing from ${names}`);
       }
     });
@@ -84,21 +104,27 @@ for (const sdk of ["gosdk", "mcpgo"]) {
       assert.equal(text(r), "b must not be zero.");
       assert.equal(envelope(r).code, "TOOL_ERROR");
       assert.equal(envelope(r).message, "b must not be zero.");
-      assert.equal(r.content[1]?.text, "Hint: Pass a non-zero b.");
+      assert.deepEqual(blocks(r), ["b must not be zero.", `Code: TOOL_ERROR\n${NO_RETRY}\nHint: Pass a non-zero b.`]);
     });
 
     test("domain errors give their code and a safe message", async () => {
       const cases = [
-        ["get_order", { id: "ord_404" }, "NOT_FOUND", "Order not found: ord_404"],
-        ["set_status", { id: "ord_1", status: "lost" }, "VALIDATION_ERROR", "Validation failed for status: Must be one of: pending, processing, shipped, delivered"],
-        ["delete_order", { id: "ord_1" }, "FORBIDDEN", "Access denied."],
-        ["ship_order", { id: "ord_delivered" }, "ORDER_ALREADY_DELIVERED", "Cannot change status of a delivered order"],
+        ["get_order", { id: "ord_404" }, "NOT_FOUND", "client", "Order not found: ord_404",
+          `Code: NOT_FOUND\nDetails: {"resourceId":"ord_404","resourceType":"Order"}\n${NO_RETRY}`],
+        ["set_status", { id: "ord_1", status: "lost" }, "VALIDATION_ERROR", "client", "Validation failed for status: Must be one of: pending, processing, shipped, delivered",
+          `Code: VALIDATION_ERROR\nDetails: {"violations":[{"constraint":"Must be one of: pending, processing, shipped, delivered","field":"status"}]}\n${NO_RETRY}`],
+        ["delete_order", { id: "ord_1" }, "FORBIDDEN", "client", "Access denied.", `Code: FORBIDDEN\n${NO_RETRY}`],
+        ["ship_order", { id: "ord_delivered" }, "ORDER_ALREADY_DELIVERED", "business", "Cannot change status of a delivered order",
+          `Code: ORDER_ALREADY_DELIVERED\nDetails: {"currentStatus":"delivered","orderId":"ord_delivered"}\n${NO_RETRY}`],
       ];
-      for (const [name, args, code, message] of cases) {
+      for (const [name, args, code, category, message, facts] of cases) {
         const r = await client.callTool({ name, arguments: args });
         assert.equal(r.isError, true, name);
-        assert.equal(text(r), message, name);
+        assert.deepEqual(blocks(r), [message, facts], name);
         assert.equal(envelope(r).code, code, name);
+        assert.equal(envelope(r).category, category, name);
+        assert.equal(envelope(r).retryable, false, name);
+        assert.equal(envelope(r).ref, undefined, name);
         assertNoSecret(r);
       }
       const v = await client.callTool({ name: "set_status", arguments: { id: "ord_1", status: "lost" } });
@@ -117,7 +143,9 @@ for (const sdk of ["gosdk", "mcpgo"]) {
         assert.equal(m[1], tool);
         const ref = m[2];
         assert.equal(envelope(r).code, "INTERNAL_ERROR");
+        assert.equal(envelope(r).category, "server");
         assert.equal(envelope(r).ref, ref);
+        assert.deepEqual(blocks(r).slice(1), ["Code: INTERNAL_ERROR\nRetry: no."]);
         assertNoSecret(r);
         await new Promise((resolve) => setTimeout(resolve, 100)); // let stderr drain
         const lines = logRecordsWith(log(), ref);
@@ -132,24 +160,40 @@ for (const sdk of ["gosdk", "mcpgo"]) {
       assert.equal(text(r), "3");
     });
 
-    test("a deadline is a retryable TIMEOUT", async () => {
+    test("a deadline is a retryable TIMEOUT whose text ends with its ref", async () => {
       const r = await client.callTool({ name: "slow", arguments: {} });
       assert.equal(r.isError, true);
       assert.equal(envelope(r).code, "TIMEOUT");
       assert.equal(envelope(r).retryable, true);
+      const ref = envelope(r).ref;
+      assert.match(ref, /^[0-9a-f]{16}$/);
+      assert.deepEqual(blocks(r), [`The tool did not finish in time; try again, perhaps with a smaller request (ref: ${ref}).`, "Code: TIMEOUT\nRetry: yes."]);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // let stderr drain
+      assert.equal(logRecordsWith(log(), ref).length, 1);
+    });
+
+    test("a rate limit says when to retry, in words and in the envelope", async () => {
+      const r = await client.callTool({ name: "quote", arguments: {} });
+      assert.equal(r.isError, true);
+      assert.deepEqual(blocks(r), ["Too many requests. Retry after 30 seconds.",
+        'Code: RATE_LIMITED\nDetails: {"retryAfterSeconds":30}\nRetry: yes, after 30 seconds.']);
+      assert.equal(envelope(r).retryable, true);
+      assert.equal(envelope(r).retryAfterSeconds, 30);
     });
 
     test("bad arguments name the fields, before the handler runs", async () => {
       const cases = [
-        [{ a: "six", b: 2 }, ["a"]],
-        [{ a: 1 }, ["b"]],
-        [{ a: 1, b: 2, extra: SECRET }, ["extra"]],
+        [{ a: "six", b: 2 }, [["a", "/a", "type"]]],
+        [{ a: 1 }, [["b", "/b", "required"]]],
+        [{ a: 1, b: 2, extra: SECRET }, [["extra", "/extra", "additionalProperties"]]],
       ];
       for (const [args, fields] of cases) {
         const r = await client.callTool({ name: "divide", arguments: args });
         assert.equal(r.isError, true, JSON.stringify(args));
         assert.equal(envelope(r).code, "VALIDATION_ERROR", JSON.stringify(r));
-        assert.deepEqual(envelope(r).details.violations.map((v) => v.field), fields);
+        assert.deepEqual(envelope(r).details.violations.map((v) => [v.field, v.pointer, v.reason]), fields);
+        assert.ok(blocks(r)[1].startsWith("Code: VALIDATION_ERROR\nDetails: "), blocks(r)[1]);
+        assert.ok(blocks(r)[1].includes(`"pointer":"${fields[0][1]}"`), blocks(r)[1]);
         assert.ok(!JSON.stringify(r).includes("six"), "the offending value reached the client");
         assertNoSecret(r);
       }

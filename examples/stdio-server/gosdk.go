@@ -84,6 +84,10 @@ func goSDKServer(logger *slog.Logger, bare bool) (*mcp.Server, error) {
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return textResult(Crash())
 		}))
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "quote", Description: "Quotes an exchange rate; the rate limit is always hit."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return textResult(Quote())
+		}))
 	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "slow", Description: "Runs out of time."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 			return textResult(Slow(ctx))

@@ -61,6 +61,8 @@ func mcpGoTools() []server.ServerTool {
 			Handler: textHandler(func(context.Context, mcp.CallToolRequest) (string, error) { return Lookup() })},
 		{Tool: noArgs("crash", "Panics the way a bug does."),
 			Handler: textHandler(func(context.Context, mcp.CallToolRequest) (string, error) { return Crash() })},
+		{Tool: noArgs("quote", "Quotes an exchange rate; the rate limit is always hit."),
+			Handler: textHandler(func(context.Context, mcp.CallToolRequest) (string, error) { return Quote() })},
 		{Tool: noArgs("slow", "Runs out of time."),
 			Handler: textHandler(func(ctx context.Context, _ mcp.CallToolRequest) (string, error) { return Slow(ctx) })},
 	}

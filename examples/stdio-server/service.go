@@ -67,6 +67,11 @@ func Crash() (string, error) {
 	return "", nil
 }
 
+// Quote is rate limited: it asks the caller to wait 30 seconds.
+func Quote() (string, error) {
+	return "", domain.NewRateLimited(30 * time.Second)
+}
+
 // Slow runs out of time: its work takes longer than its deadline.
 func Slow(ctx context.Context) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
