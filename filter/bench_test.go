@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/toolerr"
@@ -78,4 +79,52 @@ func BenchmarkHandleParallel(b *testing.B) {
 			p.Handle(context.Background(), call, internal)
 		}
 	})
+}
+
+// BenchmarkRender renders typical failures with both built-in renderers,
+// side by side, and reports the bytes of content the model reads
+// (content-B) as well as the time it takes.
+//
+//	go test -run='^$' -bench=Render -benchmem ./filter
+func BenchmarkRender(b *testing.B) {
+	reg, err := codes.NewRegistry(codes.Info{Code: "INSUFFICIENT_FUNDS", Category: codes.Business, Description: "The balance is too low."})
+	if err != nil {
+		b.Fatal(err)
+	}
+	failures := []struct {
+		name string
+		err  error
+	}{
+		{"ToolError", toolerr.New("b must not be zero.").WithHint("Pass a non-zero b.")},
+		{"BusinessCode", toolerr.New("Insufficient funds for this transfer.").WithCode("INSUFFICIENT_FUNDS").
+			WithDetails(map[string]any{"available": 100, "requested": 250})},
+		{"NotFound", domain.NewNotFound("Order", "ord_404")},
+		{"Validation", &domain.Validation{Violations: []domain.Violation{
+			{Field: "items/1/qty", Pointer: "/items/1/qty", Reason: "minimum", Constraint: "must be at least 1"}}}},
+		{"RateLimited", domain.NewRateLimited(30 * time.Second)},
+		{"Masked", errors.New("dial 10.0.0.5: connection refused")},
+	}
+	for _, r := range []struct {
+		name string
+		fn   filter.Renderer
+	}{{"MessageOnly", filter.RenderMessageOnly}, {"ForModel", filter.RenderForModel}} {
+		p, err := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRegistry(reg), filter.WithRenderer(r.fn))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, f := range failures {
+			b.Run(f.name+"/"+r.name, func(b *testing.B) {
+				resp := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"}, f.err)
+				n := 0
+				for _, t := range resp.Texts() {
+					n += len(t)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					r.fn(resp)
+				}
+				b.ReportMetric(float64(n), "content-B")
+			})
+		}
+	}
 }

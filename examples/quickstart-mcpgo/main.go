@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -47,7 +48,7 @@ func main() {
 }
 
 // run serves the two tools in process, calls each with the SDK's own client
-// and prints what the client receives on stdout. The server logs to stderr.
+// and prints the text the client receives on stdout. The server logs to stderr.
 func run(ctx context.Context, stdout, stderr io.Writer) error {
 	pipeline, err := filter.New(filter.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))
 	if err != nil {
@@ -95,7 +96,14 @@ func run(ctx context.Context, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, res.Content[0].(mcp.TextContent).Text)
+		// The message, then, indented, the block the model reads after it.
+		for i, c := range res.Content {
+			text := c.(mcp.TextContent).Text
+			if i > 0 {
+				text = "  " + strings.ReplaceAll(text, "\n", "\n  ")
+			}
+			fmt.Fprintln(stdout, text)
+		}
 	}
 	return nil
 }
