@@ -104,7 +104,9 @@ func TestAssertSuccess(t *testing.T) {
 		if res.Text() != "order ord_1" {
 			t.Errorf("text = %q", res.Text())
 		}
-		fails(t, func(tb testing.TB) { mcperrtest.AssertSuccess(tb, c.Call("get_order", map[string]any{"id": "ord_404"})) },
+		fails(t, func(tb testing.TB) {
+			mcperrtest.AssertSuccess(tb, c.Call("get_order", map[string]any{"id": "ord_404"}))
+		},
 			"AssertSuccess failed", "isError is true, want false", `"code": "NOT_FOUND"`)
 	})
 }
@@ -134,7 +136,9 @@ func TestAssertMasked(t *testing.T) {
 		}
 		fails(t, func(tb testing.TB) { mcperrtest.AssertMasked(tb, c.Call("lookup", nil), mcperrtest.NewLog(tb)) },
 			"is named by 0 log records, want exactly 1", `"code": "INTERNAL_ERROR"`)
-		fails(t, func(tb testing.TB) { mcperrtest.AssertMasked(tb, c.Call("get_order", map[string]any{"id": "ord_404"}), log) },
+		fails(t, func(tb testing.TB) {
+			mcperrtest.AssertMasked(tb, c.Call("get_order", map[string]any{"id": "ord_404"}), log)
+		},
 			"the envelope's code is NOT_FOUND, want INTERNAL_ERROR")
 	})
 }
