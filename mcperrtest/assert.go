@@ -263,8 +263,8 @@ func AssertNoCanary(tb testing.TB, res *Result, canary string) bool {
 		f.addf("the result holds no raw response to search")
 	default:
 		for _, form := range escapedForms(canary) {
-			if i := bytes.Index(res.Raw, []byte(form)); i >= 0 {
-				f.addf("the client received the canary as %q at byte %d", form, i)
+			if bytes.Contains(res.Raw, []byte(form)) {
+				f.addf("the client received the canary as %q", form)
 				break
 			}
 		}

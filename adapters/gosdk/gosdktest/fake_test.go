@@ -111,9 +111,9 @@ func (f *fakeTB) headline() string {
 	if len(all) == 0 {
 		return "(no failure)"
 	}
-	head, _, _ := strings.Cut(all[0], "the client received")
-	head, _, _ = strings.Cut(head, "the server logged")
-	return strings.TrimRight(head, "\n")
+	head, _, _ := strings.Cut(all[0], "\nthe client received, for")
+	head, _, _ = strings.Cut(head, "\nthe server logged")
+	return strings.ReplaceAll(strings.TrimRight(head, "\n"), "\t- ", "  - ")
 }
 
 // wantFailure fails t unless f reported exactly one failure holding every
@@ -127,7 +127,7 @@ func wantFailure(t *testing.T, f *fakeTB, wants ...string) {
 	if n != 1 {
 		t.Fatalf("the assertion reported %d failures, want 1:\n%s", n, got)
 	}
-	for _, w := range append(wants, "the client received") {
+	for _, w := range append(wants, "the client received, for tools/call") {
 		if !strings.Contains(got, w) {
 			t.Errorf("the failure message lacks %q:\n%s", w, got)
 		}
