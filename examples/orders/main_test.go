@@ -6,8 +6,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcperr/mcperr/adapters/gosdk/gosdktest"
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/mcperrtest"
 )
 
+// TestOrders runs the program and checks what it prints.
 func TestOrders(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if err := run(context.Background(), &stdout, &stderr); err != nil {
@@ -44,5 +49,50 @@ func TestOrders(t *testing.T) {
 		if strings.Contains(out, private) {
 			t.Errorf("client output holds %q", private)
 		}
+	}
+}
+
+// TestOrderErrors proves, with mcperr's test kit, what the model reads for
+// each way the order service's tools fail, under each protocol version.
+func TestOrderErrors(t *testing.T) {
+	for _, version := range gosdktest.ProtocolVersions() {
+		t.Run(version, func(t *testing.T) {
+			log := mcperrtest.NewLog(t)
+			server, store, _, err := newServer(log.Logger())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := gosdktest.Connect(t, server, gosdktest.WithProtocolVersion(version))
+
+			mcperrtest.AssertSuccess(t, c.Call("get_user", map[string]any{"userId": "usr_1"}))
+			mcperrtest.AssertToolError(t, c.Call("get_user", map[string]any{"userId": "usr_404"}),
+				codes.NotFound, "User not found: usr_404")
+
+			// The service's own Validation, and the schema's.
+			mcperrtest.AssertValidation(t, c.Call("update_order", map[string]any{"orderId": "ord_1", "status": "lost"}), "status")
+			mcperrtest.AssertValidation(t, c.Call("update_order", map[string]any{"orderId": 1, "status": "shipped"}), "orderId")
+
+			// A business rule, and the code a per-tool filter gives one.
+			mcperrtest.AssertToolError(t, c.Call("update_order", map[string]any{"orderId": "ord_2", "status": "pending"}),
+				OrderAlreadyDelivered, "Cannot change status of a delivered order")
+			res := c.Call("transfer_funds", map[string]any{"fromAccount": "acc_2", "toAccount": "acc_1", "amount": 50})
+			if mcperrtest.AssertToolError(t, res, InsufficientFunds, "Insufficient funds for transfer") {
+				if got := res.Envelope.Details; got["available"] != 5.0 || got["requested"] != 50.0 {
+					t.Errorf("details = %v", got)
+				}
+			}
+
+			// The database filter answers constraint violations, in words
+			// that hold none of the database's.
+			res = c.Call("create_user", map[string]any{"id": "usr_2", "email": "ann@example.com", "teamId": "team_1"})
+			mcperrtest.AssertToolError(t, res, codes.Conflict, "A record with this value already exists.")
+			mcperrtest.AssertNoCanary(t, res, "Key (")
+
+			// and rethrows a lost connection: masked, logged once.
+			store.GoDown()
+			res = c.Call("get_user", map[string]any{"userId": "usr_1"})
+			mcperrtest.AssertMasked(t, res, log)
+			mcperrtest.AssertNoCanary(t, res, "hunter2")
+		})
 	}
 }

@@ -3,15 +3,77 @@ package main
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/adapters/mcpgo/mcpgotest"
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/exampletest"
+	"github.com/mcperr/mcperr/mcperrtest"
 )
 
+// TestQuickstart runs the program and checks what it prints.
 func TestQuickstart(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if err := run(context.Background(), &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	exampletest.Quickstart(t, stdout.String(), stderr.String())
+}
+
+// newServer builds the program's server, as run does, logging to logger.
+func newServer(t *testing.T, logger *slog.Logger) *server.MCPServer {
+	t.Helper()
+	pipeline, err := filter.New(filter.WithLogger(logger))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := server.NewMCPServer("errors", "0.1.0")
+	if err := mcpgo.Install(s, pipeline); err != nil {
+		t.Fatal(err)
+	}
+	divideTool := mcp.NewTool("divide", mcp.WithDescription("Divides a by b."),
+		mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required()))
+	if err := mcpgo.AddTool(s, divideTool, divide); err != nil {
+		t.Fatal(err)
+	}
+	lookupTool := mcp.NewTool("lookup", mcp.WithDescription("Fails the way a bug or an outage does."))
+	if err := mcpgo.AddTool(s, lookupTool, lookup); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestErrors proves the server's error behaviour with mcperr's test kit,
+// under each protocol version mcp-go speaks.
+func TestErrors(t *testing.T) {
+	for _, version := range mcpgotest.ProtocolVersions() {
+		t.Run(version, func(t *testing.T) {
+			log := mcperrtest.NewLog(t)
+			c := mcpgotest.Connect(t, newServer(t, log.Logger()), mcpgotest.WithProtocolVersion(version))
+
+			// A ToolError reaches the model exactly as written.
+			mcperrtest.AssertToolError(t, c.Call("divide", map[string]any{"a": 1, "b": 0}), codes.ToolFailed, "b must not be zero.")
+
+			// Anything else is masked, and its ref is in exactly one log record.
+			res := c.Call("lookup", nil)
+			ref := mcperrtest.AssertMasked(t, res, log)
+			mcperrtest.AssertNoCanary(t, res, "10.0.0.12")
+
+			// Arguments that do not fit the schema never reach the handler.
+			mcperrtest.AssertValidation(t, c.Call("divide", map[string]any{"a": 1}), "b")
+
+			// Success is untouched.
+			mcperrtest.AssertSuccess(t, c.Call("divide", map[string]any{"a": 1, "b": 4}))
+
+			if recs := log.WithRef(ref); len(recs) == 1 && recs[0].Attrs["error"] != "connection refused by 10.0.0.12:5432" {
+				t.Errorf("the record of ref %s does not hold the error: %v", ref, recs[0])
+			}
+		})
+	}
 }

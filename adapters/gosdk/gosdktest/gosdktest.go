@@ -1,0 +1,231 @@
+// Package gosdktest connects go-sdk's own client to a go-sdk server in
+// memory, for tests, and returns what the client receives for each call as
+// an mcperrtest.Result, to be checked with mcperrtest's assertions.
+//
+//	log := mcperrtest.NewLog(t)
+//	// ... build the server with filter.WithLogger(log.Logger()) ...
+//	c := gosdktest.Connect(t, server)
+//	mcperrtest.AssertToolError(t, c.Call("get_order", map[string]any{"id": "ord_404"}), codes.NotFound, "Order not found: ord_404")
+//
+// It is for tests only. It never changes what the server sends or what the
+// client receives: it records the responses the client reads, as it reads
+// them.
+package gosdktest
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/mcperrtest"
+)
+
+// callTimeout bounds one call, so that a handler that never returns fails
+// the test with a message instead of hanging it.
+const callTimeout = time.Minute
+
+// ProtocolVersions returns the protocol versions a test should run a server
+// under, newest first: the newest go-sdk speaks, whose sessions begin with
+// server/discover, and the newest with the initialize handshake. What a
+// result looks like differs between them (the newest adds to its _meta).
+func ProtocolVersions() []string { return []string{"2026-07-28", "2025-11-25"} }
+
+// Option configures Connect.
+type Option func(*config)
+
+type config struct {
+	version string
+}
+
+// WithProtocolVersion makes the client ask for protocol version v, one of
+// mcp.SupportedProtocolVersions. Connect fails the test if the session does
+// not speak it. By default the client asks for the newest, as go-sdk's
+// client does.
+func WithProtocolVersion(v string) Option {
+	return func(c *config) { c.version = v }
+}
+
+// Client is go-sdk's client, connected to a server in memory, that records
+// what it receives.
+type Client struct {
+	tb      testing.TB
+	session *mcp.ClientSession
+	rec     *recorder
+	mu      sync.Mutex // serializes Call, so that one response is one call's
+}
+
+// Connect connects go-sdk's own client to s over in-memory transports and
+// lists s's tools, as every client does before it calls one. The session
+// is closed when the test ends. Connect fails the test if s cannot be
+// connected, or the session does not speak the protocol version asked for.
+func Connect(tb testing.TB, s *mcp.Server, opts ...Option) *Client {
+	tb.Helper()
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if s == nil {
+		tb.Fatalf("gosdktest.Connect: the server is nil")
+		return nil
+	}
+	if cfg.version != "" && !slices.Contains(mcp.SupportedProtocolVersions(), cfg.version) {
+		tb.Fatalf("gosdktest.Connect: go-sdk does not speak protocol version %q; it speaks %q", cfg.version, mcp.SupportedProtocolVersions())
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		tb.Fatalf("gosdktest.Connect: connect the server: %v", err)
+		return nil
+	}
+	rec := &recorder{}
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcperrtest", Version: "0.0.0"}, nil)
+	cs, err := client.Connect(ctx, &recordingTransport{inner: ct, rec: rec}, &mcp.ClientSessionOptions{ProtocolVersion: cfg.version})
+	if err != nil {
+		ss.Close()
+		tb.Fatalf("gosdktest.Connect: connect the client: %v", err)
+		return nil
+	}
+	tb.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	want := cfg.version
+	if want == "" {
+		want = ProtocolVersions()[0]
+	}
+	if got := cs.InitializeResult().ProtocolVersion; got != want {
+		tb.Fatalf("gosdktest.Connect: the session speaks protocol version %q, want %q", got, want)
+		return nil
+	}
+	for _, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			tb.Fatalf("gosdktest.Connect: list the server's tools: %v", err)
+			return nil
+		}
+	}
+	return &Client{tb: tb, session: cs, rec: rec}
+}
+
+// Call calls tool name with args (nil for none; anything that encodes to a
+// JSON object) and returns what the client received. A JSON-RPC error, such
+// as the one for an unknown tool, is an answer too: it comes back as a
+// Result whose ProtocolError is set, for mcperrtest.AssertProtocolError.
+// Call fails the test (with Fatalf) only when there is no answer at all:
+// the connection is gone, or a minute passed.
+//
+// Calls on one Client run one at a time.
+func (c *Client) Call(name string, args any) *mcperrtest.Result {
+	c.tb.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	c.rec.start()
+	_, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	raw := c.rec.take()
+	if raw == nil {
+		c.tb.Fatalf("gosdktest: call %q: no response: %v", name, err)
+		return nil
+	}
+	res, perr := mcperrtest.ParseResponse(name, raw)
+	if perr != nil {
+		c.tb.Fatalf("gosdktest: call %q: %v\nthe client received: %s", name, perr, raw)
+		return nil
+	}
+	return res
+}
+
+// Session returns the client's session, for requests other than tool calls.
+func (c *Client) Session() *mcp.ClientSession { return c.session }
+
+// recorder keeps the response to the tools/call request in flight.
+type recorder struct {
+	mu      sync.Mutex
+	waiting bool
+	id      jsonrpc.ID
+	sent    bool
+	raw     []byte
+}
+
+// start prepares for a new call.
+func (r *recorder) start() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.waiting, r.sent, r.raw = true, false, nil
+}
+
+// take returns the response to the call, or nil, and stops waiting.
+func (r *recorder) take() []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.waiting = false
+	return r.raw
+}
+
+// request notes the id of a tools/call request the client writes. The last
+// one of a call is the one answered last: go-sdk may send more than one
+// for a call under the newest protocol.
+func (r *recorder) request(req *jsonrpc.Request) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.waiting {
+		r.id, r.sent = req.ID, true
+	}
+}
+
+// response keeps the encoded resp if it answers the call's request.
+func (r *recorder) response(resp *jsonrpc.Response) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.waiting || !r.sent || resp.ID != r.id {
+		return
+	}
+	raw, err := jsonrpc.EncodeMessage(resp)
+	if err == nil {
+		r.raw = raw
+	}
+}
+
+// recordingTransport is the client's transport, recording what it reads.
+type recordingTransport struct {
+	inner mcp.Transport
+	rec   *recorder
+}
+
+func (t *recordingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &recordingConn{Connection: conn, rec: t.rec}, nil
+}
+
+// recordingConn is a connection of the client, recording the tools/call
+// requests it writes and the responses it reads.
+type recordingConn struct {
+	mcp.Connection
+	rec *recorder
+}
+
+func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method == "tools/call" {
+		c.rec.request(req)
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+func (c *recordingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if resp, ok := msg.(*jsonrpc.Response); ok && err == nil {
+		c.rec.response(resp)
+	}
+	return msg, err
+}

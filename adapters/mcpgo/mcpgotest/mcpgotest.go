@@ -1,0 +1,202 @@
+// Package mcpgotest connects mcp-go's own client to an mcp-go server in
+// process, for tests, and returns what the client receives for each call as
+// an mcperrtest.Result, to be checked with mcperrtest's assertions.
+//
+//	log := mcperrtest.NewLog(t)
+//	// ... build the server with filter.WithLogger(log.Logger()) ...
+//	c := mcpgotest.Connect(t, server)
+//	mcperrtest.AssertToolError(t, c.Call("get_order", map[string]any{"id": "ord_404"}), codes.NotFound, "Order not found: ord_404")
+//
+// It is for tests only. It never changes what the server sends or what the
+// client receives: it records the responses the client reads, as it reads
+// them.
+package mcpgotest
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/mcperrtest"
+)
+
+// callTimeout bounds one call, so that a handler that never returns fails
+// the test with a message instead of hanging it.
+const callTimeout = time.Minute
+
+// ProtocolVersions returns the protocol versions a test should run a server
+// under, newest first: mcp.LATEST_PROTOCOL_VERSION, whose sessions begin
+// with server/discover, and mcp.LATEST_LEGACY_PROTOCOL_VERSION, the newest
+// with the initialize handshake.
+func ProtocolVersions() []string {
+	return []string{mcp.LATEST_PROTOCOL_VERSION, mcp.LATEST_LEGACY_PROTOCOL_VERSION}
+}
+
+// Option configures Connect.
+type Option func(*config)
+
+type config struct {
+	version string
+}
+
+// WithProtocolVersion makes the client ask for protocol version v, one of
+// mcp.ValidProtocolVersions. Connect fails the test if the session does not
+// speak it. By default the client asks for the newest, as mcp-go's client
+// does.
+func WithProtocolVersion(v string) Option {
+	return func(c *config) { c.version = v }
+}
+
+// Client is mcp-go's client, connected to a server in process, that
+// records what it receives.
+type Client struct {
+	tb     testing.TB
+	client *client.Client
+	rec    *recordingTransport
+	mu     sync.Mutex // serializes Call, so that one response is one call's
+}
+
+// Connect connects mcp-go's own in-process client to s, initializes the
+// session and lists s's tools, if it has any, as every client does before
+// it calls one.
+// The client is closed when the test ends. Connect fails the test if the
+// session cannot start, or does not speak the protocol version asked for.
+func Connect(tb testing.TB, s *server.MCPServer, opts ...Option) *Client {
+	tb.Helper()
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if s == nil {
+		tb.Fatalf("mcpgotest.Connect: the server is nil")
+		return nil
+	}
+	if cfg.version != "" && !slices.Contains(mcp.ValidProtocolVersions, cfg.version) {
+		tb.Fatalf("mcpgotest.Connect: mcp-go does not speak protocol version %q; it speaks %q", cfg.version, mcp.ValidProtocolVersions)
+		return nil
+	}
+	want := cfg.version
+	if want == "" {
+		want = ProtocolVersions()[0]
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	rec := &recordingTransport{InProcessTransport: transport.NewInProcessTransport(s)}
+	c := client.NewClient(rec)
+	if err := c.Start(ctx); err != nil {
+		tb.Fatalf("mcpgotest.Connect: start the client: %v", err)
+		return nil
+	}
+	tb.Cleanup(func() { c.Close() })
+	ir := mcp.InitializeRequest{}
+	ir.Params.ProtocolVersion = want
+	ir.Params.ClientInfo = mcp.Implementation{Name: "mcperrtest", Version: "0.0.0"}
+	res, err := c.Initialize(ctx, ir)
+	if err != nil {
+		tb.Fatalf("mcpgotest.Connect: initialize: %v", err)
+		return nil
+	}
+	if res.ProtocolVersion != want {
+		tb.Fatalf("mcpgotest.Connect: the session speaks protocol version %q, want %q", res.ProtocolVersion, want)
+		return nil
+	}
+	var req mcp.ListToolsRequest
+	for res.Capabilities.Tools != nil {
+		page, err := c.ListTools(ctx, req)
+		if err != nil {
+			tb.Fatalf("mcpgotest.Connect: list the server's tools: %v", err)
+			return nil
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		req.Params.Cursor = page.NextCursor
+	}
+	return &Client{tb: tb, client: c, rec: rec}
+}
+
+// Call calls tool name with args (nil for none; anything that encodes to a
+// JSON object) and returns what the client received. A JSON-RPC error, such
+// as the one for an unknown tool, is an answer too: it comes back as a
+// Result whose ProtocolError is set, for mcperrtest.AssertProtocolError.
+// Call fails the test (with Fatalf) only when there is no answer at all.
+//
+// Calls on one Client run one at a time.
+func (c *Client) Call(name string, args any) *mcperrtest.Result {
+	c.tb.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	if args != nil {
+		req.Params.Arguments = args
+	}
+	c.rec.start()
+	_, err := c.client.CallTool(ctx, req)
+	raw := c.rec.take()
+	if raw == nil {
+		c.tb.Fatalf("mcpgotest: call %q: no response: %v", name, err)
+		return nil
+	}
+	res, perr := mcperrtest.ParseResponse(name, raw)
+	if perr != nil {
+		c.tb.Fatalf("mcpgotest: call %q: %v\nthe client received: %s", name, perr, raw)
+		return nil
+	}
+	return res
+}
+
+// MCPClient returns mcp-go's client, for requests other than tool calls.
+func (c *Client) MCPClient() *client.Client { return c.client }
+
+// recordingTransport is the client's in-process transport, recording the
+// response to the tools/call request in flight.
+type recordingTransport struct {
+	*transport.InProcessTransport
+
+	mu      sync.Mutex
+	waiting bool
+	raw     []byte
+}
+
+// start prepares for a new call.
+func (t *recordingTransport) start() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.waiting, t.raw = true, nil
+}
+
+// take returns the response to the call, or nil, and stops waiting.
+func (t *recordingTransport) take() []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.waiting = false
+	return t.raw
+}
+
+// SendRequest sends request and keeps the response the client receives,
+// if it answers a tools/call request: the last one of a call, since the
+// client may send more than one for a call under the newest protocol.
+func (t *recordingTransport) SendRequest(ctx context.Context, request transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	resp, err := t.InProcessTransport.SendRequest(ctx, request)
+	if err != nil || resp == nil || request.Method != string(mcp.MethodToolsCall) {
+		return resp, err
+	}
+	raw, merr := json.Marshal(resp)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.waiting && merr == nil {
+		t.raw = raw
+	}
+	return resp, err
+}

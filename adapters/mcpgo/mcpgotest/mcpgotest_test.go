@@ -1,0 +1,209 @@
+package mcpgotest_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/adapters/mcpgo/mcpgotest"
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/mcperrtest"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// canary is a secret the test server puts where only its log should see it.
+const canary = "hunter2-CANARY-mcpgotest"
+
+// newServer returns a server whose tools fail each way the kit asserts,
+// logging into log.
+func newServer(t testing.TB, log *mcperrtest.Log) *server.MCPServer {
+	t.Helper()
+	p, err := filter.New(filter.WithLogger(log.Logger()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := server.NewMCPServer("mcpgotest", "1.0.0")
+	if err := mcpgo.Install(s, p); err != nil {
+		t.Fatal(err)
+	}
+	add := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(mcpgo.AddTool(s, mcp.NewTool("get_order", mcp.WithString("id", mcp.Required())),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			id := req.GetString("id", "")
+			if id == "ord_404" {
+				return nil, domain.NewNotFound("Order", id)
+			}
+			return mcp.NewToolResultText("order " + id), nil
+		}))
+	add(mcpgo.AddTool(s, mcp.NewTool("divide", mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required())),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			a, b := req.GetFloat("a", 0), req.GetFloat("b", 0)
+			if b == 0 {
+				return nil, toolerr.New("b must not be zero.")
+			}
+			return mcp.NewToolResultText(fmt.Sprint(a / b)), nil
+		}))
+	add(mcpgo.AddTool(s, mcp.NewTool("lookup"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("dial 10.0.0.5: password=" + canary + " refused")
+	}))
+	add(mcpgo.AddTool(s, mcp.NewTool("crash"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		panic("nil map write near " + canary)
+	}))
+	add(mcpgo.AddTool(s, mcp.NewTool("leak"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// A ToolError is sent as written: this tool leaks on purpose.
+		return nil, toolerr.New("The token " + canary + " was refused.")
+	}))
+	return s
+}
+
+// eachVersion runs body once for each protocol version the SDK speaks,
+// with a fresh server and a client connected to it.
+func eachVersion(t *testing.T, body func(t *testing.T, c *mcpgotest.Client, log *mcperrtest.Log)) {
+	for _, v := range mcpgotest.ProtocolVersions() {
+		t.Run(v, func(t *testing.T) {
+			log := mcperrtest.NewLog(t)
+			body(t, mcpgotest.Connect(t, newServer(t, log), mcpgotest.WithProtocolVersion(v)), log)
+		})
+	}
+}
+
+// fails runs assert under a fake TB and checks that it fails with a
+// message holding wants and what the client received.
+func fails(t *testing.T, assert func(tb testing.TB), wants ...string) {
+	t.Helper()
+	f := &fakeTB{}
+	f.run(assert)
+	wantFailure(t, f, wants...)
+}
+
+func TestAssertSuccess(t *testing.T) {
+	eachVersion(t, func(t *testing.T, c *mcpgotest.Client, _ *mcperrtest.Log) {
+		res := c.Call("get_order", map[string]any{"id": "ord_1"})
+		mcperrtest.AssertSuccess(t, res)
+		if res.Text() != "order ord_1" {
+			t.Errorf("text = %q", res.Text())
+		}
+		fails(t, func(tb testing.TB) {
+			mcperrtest.AssertSuccess(tb, c.Call("get_order", map[string]any{"id": "ord_404"}))
+		}, "AssertSuccess failed", "isError is true, want false", `"code": "NOT_FOUND"`)
+	})
+}
+
+func TestAssertToolError(t *testing.T) {
+	eachVersion(t, func(t *testing.T, c *mcpgotest.Client, _ *mcperrtest.Log) {
+		mcperrtest.AssertToolError(t, c.Call("get_order", map[string]any{"id": "ord_404"}), codes.NotFound, "Order not found: ord_404")
+		mcperrtest.AssertToolError(t, c.Call("divide", map[string]any{"a": 1, "b": 0}), codes.ToolFailed, "b must not be zero.")
+		fails(t, func(tb testing.TB) {
+			mcperrtest.AssertToolError(tb, c.Call("get_order", map[string]any{"id": "ord_404"}), codes.Conflict, "Order not found: ord_404")
+		}, "the envelope's code is NOT_FOUND, want CONFLICT", `"text": "Order not found: ord_404"`)
+		fails(t, func(tb testing.TB) {
+			mcperrtest.AssertToolError(tb, c.Call("divide", map[string]any{"a": 1, "b": 0}), codes.ToolFailed, "b must be non-zero.")
+		}, `the message (content[0]) is "b must not be zero.", want "b must be non-zero."`)
+	})
+}
+
+func TestAssertMasked(t *testing.T) {
+	eachVersion(t, func(t *testing.T, c *mcpgotest.Client, log *mcperrtest.Log) {
+		for _, tool := range []string{"lookup", "crash"} {
+			res := c.Call(tool, nil)
+			ref := mcperrtest.AssertMasked(t, res, log)
+			mcperrtest.AssertNoCanary(t, res, canary)
+			if recs := log.WithRef(ref); len(recs) != 1 || !strings.Contains(fmt.Sprint(recs[0].Attrs["error"]), canary) && tool == "lookup" {
+				t.Errorf("the record of %s: %v", tool, recs)
+			}
+		}
+		fails(t, func(tb testing.TB) { mcperrtest.AssertMasked(tb, c.Call("lookup", nil), mcperrtest.NewLog(tb)) },
+			"is named by 0 log records, want exactly 1", `"code": "INTERNAL_ERROR"`)
+		fails(t, func(tb testing.TB) {
+			mcperrtest.AssertMasked(tb, c.Call("get_order", map[string]any{"id": "ord_404"}), log)
+		}, "the envelope's code is NOT_FOUND, want INTERNAL_ERROR")
+	})
+}
+
+func TestAssertValidation(t *testing.T) {
+	eachVersion(t, func(t *testing.T, c *mcpgotest.Client, _ *mcperrtest.Log) {
+		mcperrtest.AssertValidation(t, c.Call("divide", map[string]any{"a": 1}), "b")
+		res := c.Call("divide", map[string]any{"a": canary, "b": 2})
+		mcperrtest.AssertValidation(t, res, "a")
+		mcperrtest.AssertNoCanary(t, res, canary)
+		fails(t, func(tb testing.TB) { mcperrtest.AssertValidation(tb, c.Call("divide", map[string]any{"a": 1}), "a") },
+			`the violated fields are ["b"], want ["a"]`, `"code": "VALIDATION_ERROR"`)
+	})
+}
+
+func TestAssertNoCanary(t *testing.T) {
+	eachVersion(t, func(t *testing.T, c *mcpgotest.Client, _ *mcperrtest.Log) {
+		fails(t, func(tb testing.TB) { mcperrtest.AssertNoCanary(tb, c.Call("leak", nil), canary) },
+			"the client received the canary as", "in result.content[0].text", "in result._meta.io.github.mcperr/error.message")
+	})
+}
+
+func TestAssertProtocolError(t *testing.T) {
+	eachVersion(t, func(t *testing.T, c *mcpgotest.Client, _ *mcperrtest.Log) {
+		res := c.Call("no_such_tool", nil)
+		mcperrtest.AssertProtocolError(t, res, mcp.INVALID_PARAMS)
+		fails(t, func(tb testing.TB) { mcperrtest.AssertProtocolError(tb, res, mcp.METHOD_NOT_FOUND) },
+			"the JSON-RPC error's code is -32602, want -32601", `"message": "tool 'no_such_tool' not found`)
+		fails(t, func(tb testing.TB) { mcperrtest.AssertToolError(tb, res, codes.NotFound, "x") },
+			"the server answered with a JSON-RPC error (code -32602")
+	})
+}
+
+func TestCallReturnsEachCallsOwnResponse(t *testing.T) {
+	eachVersion(t, func(t *testing.T, c *mcpgotest.Client, _ *mcperrtest.Log) {
+		var wg sync.WaitGroup
+		for i := range 16 {
+			wg.Go(func() {
+				id := fmt.Sprint("ord_", i)
+				if got := c.Call("get_order", map[string]any{"id": id}).Text(); got != "order "+id {
+					t.Errorf("call for %s got %q", id, got)
+				}
+			})
+		}
+		wg.Wait()
+	})
+}
+
+func TestConnectRefusesWhatItCannotDo(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		s    *server.MCPServer
+		opts []mcpgotest.Option
+		want string
+	}{
+		{"nil server", nil, nil, "the server is nil"},
+		{"unknown version", server.NewMCPServer("x", "1"),
+			[]mcpgotest.Option{mcpgotest.WithProtocolVersion("2099-01-01")}, `mcp-go does not speak protocol version "2099-01-01"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := &fakeTB{}
+			f.run(func(tb testing.TB) { mcpgotest.Connect(tb, c.s, c.opts...) })
+			if len(f.fatals) != 1 || !strings.Contains(f.fatals[0], c.want) {
+				t.Errorf("reported %q, want a Fatalf holding %q", f.reported(), c.want)
+			}
+		})
+	}
+}
+
+func TestProtocolVersionsAreSpoken(t *testing.T) {
+	// Connect fails the test if the session speaks another version.
+	for _, v := range append(mcpgotest.ProtocolVersions(), "") {
+		c := mcpgotest.Connect(t, server.NewMCPServer("x", "1"), mcpgotest.WithProtocolVersion(v))
+		if _, err := c.MCPClient().ListTools(context.Background(), mcp.ListToolsRequest{}); err == nil {
+			t.Errorf("a server without tools listed them under %q", v)
+		}
+	}
+}

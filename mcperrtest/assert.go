@@ -1,0 +1,367 @@
+package mcperrtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
+)
+
+// failure collects what is wrong with a Result for one assertion, and
+// reports it all in one call of Errorf.
+type failure struct {
+	what     string
+	problems []string
+}
+
+func (f *failure) addf(format string, args ...any) {
+	f.problems = append(f.problems, fmt.Sprintf(format, args...))
+}
+
+// report writes f's problems and what the client received, with any extra
+// text, and reports whether there were none.
+func (f *failure) report(tb testing.TB, res *Result, extra string) bool {
+	tb.Helper()
+	if len(f.problems) == 0 {
+		return true
+	}
+	var b strings.Builder
+	b.WriteString(f.what)
+	b.WriteString(":\n")
+	for _, p := range f.problems {
+		b.WriteString("\t- ")
+		b.WriteString(p)
+		b.WriteString("\n")
+	}
+	b.WriteString(extra)
+	b.WriteString(res.String())
+	tb.Errorf("%s", b.String())
+	return false
+}
+
+// toolResult checks that res is a tool result, and isError as wanted. It
+// returns false when res is no tool result at all, and nothing else can be
+// checked.
+func (f *failure) toolResult(res *Result, isError bool) bool {
+	switch {
+	case res == nil:
+		f.addf("there is no result (nil)")
+		return false
+	case res.ProtocolError != nil:
+		f.addf("the server answered with a JSON-RPC error (code %d, %q), not a tool result", res.ProtocolError.Code, res.ProtocolError.Message)
+		return false
+	case res.IsError != isError:
+		f.addf("isError is %t, want %t", res.IsError, isError)
+	}
+	return true
+}
+
+// message checks that content[0] is a text block and returns its text.
+func (f *failure) message(res *Result) (string, bool) {
+	switch {
+	case len(res.Content) == 0:
+		f.addf("the result has no content: the model reads no message")
+		return "", false
+	case res.Content[0].Type != "text":
+		f.addf("content[0] is a %q block, want the text block of the message", res.Content[0].Type)
+		return "", false
+	}
+	return res.Content[0].Text, true
+}
+
+// envelope checks that res carries an mcperr envelope with code and returns it.
+func (f *failure) envelope(res *Result, code codes.Code) *filter.Envelope {
+	env := res.Envelope
+	if env == nil {
+		f.addf("the result has no mcperr envelope in _meta[%q]", filter.MetaKey)
+		return nil
+	}
+	if !env.Error {
+		f.addf("the envelope's error is false, want true")
+	}
+	if env.Code != code {
+		f.addf("the envelope's code is %s, want %s", env.Code, code)
+	}
+	return env
+}
+
+// AssertToolError asserts that the model got a tool error, an isError
+// result, with code and message: the text of content[0] is message,
+// exactly, and the mcperr envelope has code and the same message. It holds
+// for any error mcperr answers with a code and a message: a ToolError, a
+// domain error, a filter's Response. It reports whether it held; if not, it
+// reports what is wrong and what the client received through tb.Errorf.
+func AssertToolError(tb testing.TB, res *Result, code codes.Code, message string) bool {
+	tb.Helper()
+	f := &failure{what: fmt.Sprintf("mcperrtest.AssertToolError(%s, %q) failed", code, message)}
+	if f.toolResult(res, true) {
+		if text, ok := f.message(res); ok && text != message {
+			f.addf("the message (content[0]) is %q, want %q", text, message)
+		}
+		if env := f.envelope(res, code); env != nil && env.Message != message {
+			f.addf("the envelope's message is %q, want %q", env.Message, message)
+		}
+	}
+	return f.report(tb, res, "")
+}
+
+// maskedText is the text of a masked error: `Internal error in tool "x"
+// (ref: R).`, with R in the second group.
+var maskedText = regexp.MustCompile(`^Internal error in tool ("(?:[^"\\]|\\.)*") \(ref: ([A-Za-z0-9._-]{1,64})\)\.$`)
+
+// AssertMasked asserts that the call failed with an error that was masked:
+// code INTERNAL_ERROR, the text `Internal error in tool "x" (ref: R).` and
+// nothing else of the error, with x the tool called, and R the ref of the
+// envelope and of exactly one record of log, at error level. It returns R,
+// or "" if the assertion did not hold; then it reports what is wrong, what
+// the client received and what the server logged through tb.Errorf.
+func AssertMasked(tb testing.TB, res *Result, log *Log) (ref string) {
+	tb.Helper()
+	f := &failure{what: "mcperrtest.AssertMasked failed"}
+	var recs []Record
+	if log != nil {
+		recs = log.Records()
+	} else {
+		f.addf("no Log to find the ref in: pass the Log whose Logger the server's pipeline logs to")
+	}
+	if f.toolResult(res, true) {
+		ref = f.masked(res, recs, log != nil)
+	}
+	extra := ""
+	if log != nil {
+		extra = fmt.Sprintf("the server logged %d records:\n%s", len(recs), formatRecords(recs))
+	}
+	if !f.report(tb, res, extra) {
+		return ""
+	}
+	return ref
+}
+
+// masked checks the text, envelope and log of a masked error, and returns
+// its ref.
+func (f *failure) masked(res *Result, recs []Record, checkLog bool) string {
+	env := f.envelope(res, codes.InternalError)
+	text, ok := f.message(res)
+	if !ok {
+		return ""
+	}
+	m := maskedText.FindStringSubmatch(text)
+	if m == nil {
+		f.addf(`the message (content[0]) is %q, want exactly Internal error in tool "x" (ref: R).`, text)
+		return ""
+	}
+	ref := m[2]
+	if res.Tool != "" && m[1] != strconv.Quote(res.Tool) {
+		f.addf("the message names tool %s, want %q", m[1], res.Tool)
+	}
+	if env != nil {
+		if env.Ref != ref {
+			f.addf("the envelope's ref is %q, want the message's %q", env.Ref, ref)
+		}
+		if env.Message != text {
+			f.addf("the envelope's message is %q, want the text of content[0]", env.Message)
+		}
+	}
+	if !checkLog {
+		return ref
+	}
+	var named []Record
+	for _, r := range recs {
+		if names(r, ref) {
+			named = append(named, r)
+		}
+	}
+	switch {
+	case len(named) != 1:
+		f.addf("ref %s is named by %d log records, want exactly 1", ref, len(named))
+	case named[0].Level < slog.LevelError:
+		f.addf("the record of ref %s is at level %s, want ERROR", ref, named[0].Level)
+	case named[0].Attrs["ref"] != ref:
+		f.addf("the record naming %s has ref attribute %v, want %s", ref, named[0].Attrs["ref"], ref)
+	}
+	return ref
+}
+
+// AssertValidation asserts that the call's arguments were refused: an
+// isError result with code VALIDATION_ERROR, a message in content[0] equal
+// to the envelope's, whose details name exactly fields (in any order) as
+// violations[].field, and no violation carries the value that was refused.
+// With no fields, any violated fields will do, but there must be one.
+func AssertValidation(tb testing.TB, res *Result, fields ...string) bool {
+	tb.Helper()
+	what := "mcperrtest.AssertValidation failed"
+	if len(fields) > 0 {
+		what = fmt.Sprintf("mcperrtest.AssertValidation(%s) failed", strings.Join(fields, ", "))
+	}
+	f := &failure{what: what}
+	if f.toolResult(res, true) {
+		text, ok := f.message(res)
+		if env := f.envelope(res, codes.ValidationError); env != nil {
+			if ok && env.Message != text {
+				f.addf("the message (content[0]) is %q, the envelope's %q; want the same", text, env.Message)
+			}
+			f.violations(env, fields)
+		}
+	}
+	return f.report(tb, res, "")
+}
+
+// violations checks the fields the envelope's details name.
+func (f *failure) violations(env *filter.Envelope, want []string) {
+	vs, ok := env.Details["violations"].([]any)
+	if !ok || len(vs) == 0 {
+		f.addf("the envelope's details have no violations[]: %v", env.Details)
+		return
+	}
+	var got []string
+	for i, v := range vs {
+		m, _ := v.(map[string]any)
+		field, ok := m["field"].(string)
+		if !ok {
+			f.addf("violations[%d] names no field: %v", i, v)
+			continue
+		}
+		got = append(got, field)
+		if _, has := m["value"]; has {
+			f.addf("violations[%d] carries the refused value to the client", i)
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	g, w := slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))
+	if !slices.Equal(g, w) {
+		f.addf("the violated fields are %q, want %q", got, want)
+	}
+}
+
+// AssertNoCanary asserts that canary, a secret the test planted where only
+// the server should see it (an internal error, a panic value, a refused
+// argument), is in no byte the client received: not as written, not in any
+// JSON-escaped form, not in any key or string of the response once decoded.
+// canary must not be empty.
+func AssertNoCanary(tb testing.TB, res *Result, canary string) bool {
+	tb.Helper()
+	if canary == "" {
+		tb.Fatalf("mcperrtest.AssertNoCanary: the canary is empty; plant a string no response would hold by chance")
+		return false
+	}
+	f := &failure{what: fmt.Sprintf("mcperrtest.AssertNoCanary(%q) failed", canary)}
+	switch {
+	case res == nil:
+		f.addf("there is no result (nil)")
+	case len(res.Raw) == 0:
+		f.addf("the result holds no raw response to search")
+	default:
+		for _, form := range escapedForms(canary) {
+			if bytes.Contains(res.Raw, []byte(form)) {
+				f.addf("the client received the canary as %q", form)
+				break
+			}
+		}
+		var v any
+		if err := json.Unmarshal(res.Raw, &v); err != nil {
+			f.addf("the response is not JSON (%v), so its decoded strings cannot be searched", err)
+		} else {
+			for _, at := range pathsHolding(v, "", canary) {
+				f.addf("the client received the canary in %s", at)
+			}
+		}
+	}
+	return f.report(tb, res, "")
+}
+
+// escapedForms returns canary as written and as a JSON encoder writes it,
+// with and without HTML escaping.
+func escapedForms(canary string) []string {
+	forms := []string{canary}
+	for _, html := range []bool{true, false} {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(html)
+		_ = enc.Encode(canary) // a string always encodes
+		s := strings.TrimSuffix(b.String(), "\n")
+		s = s[1 : len(s)-1]
+		if !slices.Contains(forms, s) {
+			forms = append(forms, s)
+		}
+	}
+	return forms
+}
+
+// pathsHolding returns where in the decoded JSON v a key or string holds
+// canary, as paths like result.content[0].text.
+func pathsHolding(v any, path, canary string) []string {
+	var out []string
+	switch v := v.(type) {
+	case string:
+		if strings.Contains(v, canary) {
+			out = append(out, orRoot(path))
+		}
+	case []any:
+		for i, e := range v {
+			out = append(out, pathsHolding(e, fmt.Sprintf("%s[%d]", path, i), canary)...)
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			if strings.Contains(k, canary) {
+				out = append(out, "the key "+strconv.Quote(k)+" of "+orRoot(path))
+			}
+			out = append(out, pathsHolding(v[k], p, canary)...)
+		}
+	}
+	return out
+}
+
+func orRoot(path string) string {
+	if path == "" {
+		return "the response"
+	}
+	return path
+}
+
+// AssertSuccess asserts that the call succeeded and mcperr left it alone:
+// a tool result, not isError, with no mcperr envelope in its _meta.
+func AssertSuccess(tb testing.TB, res *Result) bool {
+	tb.Helper()
+	f := &failure{what: "mcperrtest.AssertSuccess failed"}
+	if f.toolResult(res, false) {
+		if res.IsError {
+			f.addf("the model read %q", res.Text())
+		}
+		if _, has := res.Meta[filter.MetaKey]; has {
+			f.addf("the result carries an mcperr envelope in _meta[%q]", filter.MetaKey)
+		}
+	}
+	return f.report(tb, res, "")
+}
+
+// AssertProtocolError asserts that the server answered the call with a
+// JSON-RPC error of code, not a tool result: what an unknown tool, or a
+// go-sdk handler's deliberate *jsonrpc.Error, gives.
+func AssertProtocolError(tb testing.TB, res *Result, code int64) bool {
+	tb.Helper()
+	f := &failure{what: fmt.Sprintf("mcperrtest.AssertProtocolError(%d) failed", code)}
+	switch {
+	case res == nil:
+		f.addf("there is no result (nil)")
+	case res.ProtocolError == nil:
+		f.addf("the server answered with a tool result (isError: %t), not a JSON-RPC error", res.IsError)
+	case res.ProtocolError.Code != code:
+		f.addf("the JSON-RPC error's code is %d, want %d", res.ProtocolError.Code, code)
+	}
+	return f.report(tb, res, "")
+}
