@@ -25,5 +25,11 @@
 //     functions that classify any error (CodeOf, PublicOf, ...);
 //   - mcperr/filter: the pipeline, a server's one error-handling
 //     configuration: exception filters, the standard response, refs,
-//     logging through log/slog, reporting.
+//     logging through log/slog, reporting, and the rendering of failures
+//     for the model.
+//
+// For tests: mcperr/mcperrtest holds assertions on what a client received
+// and what the server logged; mcperr/adapters/gosdk/gosdktest and
+// mcperr/adapters/mcpgo/mcpgotest connect an in-memory client to a server
+// of each SDK in one call.
 package mcperr

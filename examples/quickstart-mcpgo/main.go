@@ -47,24 +47,34 @@ func main() {
 	}
 }
 
-// run serves the two tools in process, calls each with the SDK's own client
-// and prints the text the client receives on stdout. The server logs to stderr.
-func run(ctx context.Context, stdout, stderr io.Writer) error {
-	pipeline, err := filter.New(filter.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))
+// newServer returns the server with mcperr installed, logging to logger,
+// and its two tools.
+func newServer(logger *slog.Logger) (*server.MCPServer, error) {
+	pipeline, err := filter.New(filter.WithLogger(logger))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s := server.NewMCPServer("errors", "0.1.0")
 	if err := mcpgo.Install(s, pipeline); err != nil {
-		return err
+		return nil, err
 	}
 	divideTool := mcp.NewTool("divide", mcp.WithDescription("Divides a by b."),
 		mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required()))
 	if err := mcpgo.AddTool(s, divideTool, divide); err != nil {
-		return err
+		return nil, err
 	}
 	lookupTool := mcp.NewTool("lookup", mcp.WithDescription("Fails the way a bug or an outage does."))
 	if err := mcpgo.AddTool(s, lookupTool, lookup); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// run serves the two tools in process, calls each with the SDK's own client
+// and prints the text the client receives on stdout. The server logs to stderr.
+func run(ctx context.Context, stdout, stderr io.Writer) error {
+	s, err := newServer(slog.New(slog.NewTextHandler(stderr, nil)))
+	if err != nil {
 		return err
 	}
 

@@ -3,16 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/adapters/mcpgo/mcpgotest"
 	"github.com/mcperr/mcperr/codes"
-	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/exampletest"
 	"github.com/mcperr/mcperr/mcperrtest"
 )
@@ -26,36 +20,17 @@ func TestQuickstart(t *testing.T) {
 	exampletest.Quickstart(t, stdout.String(), stderr.String())
 }
 
-// newServer builds the program's server, as run does, logging to logger.
-func newServer(t *testing.T, logger *slog.Logger) *server.MCPServer {
-	t.Helper()
-	pipeline, err := filter.New(filter.WithLogger(logger))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := server.NewMCPServer("errors", "0.1.0")
-	if err := mcpgo.Install(s, pipeline); err != nil {
-		t.Fatal(err)
-	}
-	divideTool := mcp.NewTool("divide", mcp.WithDescription("Divides a by b."),
-		mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required()))
-	if err := mcpgo.AddTool(s, divideTool, divide); err != nil {
-		t.Fatal(err)
-	}
-	lookupTool := mcp.NewTool("lookup", mcp.WithDescription("Fails the way a bug or an outage does."))
-	if err := mcpgo.AddTool(s, lookupTool, lookup); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // TestErrors proves the server's error behaviour with mcperr's test kit,
 // under each protocol version mcp-go speaks.
 func TestErrors(t *testing.T) {
 	for _, version := range mcpgotest.ProtocolVersions() {
 		t.Run(version, func(t *testing.T) {
 			log := mcperrtest.NewLog(t)
-			c := mcpgotest.Connect(t, newServer(t, log.Logger()), mcpgotest.WithProtocolVersion(version))
+			s, err := newServer(log.Logger())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := mcpgotest.Connect(t, s, mcpgotest.WithProtocolVersion(version))
 
 			// A ToolError reaches the model exactly as written.
 			mcperrtest.AssertToolError(t, c.Call("divide", map[string]any{"a": 1, "b": 0}), codes.ToolFailed, "b must not be zero.")

@@ -54,21 +54,31 @@ func main() {
 	}
 }
 
-// run serves the two tools in memory, calls each with the SDK's own client
-// and prints the text the client receives on stdout. The server logs to stderr.
-func run(ctx context.Context, stdout, stderr io.Writer) error {
-	pipeline, err := filter.New(filter.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))
+// newServer returns the server with mcperr installed, logging to logger,
+// and its two tools.
+func newServer(logger *slog.Logger) (*mcp.Server, error) {
+	pipeline, err := filter.New(filter.WithLogger(logger))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "errors", Version: "0.1.0"}, nil)
 	if err := gosdk.Install(server, pipeline); err != nil {
-		return err
+		return nil, err
 	}
 	if err := gosdk.AddTool(server, &mcp.Tool{Name: "divide", Description: "Divides a by b."}, divide); err != nil {
-		return err
+		return nil, err
 	}
 	if err := gosdk.AddTool(server, &mcp.Tool{Name: "lookup", Description: "Fails the way a bug or an outage does."}, lookup); err != nil {
+		return nil, err
+	}
+	return server, nil
+}
+
+// run serves the two tools in memory, calls each with the SDK's own client
+// and prints the text the client receives on stdout. The server logs to stderr.
+func run(ctx context.Context, stdout, stderr io.Writer) error {
+	server, err := newServer(slog.New(slog.NewTextHandler(stderr, nil)))
+	if err != nil {
 		return err
 	}
 

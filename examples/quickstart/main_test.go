@@ -3,15 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcperr/mcperr/adapters/gosdk"
 	"github.com/mcperr/mcperr/adapters/gosdk/gosdktest"
 	"github.com/mcperr/mcperr/codes"
-	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/exampletest"
 	"github.com/mcperr/mcperr/mcperrtest"
 )
@@ -25,33 +20,17 @@ func TestQuickstart(t *testing.T) {
 	exampletest.Quickstart(t, stdout.String(), stderr.String())
 }
 
-// newServer builds the program's server, as run does, logging to logger.
-func newServer(t *testing.T, logger *slog.Logger) *mcp.Server {
-	t.Helper()
-	pipeline, err := filter.New(filter.WithLogger(logger))
-	if err != nil {
-		t.Fatal(err)
-	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "errors", Version: "0.1.0"}, nil)
-	if err := gosdk.Install(server, pipeline); err != nil {
-		t.Fatal(err)
-	}
-	if err := gosdk.AddTool(server, &mcp.Tool{Name: "divide", Description: "Divides a by b."}, divide); err != nil {
-		t.Fatal(err)
-	}
-	if err := gosdk.AddTool(server, &mcp.Tool{Name: "lookup", Description: "Fails the way a bug or an outage does."}, lookup); err != nil {
-		t.Fatal(err)
-	}
-	return server
-}
-
 // TestErrors proves the server's error behaviour with mcperr's test kit,
 // under each protocol version go-sdk speaks.
 func TestErrors(t *testing.T) {
 	for _, version := range gosdktest.ProtocolVersions() {
 		t.Run(version, func(t *testing.T) {
 			log := mcperrtest.NewLog(t)
-			c := gosdktest.Connect(t, newServer(t, log.Logger()), gosdktest.WithProtocolVersion(version))
+			s, err := newServer(log.Logger())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := gosdktest.Connect(t, s, gosdktest.WithProtocolVersion(version))
 
 			// A ToolError reaches the model exactly as written.
 			mcperrtest.AssertToolError(t, c.Call("divide", map[string]any{"a": 1, "b": 0}), codes.ToolFailed, "b must not be zero.")
