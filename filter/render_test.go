@@ -320,7 +320,7 @@ func TestEnvelopeSchemaRejects(t *testing.T) {
 		strings.Replace(good, `"code":"NOT_FOUND",`, "", 1),
 		strings.Replace(good, `"category":"client"`, `"category":"user"`, 1),
 		strings.Replace(good, `"version":1`, `"version":2`, 1),
-		strings.Replace(good, `"category":"client"`, `"category":"server"`, 1),                // a server error without a ref
+		strings.Replace(good, `"category":"client"`, `"category":"server"`, 1),                   // a server error without a ref
 		strings.Replace(good, `"retryable":false`, `"retryable":false,"retryAfterSeconds":3`, 1), // a delay without retryable
 		strings.Replace(good, `"code":"NOT_FOUND"`, `"code":"not found"`, 1),
 	} {
