@@ -183,12 +183,12 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Response
 	}
 	r.retry = false
 	r.Retryable = &r.retry
-	r.Message = boundMessage(maskedMessage(h.call.Tool, r.Ref), MaxMessage)
+	r.Message = boundMessage(maskedText(h.call, r.Ref), MaxMessage)
 	r.RequestID = h.call.RequestID
 	r.Timestamp = time.Now().UTC()
 	if !h.logDone {
-		rec := slog.NewRecord(time.Now(), slog.LevelError, logMessage, 0)
-		rec.AddAttrs(slog.String("tool", bound(h.call.Tool, 256)), slog.String("code", r.Code.String()),
+		rec := slog.NewRecord(time.Now(), slog.LevelError, logMessageOf(h.call.Kind), 0)
+		rec.AddAttrs(targetAttr(h.call), slog.String("code", r.Code.String()),
 			slog.String("ref", r.Ref), slog.String("error", fmt.Sprintf("%T", h.orig)),
 			slog.String("pipeline_error", safeSprint(v)))
 		// The logger gets the record unless it is what failed; it runs
@@ -319,9 +319,9 @@ func (p *Pipeline) mapError(h *handling) *Response {
 	}
 	switch {
 	case f.canceled:
-		return &Response{Code: codes.Cancelled, Message: "The request was cancelled before the tool finished."}
+		return &Response{Code: codes.Cancelled, Message: cancelledText(h.call.Kind)}
 	case f.deadline:
-		return &Response{Code: codes.Timeout, Message: "The tool did not finish in time. Try again, perhaps with a smaller request."}
+		return &Response{Code: codes.Timeout, Message: timeoutText(h.call.Kind)}
 	}
 	return p.internal(h)
 }
@@ -384,7 +384,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 		r.Retryable = &r.retry
 	}
 	if h.masked {
-		r.Message = maskedMessage(h.call.Tool, r.Ref)
+		r.Message = maskedText(h.call, r.Ref)
 		if p.expose {
 			r.Message = strings.TrimSuffix(r.Message, ".") + ": " + safeText(h.err)
 		}
@@ -549,7 +549,7 @@ func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) c
 	}
 	r.Code = fallback
 	h.attrs = append(h.attrs, slog.String("unregistered_code", bound(bad.String(), 256)))
-	p.warnUnknown(ctx, bad, fallback, h.call.Tool)
+	p.warnUnknown(ctx, bad, fallback, h.call.Target())
 	info, _ := p.registry.Lookup(fallback)
 	return info
 }
