@@ -107,18 +107,23 @@ func Install(s *server.MCPServer, p *filter.Pipeline, opts ...Option) error {
 	return nil
 }
 
-// install puts st on s: its middleware and, with request ids, the hook that
-// stamps them.
+// install puts st on s: its middleware for tools, resources and prompts,
+// the error hook that gives resources', prompts' and completions' JSON-RPC
+// errors their code and data, and, with request ids, the hook that stamps
+// them.
 func (st *serverState) install(s *server.MCPServer) {
+	hooks := s.GetHooks()
+	if hooks == nil {
+		hooks = &server.Hooks{}
+		server.WithHooks(hooks)(s)
+	}
 	if st.requestIDs {
-		hooks := s.GetHooks()
-		if hooks == nil {
-			hooks = &server.Hooks{}
-			server.WithHooks(hooks)(s)
-		}
 		hooks.AddBeforeCallTool(stampRequestID)
 	}
+	hooks.AddOnError(rewriteRPCError)
 	s.Use(st.middleware)
+	server.WithResourceHandlerMiddleware(st.resourceMiddleware)(s)
+	server.WithPromptHandlerMiddleware(st.promptMiddleware)(s)
 }
 
 // newState returns the state of a server configured by p.
