@@ -75,6 +75,19 @@ type serverState struct {
 // mcp.NewStructuredToolHandler turns the errors of its handler into results
 // with their raw text before the middleware sees them: use WrapStructured.
 //
+// Install also adds resource and prompt handler middleware
+// (server.WithResourceHandlerMiddleware, server.WithPromptHandlerMiddleware)
+// that serves every resources/read and prompts/get however it was added: an
+// error or a panic becomes the JSON-RPC error of filter.Pipeline.HandleRPC,
+// mapped and logged once (see AddResource). The SDK sends every such error
+// as -32603 with the error's text and no data, so Install adds an OnError
+// hook to the server's hooks (creating them if it has none) that sets the
+// code and data of mcperr's errors before they are sent; replacing the
+// server's hooks afterwards loses it, and the client then gets the masked or
+// public message under -32603. mcp-go has no middleware or hook for
+// completion/complete: wrap the providers with WrapPromptCompletion and
+// WrapResourceCompletion.
+//
 // Install returns a *toolerr.DefinitionError if s is nil, if WithFilters is
 // given (global filters belong to the pipeline: filter.WithFilters), or if s
 // already has another configuration: from an earlier Install with another
