@@ -28,7 +28,7 @@ func (p *Pipeline) log(ctx context.Context, h *handling, r *Response, server boo
 	}
 	var buf [16]slog.Attr
 	attrs := p.attrs(buf[:0], h, r)
-	rec := slog.NewRecord(time.Now(), level, logMessage, 0)
+	rec := slog.NewRecord(time.Now(), level, logMessageOf(h.call.Kind), 0)
 	rec.AddAttrs(attrs...)
 	if err := handle(ctx, handler, rec); err != nil {
 		rec.AddAttrs(slog.String("log_handler_error", bound(err.Error(), MaxLogValue)))
@@ -73,7 +73,7 @@ func handle(ctx context.Context, handler slog.Handler, rec slog.Record) (err err
 // They are appended to attrs, which the caller provides so that they can
 // live on its stack.
 func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, r *Response) []slog.Attr {
-	attrs = append(attrs, slog.String("tool", bound(h.call.Tool, 256)), slog.String("code", r.Code.String()))
+	attrs = append(attrs, targetAttr(h.call), slog.String("code", r.Code.String()))
 	if r.Ref != "" {
 		attrs = append(attrs, slog.String("ref", r.Ref))
 	}

@@ -187,14 +187,14 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Response
 	r.retry = false
 	r.Retryable = &r.retry
 	r.category = codes.Server
-	r.Message = boundMessage(maskedMessage(h.call.Tool, r.Ref), MaxMessage)
+	r.Message = boundMessage(maskedText(h.call, r.Ref), MaxMessage)
 	r.RequestID = h.call.RequestID
 	r.Timestamp = time.Now().UTC()
 	r.textsBuf = [2]string{r.Message, modelBlock(r)}
 	r.texts = r.textsBuf[:]
 	if !h.logDone {
-		rec := slog.NewRecord(time.Now(), slog.LevelError, logMessage, 0)
-		rec.AddAttrs(slog.String("tool", bound(h.call.Tool, 256)), slog.String("code", r.Code.String()),
+		rec := slog.NewRecord(time.Now(), slog.LevelError, logMessageOf(h.call.Kind), 0)
+		rec.AddAttrs(targetAttr(h.call), slog.String("code", r.Code.String()),
 			slog.String("ref", r.Ref), slog.String("error", fmt.Sprintf("%T", h.orig)),
 			slog.String("pipeline_error", safeSprint(v)))
 		// The logger gets the record unless it is what failed; it runs
@@ -328,10 +328,10 @@ func (p *Pipeline) mapError(h *handling) *Response {
 	switch {
 	case f.canceled:
 		h.ownText = true
-		return &Response{Code: codes.Cancelled, Message: "The request was cancelled before the tool finished."}
+		return &Response{Code: codes.Cancelled, Message: cancelledText(h.call.Kind)}
 	case f.deadline:
 		h.ownText = true
-		return &Response{Code: codes.Timeout, Message: "The tool did not finish in time; try again, perhaps with a smaller request."}
+		return &Response{Code: codes.Timeout, Message: timeoutText(h.call.Kind)}
 	}
 	return p.internal(h)
 }
@@ -408,7 +408,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 	r.RetryAfter = min(r.RetryAfter, MaxRetryAfter)
 	r.category, r.docURL = info.Category, info.DocURL
 	if h.masked {
-		r.Message = maskedMessage(h.call.Tool, r.Ref)
+		r.Message = maskedText(h.call, r.Ref)
 		if p.expose {
 			r.Message = strings.TrimSuffix(r.Message, ".") + ": " + safeText(h.err)
 		}
@@ -607,7 +607,7 @@ func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) c
 	}
 	r.Code = fallback
 	h.attrs = append(h.attrs, slog.String("unregistered_code", bound(bad.String(), 256)))
-	p.warnUnknown(ctx, bad, fallback, h.call.Tool)
+	p.warnUnknown(ctx, bad, fallback, h.call.Target())
 	info, _ := p.registry.Lookup(fallback)
 	return info
 }

@@ -3,25 +3,19 @@
 import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { validateEnvelope } from "./envelope.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SECRET = "hunter2";
 const META_KEY = "io.github.mcperr/error";
 const REF = /^Internal error in tool "([a-z_]+)" \(ref: ([0-9a-f]{16})\)\.$/;
 const NO_RETRY = "Retry: no, not with the same arguments.";
-
-// The envelope's JSON Schema, as checked into the repository.
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats(ajv);
-const validateEnvelope = ajv.compile(JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "filter", "envelope.schema.json"), "utf8")));
 
 let dir;
 let binary;

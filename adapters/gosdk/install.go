@@ -75,9 +75,14 @@ type toolEntry struct {
 //     clients ask for before they call tools. Arguments the SDK refused for
 //     a tool it does not know that way are masked like any other error.
 //
-// A *jsonrpc.Error returned as it is, an unknown tool, every other method, a
-// result a handler built itself with IsError set but without SetError, and
-// every successful result pass through untouched.
+// The middleware also serves every resources/read, prompts/get and
+// completion/complete, however the resource, template, prompt or completion
+// handler was added: an error or a panic there becomes the JSON-RPC error
+// of filter.Pipeline.HandleRPC, mapped and logged once (see AddResource).
+//
+// A *jsonrpc.Error returned as it is, an unknown tool, resource or prompt,
+// every other method, a result a handler built itself with IsError set but
+// without SetError, and every successful result pass through untouched.
 //
 // Install returns a *toolerr.DefinitionError if s is nil, if WithFilters is
 // given (global filters belong to the pipeline: filter.WithFilters), or if s

@@ -9,8 +9,9 @@ import (
 	"github.com/mcperr/mcperr/internal/panics"
 )
 
-// methodCallTool is the method the middleware handles; every other passes
-// through.
+// methodCallTool is the method the middleware handles as a tool call;
+// resources/read, prompts/get and completion/complete it handles as
+// serveRPC says; every other passes through.
 const methodCallTool = "tools/call"
 
 // middleware is the receiving middleware that Install puts on a server.
@@ -22,6 +23,9 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				st.learn(res)
 			}
 			return res, err
+		}
+		if kind, ok := rpcKind(method); ok {
+			return st.serveRPC(ctx, next, method, kind, req)
 		}
 		if method != methodCallTool {
 			return next(ctx, method, req)

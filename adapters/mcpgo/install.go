@@ -75,6 +75,18 @@ type serverState struct {
 // mcp.NewStructuredToolHandler turns the errors of its handler into results
 // with their raw text before the middleware sees them: use WrapStructured.
 //
+// Install also adds resource and prompt handler middleware
+// (server.WithResourceHandlerMiddleware, server.WithPromptHandlerMiddleware)
+// that serves every resources/read and prompts/get however it was added: an
+// error or a panic becomes the JSON-RPC error of filter.Pipeline.HandleRPC,
+// mapped and logged once (see AddResource). The client reads that error's
+// message, the public message or the masked text, exactly; but mcp-go
+// sends every error of a resource or prompt handler as -32603 without data,
+// and offers no way to choose either, so on mcp-go the JSON-RPC code is
+// always -32603 and the envelope is in the log only. mcp-go has no
+// middleware or hook for completion/complete: wrap the providers with
+// WrapPromptCompletion and WrapResourceCompletion.
+//
 // Install returns a *toolerr.DefinitionError if s is nil, if WithFilters is
 // given (global filters belong to the pipeline: filter.WithFilters), or if s
 // already has another configuration: from an earlier Install with another
@@ -107,8 +119,8 @@ func Install(s *server.MCPServer, p *filter.Pipeline, opts ...Option) error {
 	return nil
 }
 
-// install puts st on s: its middleware and, with request ids, the hook that
-// stamps them.
+// install puts st on s: its middleware for tools, resources and prompts,
+// and, with request ids, the hook that stamps them.
 func (st *serverState) install(s *server.MCPServer) {
 	if st.requestIDs {
 		hooks := s.GetHooks()
@@ -119,6 +131,8 @@ func (st *serverState) install(s *server.MCPServer) {
 		hooks.AddBeforeCallTool(stampRequestID)
 	}
 	s.Use(st.middleware)
+	server.WithResourceHandlerMiddleware(st.resourceMiddleware)(s)
+	server.WithPromptHandlerMiddleware(st.promptMiddleware)(s)
 }
 
 // newState returns the state of a server configured by p.

@@ -97,6 +97,9 @@ func goSDKServer(logger *slog.Logger, bare bool) (*mcp.Server, error) {
 			f, err := GetForecast(in.City)
 			return nil, f, err
 		}))
+	if !bare {
+		register(addGoSDKResources(s))
+	}
 	return s, firstErr
 }
 

@@ -10,6 +10,8 @@
 // service), delete_order (FORBIDDEN), ship_order (a business rule), lookup
 // (an internal error with a secret in it), crash (a panic), slow (a
 // TIMEOUT), and forecast (declares an output schema; fails for Atlantis).
+// Its resources: docs://readme, and db://orders (an internal error with a
+// secret in it); its prompt: summarize_order (a panic).
 //
 // The server logs to stderr; a masked error's ref appears there once. With
 // -bare it runs without mcperr, to compare with what the SDK does alone.

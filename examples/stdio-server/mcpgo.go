@@ -102,6 +102,9 @@ func mcpGoServer(logger *slog.Logger, bare bool) (*server.MCPServer, error) {
 	if err := mcpgo.AddTool(s, forecastTool, mcpgo.Structured(forecast)); err != nil {
 		return nil, err
 	}
+	if err := addMCPGoResources(s); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

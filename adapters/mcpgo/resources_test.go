@@ -1,0 +1,359 @@
+package mcpgo_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// The ways a test server puts mcperr in front of its resources and prompts.
+const (
+	rpcInstall    = "install"      // Install, added with the SDK's own methods
+	rpcAdded      = "install+addx" // Install, added with AddResource, AddResourceTemplate, AddPrompt
+	rpcAddedAlone = "addx"         // AddResource... without Install: the default configuration
+	rpcFiltered   = "install+addx+filters"
+)
+
+// tableCompletion is the table's completion provider, written as a user of
+// the SDK writes one.
+type tableCompletion struct{}
+
+func (tableCompletion) CompletePromptArgument(ctx context.Context, _ string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+	values, err := adaptertest.Complete(ctx, arg.Value)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.Completion{Values: values}, nil
+}
+
+// rpcServer returns a server with the table's resources, templates, prompts
+// and completion provider, put together the way way says.
+func rpcServer(t testing.TB, way string, p *filter.Pipeline, filters ...filter.Filter) *server.MCPServer {
+	t.Helper()
+	s := server.NewMCPServer("rpc", "1.0.0", server.WithResourceCapabilities(false, false), server.WithPromptCapabilities(false),
+		server.WithCompletions())
+	if way != rpcAddedAlone {
+		if err := mcpgo.Install(s, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var opts []mcpgo.Option
+	if way == rpcFiltered {
+		opts = append(opts, mcpgo.WithFilters(filters...))
+	}
+	// mcp-go has no hook for completions: the provider is wrapped.
+	server.WithPromptCompletionProvider(mcpgo.WrapPromptCompletion(tableCompletion{}))(s)
+	add := way != rpcInstall
+	for _, r := range adaptertest.Resources() {
+		h := resourceHandler(r)
+		var err error
+		switch {
+		case r.Template && add:
+			err = mcpgo.AddResourceTemplate(s, mcp.NewResourceTemplate(r.URI, r.URI), server.ResourceTemplateHandlerFunc(h), opts...)
+		case r.Template:
+			s.AddResourceTemplate(mcp.NewResourceTemplate(r.URI, r.URI), server.ResourceTemplateHandlerFunc(h))
+		case add:
+			err = mcpgo.AddResource(s, mcp.NewResource(r.URI, r.URI), h, opts...)
+		default:
+			s.AddResource(mcp.NewResource(r.URI, r.URI), h)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, pr := range adaptertest.Prompts() {
+		var popts []mcp.PromptOption
+		for _, a := range pr.Arguments {
+			popts = append(popts, mcp.WithArgument(a))
+		}
+		def := mcp.NewPrompt(pr.Name, popts...)
+		if add {
+			if err := mcpgo.AddPrompt(s, def, promptHandler(pr), opts...); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			s.AddPrompt(def, promptHandler(pr))
+		}
+	}
+	return s
+}
+
+func resourceHandler(r adaptertest.Resource) server.ResourceHandlerFunc {
+	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		text, err := r.Do(ctx, req.Params.URI)
+		if err != nil {
+			return nil, err
+		}
+		return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, Text: text}}, nil
+	}
+}
+
+func promptHandler(p adaptertest.Prompt) server.PromptHandlerFunc {
+	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		text, err := p.Do(ctx, req.Params.Arguments)
+		if err != nil {
+			return nil, err
+		}
+		return mcp.NewGetPromptResult("", []mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(text))}), nil
+	}
+}
+
+// recording is the SDK's own client transport, recording the last response
+// it received: the SDK's client turns a JSON-RPC error into a Go error
+// without its data, which the table checks.
+type recording struct {
+	transport.Interface
+	mu   sync.Mutex
+	last *transport.JSONRPCResponse
+}
+
+func (r *recording) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	resp, err := r.Interface.SendRequest(ctx, req)
+	r.mu.Lock()
+	r.last = resp
+	r.mu.Unlock()
+	return resp, err
+}
+
+// SetProtocolVersion passes the negotiated version on to an HTTP transport.
+func (r *recording) SetProtocolVersion(v string) {
+	if h, ok := r.Interface.(transport.HTTPConnection); ok {
+		h.SetProtocolVersion(v)
+	}
+}
+
+func (r *recording) lastResponse() *transport.JSONRPCResponse {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
+}
+
+// rpcInProcess and rpcOverHTTP return a client of s speaking proto, and its
+// recording transport.
+func rpcInProcess(t testing.TB, s *server.MCPServer, proto string) (*client.Client, *recording) {
+	rec := &recording{Interface: transport.NewInProcessTransport(s)}
+	c := client.NewClient(rec)
+	connect(t, c, proto)
+	return c, rec
+}
+
+func rpcOverHTTP(t testing.TB, s *server.MCPServer, proto string) (*client.Client, *recording) {
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	t.Cleanup(ts.Close)
+	tr, err := transport.NewStreamableHTTP(ts.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recording{Interface: tr}
+	c := client.NewClient(rec)
+	connect(t, c, proto)
+	return c, rec
+}
+
+// rpcRequest sends rc through c and returns what the client received.
+func rpcRequest(t testing.TB, c *client.Client, rec *recording, rc adaptertest.RPCCase) adaptertest.RPCResult {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var (
+		res  any
+		text string
+		err  error
+	)
+	switch rc.Kind {
+	case filter.KindResource:
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = rc.Target
+		var r *mcp.ReadResourceResult
+		if r, err = c.ReadResource(ctx, req); err == nil && len(r.Contents) > 0 {
+			res = r
+			if tc, ok := r.Contents[0].(mcp.TextResourceContents); ok {
+				text = tc.Text
+			}
+		}
+	case filter.KindPrompt:
+		req := mcp.GetPromptRequest{}
+		req.Params.Name, req.Params.Arguments = rc.Target, rc.Args
+		var r *mcp.GetPromptResult
+		if r, err = c.GetPrompt(ctx, req); err == nil && len(r.Messages) > 0 {
+			res = r
+			if tc, ok := r.Messages[0].Content.(mcp.TextContent); ok {
+				text = tc.Text
+			}
+		}
+	case filter.KindCompletion:
+		req := mcp.CompleteRequest{}
+		req.Params.Ref = mcp.PromptReference{Type: "ref/prompt", Name: rc.Target}
+		req.Params.Argument = mcp.CompleteArgument{Name: "name", Value: rc.Args["name"]}
+		var r *mcp.CompleteResult
+		if r, err = c.Complete(ctx, req); err == nil && len(r.Completion.Values) > 0 {
+			res, text = r, r.Completion.Values[0]
+		}
+	}
+	if err != nil {
+		resp := rec.lastResponse()
+		if resp == nil || resp.Error == nil {
+			t.Fatalf("%s: error %v without a JSON-RPC error response", rc.Name, err)
+		}
+		data, _ := json.Marshal(resp.Error.Data)
+		if resp.Error.Data == nil {
+			data = nil
+		}
+		raw, _ := json.Marshal(resp)
+		return adaptertest.RPCResult{Err: &adaptertest.WireError{Code: int64(resp.Error.Code), Message: resp.Error.Message, Data: data},
+			Raw: append(raw, err.Error()...)}
+	}
+	raw, _ := json.Marshal(res)
+	return adaptertest.RPCResult{Text: text, Raw: raw}
+}
+
+// TestRPCTable runs the resource, prompt and completion table through the
+// SDK's client, in process and over streamable HTTP, for every way of
+// putting mcperr on the server and both protocol eras.
+func TestRPCTable(t *testing.T) {
+	dials := map[string]func(testing.TB, *server.MCPServer, string) (*client.Client, *recording){
+		"in-process": rpcInProcess, "streamable HTTP": rpcOverHTTP,
+	}
+	for dname, dial := range dials {
+		for _, way := range []string{rpcInstall, rpcAdded, rpcAddedAlone} {
+			for _, proto := range protocols {
+				t.Run(dname+"/"+way+"/"+proto, func(t *testing.T) {
+					var log adaptertest.Log
+					if way == rpcAddedAlone {
+						useDefaultLogger(t, log.Logger())
+					}
+					c, rec := dial(t, rpcServer(t, way, testPipeline(log.Logger())), proto)
+					for _, rc := range adaptertest.RPCCases() {
+						t.Run(rc.Name, func(t *testing.T) {
+							if _, builtin := (*codes.Registry)(nil).Lookup(rc.Want.EnvCode); way == rpcAddedAlone && rc.Want.EnvCode != "" && !builtin {
+								t.Skip("the default configuration does not know the table's own codes")
+							}
+							log.Records(t)
+							r := rpcRequest(t, c, rec, rc)
+							adaptertest.CheckRPCWithoutData(t, rc, proto, r, log.Records(t))
+						})
+					}
+				})
+			}
+		}
+	}
+}
+
+// recordingFilter records its name each time it sees an error, and passes
+// the error on.
+type recordingFilter struct {
+	name string
+	mu   *sync.Mutex
+	seen *[]string
+}
+
+func (f recordingFilter) Catch(_ context.Context, call filter.Call, _ error) (*filter.Response, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	*f.seen = append(*f.seen, f.name+":"+call.Kind.String()+":"+call.Target())
+	return nil, nil
+}
+
+// TestRPCFilterOrder checks that the filters given to AddResource,
+// AddResourceTemplate and AddPrompt run first, in order, then the global
+// ones, then the built-in mapping, and that each failure is logged once,
+// though both the wrapper and Install's middleware serve it.
+func TestRPCFilterOrder(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	rec := func(name string) filter.Filter { return recordingFilter{name: name, mu: &mu, seen: &seen} }
+	var log adaptertest.Log
+	s := rpcServer(t, rpcFiltered, testPipeline(log.Logger(), filter.WithFilters(rec("global"))), rec("own-1"), rec("own-2"))
+	c, tr := rpcInProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	for _, rc := range []adaptertest.RPCCase{
+		{Kind: filter.KindResource, Target: "file:///internal.txt"},
+		{Kind: filter.KindResource, Target: "orders://ord_panic"},
+		{Kind: filter.KindPrompt, Target: "prompt_internal"},
+		{Kind: filter.KindCompletion, Target: "greet", Args: map[string]string{"name": "fail"}},
+	} {
+		rpcRequest(t, c, tr, rc)
+	}
+	want := []string{
+		"own-1:resource:file:///internal.txt", "own-2:resource:file:///internal.txt", "global:resource:file:///internal.txt",
+		"own-1:resource:orders://ord_panic", "own-2:resource:orders://ord_panic", "global:resource:orders://ord_panic",
+		"own-1:prompt:prompt_internal", "own-2:prompt:prompt_internal", "global:prompt:prompt_internal",
+		"global:completion:greet", // the provider was wrapped without filters of its own
+	}
+	if !slices.Equal(seen, want) {
+		t.Errorf("filters ran\n%q\nwant\n%q", seen, want)
+	}
+	if recs := log.Records(t); len(recs) != 4 {
+		t.Errorf("%d records, want one per failure: %v", len(recs), recs)
+	}
+}
+
+// TestRPCBare shows what the SDK alone sends for a resource that fails: the
+// raw text of the error, secret included.
+func TestRPCBare(t *testing.T) {
+	s := server.NewMCPServer("bare", "1.0.0", server.WithResourceCapabilities(false, false))
+	s.AddResource(mcp.NewResource("file:///internal.txt", "internal"), resourceHandler(adaptertest.Resources()[1]))
+	c, rec := rpcInProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	r := rpcRequest(t, c, rec, adaptertest.RPCCase{Kind: filter.KindResource, Target: "file:///internal.txt"})
+	if r.Err == nil || !strings.Contains(r.Err.Message, "password="+adaptertest.Canary) {
+		t.Errorf("the SDK alone sent %+v; expected it to leak the canary (has the SDK changed?)", r.Err)
+	}
+}
+
+// TestAddRPCDefinitionErrors checks what AddResource, AddResourceTemplate,
+// AddPrompt and the completion wrappers refuse.
+func TestAddRPCDefinitionErrors(t *testing.T) {
+	s := server.NewMCPServer("defs", "1.0.0")
+	rh := func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) { return nil, nil }
+	ph := func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return nil, nil }
+	for _, c := range []struct {
+		name string
+		err  error
+		code codes.Code
+	}{
+		{"nil server", mcpgo.AddResource(nil, mcp.NewResource("file:///a", "a"), rh), codes.InvalidOption},
+		{"no URI", mcpgo.AddResource(s, mcp.Resource{}, rh), codes.InvalidResource},
+		{"nil handler", mcpgo.AddResource(s, mcp.NewResource("file:///a", "a"), nil), codes.NilHandler},
+		{"nil filter", mcpgo.AddResource(s, mcp.NewResource("file:///a", "a"), rh, mcpgo.WithFilters(nil)), codes.NilFilter},
+		{"argument check", mcpgo.AddResource(s, mcp.NewResource("file:///a", "a"), rh, mcpgo.WithoutArgumentCheck()), codes.InvalidOption},
+		{"request ids", mcpgo.AddPrompt(s, mcp.NewPrompt("p"), ph, mcpgo.WithRequestIDs()), codes.InvalidOption},
+		{"no template", mcpgo.AddResourceTemplate(s, mcp.ResourceTemplate{}, server.ResourceTemplateHandlerFunc(rh)), codes.InvalidResource},
+		{"no prompt name", mcpgo.AddPrompt(s, mcp.Prompt{}, ph), codes.InvalidPrompt},
+		{"nil prompt handler", mcpgo.AddPrompt(s, mcp.NewPrompt("p"), nil), codes.NilHandler},
+	} {
+		var de *toolerr.DefinitionError
+		if !errors.As(c.err, &de) || de.Code != c.code {
+			t.Errorf("%s: got %v, want a definition error %s", c.name, c.err, c.code)
+		}
+	}
+	for name, f := range map[string]func(){
+		"nil prompt provider":   func() { mcpgo.WrapPromptCompletion(nil) },
+		"nil resource provider": func() { mcpgo.WrapResourceCompletion(nil) },
+		"nil filter":            func() { mcpgo.WrapPromptCompletion(tableCompletion{}, mcpgo.WithFilters(nil)) },
+	} {
+		func() {
+			defer func() {
+				var de *toolerr.DefinitionError
+				if v := recover(); v == nil || !errors.As(v.(error), &de) {
+					t.Errorf("%s: recovered %v, want a definition error", name, v)
+				}
+			}()
+			f()
+		}()
+	}
+}
