@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
 )
 
