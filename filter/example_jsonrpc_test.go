@@ -21,13 +21,13 @@ func ExamplePipeline_HandleRPC() {
 	ctx := context.Background()
 
 	// A resource handler that fails: masked, logged once with the ref.
-	read := filter.Call{Kind: filter.KindResource, Resource: "file:///orders.db", ProtocolVersion: "2026-07-28"}
+	read := filter.Call{Kind: filter.KindResource, Resource: "file:///orders.db", ProtocolVersion: "2026-07-28", RequestID: "7"}
 	e := p.HandleRPC(ctx, read, errors.New("connection refused by 10.0.0.12:5432"))
 	fmt.Println(e.Code, e.Message)
 
 	// A domain error of a prompt: its public message, -32602, the envelope
 	// as data.
-	get := filter.Call{Kind: filter.KindPrompt, Prompt: "summarize_order"}
+	get := filter.Call{Kind: filter.KindPrompt, Prompt: "summarize_order", RequestID: "8"}
 	e = p.HandleRPC(ctx, get, domain.NewNotFound("Order", "ord_404"))
 	data, _ := json.Marshal(e.Data)
 	fmt.Println(e.Code, e.Message)
@@ -37,7 +37,7 @@ func ExamplePipeline_HandleRPC() {
 	// -32603 Internal error in resource "file:///orders.db" (ref: 4f9c2a7d1e0b3c58).
 	// level=INFO msg="prompt get failed" prompt=summarize_order code=NOT_FOUND error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
 	// -32602 Order not found: ord_404
-	// {"version":1,"error":true,"code":"NOT_FOUND","category":"client","message":"Order not found: ord_404","details":{"resourceId":"ord_404","resourceType":"Order"},"retryable":false,"timestamp":"2026-01-15T10:30:00Z"}
+	// {"version":1,"error":true,"code":"NOT_FOUND","category":"client","message":"Order not found: ord_404","details":{"resourceId":"ord_404","resourceType":"Order"},"retryable":false,"timestamp":"2026-01-15T10:30:00Z","requestId":"8"}
 }
 
 func ExampleKind() {

@@ -17,12 +17,13 @@ import (
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// stdoutLogger logs to standard output without the time and stack, which
-// change from run to run, so examples can show the record.
+// stdoutLogger logs to standard output without the time, the stack and the
+// request id minted for calls that carry none, which change from run to
+// run, so examples can show the record.
 func stdoutLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
 		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
-			if (a.Key == slog.TimeKey || a.Key == "stack") && len(groups) == 0 {
+			if (a.Key == slog.TimeKey || a.Key == "stack" || a.Key == "request_id") && len(groups) == 0 {
 				return slog.Attr{}
 			}
 			return a
@@ -369,5 +370,5 @@ func ExampleEnvelopeSchema() {
 	fmt.Println(schema.Required)
 	// Output:
 	// mcperr error envelope, version 1
-	// [version error code category message retryable timestamp]
+	// [version error code category message retryable timestamp requestId]
 }

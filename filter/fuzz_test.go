@@ -1,6 +1,8 @@
 package filter
 
 import (
+	"github.com/google/uuid"
+
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -390,8 +392,13 @@ func fzCheck(t *testing.T, c *fzCase, registry *codes.Registry, r *Response, rep
 	if r.Retryable == nil {
 		t.Errorf("Retryable is nil, for %s", what)
 	}
-	if r.RequestID != c.call.RequestID || r.Timestamp.IsZero() {
-		t.Errorf("request id %q, timestamp %v: want %q and a time, for %s", r.RequestID, r.Timestamp, c.call.RequestID, what)
+	switch id, err := uuid.Parse(r.RequestID); {
+	case r.Timestamp.IsZero():
+		t.Errorf("no timestamp, for %s", what)
+	case c.call.RequestID != "" && r.RequestID != c.call.RequestID:
+		t.Errorf("request id %q, want the call's %q, for %s", r.RequestID, c.call.RequestID, what)
+	case c.call.RequestID == "" && (err != nil || id.Version() != 7):
+		t.Errorf("request id %q, want a minted UUID v7 for a call without one, for %s", r.RequestID, what)
 	}
 	server := info.Category == codes.Server
 	switch {

@@ -88,7 +88,11 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, r *Response) []slog.Att
 		// error.
 		attrs = append(attrs, slog.String("message", bound(r.Message, MaxLogValue)))
 	}
-	attrs = append(attrs, slog.String("error", p.text(h.err)))
+	h.logged = loggedError{text: h.errText}
+	if !p.redact {
+		h.logged.err = h.err
+	}
+	attrs = append(attrs, slog.Any("error", &h.logged))
 	if h.err != h.orig {
 		attrs = append(attrs, slog.String("original_error", p.text(h.orig)))
 	}
@@ -175,3 +179,21 @@ func hasStack(err error) bool {
 	}
 	return false
 }
+
+// loggedError is the value of a record's "error" attribute: an error, so
+// that handlers that understand errors (OpenTelemetry's log bridge,
+// Sentry's slog handler) receive one, whose Error is the text the pipeline
+// logs: the full chain, bounded, redacted under WithRedaction. Without
+// redaction, Unwrap returns the error itself, for a handler to inspect with
+// errors.As; with redaction, it returns nothing, so that no handler can
+// reach what redaction hid.
+type loggedError struct {
+	text string
+	err  error
+}
+
+// Error returns the text the pipeline logs.
+func (e *loggedError) Error() string { return e.text }
+
+// Unwrap returns the error logged, without redaction only.
+func (e *loggedError) Unwrap() error { return e.err }

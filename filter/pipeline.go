@@ -35,6 +35,8 @@ type Pipeline struct {
 	redact   bool
 	render   Renderer
 
+	observers []Observer
+
 	customRender bool // render is the application's own
 
 	customRef bool         // newRef was set by WithRefGenerator
@@ -98,13 +100,19 @@ func New(opts ...Option) (*Pipeline, error) {
 // most MaxDetails of JSON, and each logged value at most MaxLogValue. A ref
 // is always the pipeline's: one a filter sets is replaced.
 //
-// Filters, a reporter, a custom Renderer and a log handler from outside the
-// standard library run on a goroutine of its own, so that even one that calls runtime.Goexit
+// Filters, a reporter, observers, a custom Renderer and a log handler from
+// outside the standard library run on a goroutine of its own, so that even one that calls runtime.Goexit
 // cannot leave the call unanswered; that hand-off costs a few microseconds
 // a failure, which a pipeline without them does not pay.
 func (p *Pipeline) Handle(ctx context.Context, call Call, err error, toolFilters ...Filter) *Response {
 	if err == nil {
 		return nil
+	}
+	if call.RequestID == "" {
+		call.RequestID = RequestIDFromContext(ctx)
+		if call.RequestID == "" {
+			call.RequestID = NewRequestID()
+		}
 	}
 	h := &handling{call: call, orig: err}
 	h.setErr(err)
@@ -116,7 +124,7 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, toolFilters
 	c := handleCall{p: p, ctx: ctx, h: h, filters: toolFilters}
 	var resp *Response
 	var ended isolate.Outcome
-	if len(toolFilters) > 0 || len(p.global) > 0 || p.reporter != nil || p.customRender || !stdHandler(p.handler()) {
+	if len(toolFilters) > 0 || len(p.global) > 0 || p.reporter != nil || len(p.observers) > 0 || p.customRender || !stdHandler(p.handler()) {
 		resp, ended = p.runner.Run(c)
 	} else {
 		resp, ended = p.runner.Call(c)
@@ -241,6 +249,8 @@ type handling struct {
 	logStarted bool        // the record was handed to the logger
 	logDone    bool        // the record was written, by the logger or the last resort
 	attrs      []slog.Attr // extra attributes for the log record
+	errText    string      // the text of err as the record holds it
+	logged     loggedError // the record's error value
 }
 
 func (p *Pipeline) runFilters(ctx context.Context, h *handling, toolFilters []Filter) *Response {
@@ -431,6 +441,10 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) {
 		r.Timestamp = p.timestamp()
 	}
 	r.texts = p.renderSafely(h, r)
+	h.errText = p.text(h.err)
+	if len(p.observers) > 0 {
+		p.observe(ctx, h, r)
+	}
 	h.logStarted = true
 	p.log(ctx, h, r, server)
 	h.logDone = true

@@ -293,7 +293,7 @@ func TestEnvelopeSchemaIsTheEnvelope(t *testing.T) {
 	for i := range typ.NumField() {
 		name, opts, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
 		fields = append(fields, name)
-		if opts != "omitempty" || name == "category" {
+		if opts != "omitempty" || name == "category" || name == "requestId" {
 			required = append(required, name)
 		}
 	}
@@ -315,7 +315,7 @@ func TestEnvelopeSchemaIsTheEnvelope(t *testing.T) {
 
 // TestEnvelopeSchemaRejects shows that the schema check can fail.
 func TestEnvelopeSchemaRejects(t *testing.T) {
-	good := `{"version":1,"error":true,"code":"NOT_FOUND","category":"client","message":"m","retryable":false,"timestamp":"2025-01-02T03:04:05Z"}`
+	good := `{"version":1,"error":true,"code":"NOT_FOUND","category":"client","message":"m","retryable":false,"timestamp":"2025-01-02T03:04:05Z","requestId":"7"}`
 	for _, bad := range []string{
 		strings.Replace(good, `"code":"NOT_FOUND",`, "", 1),
 		strings.Replace(good, `"category":"client"`, `"category":"user"`, 1),
@@ -323,6 +323,7 @@ func TestEnvelopeSchemaRejects(t *testing.T) {
 		strings.Replace(good, `"category":"client"`, `"category":"server"`, 1),                   // a server error without a ref
 		strings.Replace(good, `"retryable":false`, `"retryable":false,"retryAfterSeconds":3`, 1), // a delay without retryable
 		strings.Replace(good, `"code":"NOT_FOUND"`, `"code":"not found"`, 1),
+		strings.Replace(good, `,"requestId":"7"`, "", 1),
 	} {
 		var ft fakeT
 		adaptertest.ValidateEnvelope(&ft, json.RawMessage(bad))

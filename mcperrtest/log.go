@@ -26,7 +26,8 @@ type Record struct {
 	Message string
 	// Attrs holds the record's attributes, the logger's own included. A
 	// group's attributes are flattened under dotted keys ("fields.resourceId").
-	// Values are as slog.Value.Any returns them, LogValuers resolved.
+	// Values are as slog.Value.Any returns them, LogValuers resolved; an
+	// error value is kept as its text, as handlers write it.
 	Attrs map[string]any
 }
 
@@ -174,5 +175,11 @@ func flatten(into map[string]any, prefix string, a slog.Attr) {
 		}
 		return
 	}
-	into[prefix+a.Key] = a.Value.Any()
+	v := a.Value.Any()
+	if err, ok := v.(error); ok {
+		// An error value, such as the record's "error", is kept as the
+		// text the handler writes.
+		v = err.Error()
+	}
+	into[prefix+a.Key] = v
 }

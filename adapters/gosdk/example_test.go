@@ -1,6 +1,8 @@
 package gosdk_test
 
 import (
+	"github.com/google/uuid"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,6 +28,9 @@ func examplePipeline(opts ...filter.Option) *filter.Pipeline {
 		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
 			if len(groups) == 0 && (a.Key == slog.TimeKey || a.Key == "stack") {
 				return slog.Attr{}
+			}
+			if len(groups) == 0 && a.Key == "request_id" {
+				a.Value = slog.StringValue(exampleID(a.Value.String()))
 			}
 			return a
 		},
@@ -73,6 +78,9 @@ func callAndPrint(cs *mcp.ClientSession, tool string, args map[string]any) {
 		fmt.Printf("client: %s\n", c.(*mcp.TextContent).Text)
 	}
 	if env, ok := res.Meta[filter.MetaKey].(map[string]any); ok {
+		if id, ok := env["requestId"].(string); ok {
+			env["requestId"] = exampleID(id)
+		}
 		b, _ := json.Marshal(env)
 		fmt.Printf("client: envelope %s\n", b)
 	}
@@ -111,23 +119,23 @@ func ExampleInstall() {
 	callAndPrint(cs, "lookup_order", map[string]any{"order": "ord_1"})
 	// Output:
 	// client: {"id":"ord_1","status":"shipped"}
-	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
+	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND request_id=UUID-v7 error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
 	// client: Order not found: ord_404
 	// client: Code: NOT_FOUND
 	// Details: {"resourceId":"ord_404","resourceType":"Order"}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
-	// level=ERROR msg="tool call failed" tool=lookup_order code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 error="dial 10.0.0.5: password=hunter2 refused"
+	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// level=ERROR msg="tool call failed" tool=lookup_order code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 request_id=UUID-v7 error="dial 10.0.0.5: password=hunter2 refused"
 	// client: Internal error in tool "lookup_order" (ref: 5f0c2a9e81d34b67).
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"lookup_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
-	// level=INFO msg="tool call failed" tool=lookup_order code=VALIDATION_ERROR error="Validation failed: id: is required; order: is not a known property; remove it (the result's error: validating \"arguments\": validating root: unexpected additional properties [\"order\"])" fields.id.constraint="is required" fields.id.value=<nil> fields.order.constraint="is not a known property; remove it" fields.order.value=ord_1
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"lookup_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// level=INFO msg="tool call failed" tool=lookup_order code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed: id: is required; order: is not a known property; remove it (the result's error: validating \"arguments\": validating root: unexpected additional properties [\"order\"])" fields.id.constraint="is required" fields.id.value=<nil> fields.order.constraint="is not a known property; remove it" fields.order.value=ord_1
 	// client: Validation failed: id: is required; order: is not a known property; remove it
 	// client: Code: VALIDATION_ERROR
 	// Details: {"violations":[{"constraint":"is required","field":"id","pointer":"/id","reason":"required"},{"constraint":"is not a known property; remove it","field":"order","pointer":"/order","reason":"additionalProperties"}]}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"is required","field":"id","pointer":"/id","reason":"required"},{"constraint":"is not a known property; remove it","field":"order","pointer":"/order","reason":"additionalProperties"}]},"error":true,"message":"Validation failed: id: is required; order: is not a known property; remove it","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"is required","field":"id","pointer":"/id","reason":"required"},{"constraint":"is not a known property; remove it","field":"order","pointer":"/order","reason":"additionalProperties"}]},"error":true,"message":"Validation failed: id: is required; order: is not a known property; remove it","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 }
 
 // A server has one configuration: a second, different one is refused.
@@ -163,11 +171,11 @@ func ExampleAddTool() {
 
 	callAndPrint(exampleClient(s), "cancel_order", map[string]any{"id": "ord_1"})
 	// Output:
-	// level=ERROR msg="tool call failed" tool=cancel_order code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 error="panic: assignment to entry in nil map"
+	// level=ERROR msg="tool call failed" tool=cancel_order code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 request_id=UUID-v7 error="panic: assignment to entry in nil map"
 	// client: Internal error in tool "cancel_order" (ref: 5f0c2a9e81d34b67).
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 }
 
 // AddTool refuses a bad definition when the server starts, instead of
@@ -214,12 +222,12 @@ func ExampleAddRawTool() {
 	callAndPrint(cs, "add", map[string]any{"a": 1, "b": "two"})
 	// Output:
 	// client: 3
-	// level=INFO msg="tool call failed" tool=add code=VALIDATION_ERROR error="Validation failed for b: must be number, not string" fields.b.constraint="must be number, not string" fields.b.value=two
+	// level=INFO msg="tool call failed" tool=add code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed for b: must be number, not string" fields.b.constraint="must be number, not string" fields.b.value=two
 	// client: Validation failed for b: must be number, not string
 	// client: Code: VALIDATION_ERROR
 	// Details: {"violations":[{"constraint":"must be number, not string","field":"b","pointer":"/b","reason":"type"}]}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be number, not string","field":"b","pointer":"/b","reason":"type"}]},"error":true,"message":"Validation failed for b: must be number, not string","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be number, not string","field":"b","pointer":"/b","reason":"type"}]},"error":true,"message":"Validation failed for b: must be number, not string","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 }
 
 // Wrap keeps mcp.AddTool compiling and binds filters to one tool; it runs
@@ -242,12 +250,12 @@ func ExampleWrap() {
 
 	callAndPrint(exampleClient(s), "lookup_order", map[string]any{"id": "42"})
 	// Output:
-	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND error="Order not found: 42" fields.resource_type=Order fields.resource_id=42 hints="[Order ids look like ord_1; call list_orders to see them.]"
+	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND request_id=UUID-v7 error="Order not found: 42" fields.resource_type=Order fields.resource_id=42 hints="[Order ids look like ord_1; call list_orders to see them.]"
 	// client: There is no order 42.
 	// client: Code: NOT_FOUND
 	// Retry: no, not with the same arguments.
 	// Hint: Order ids look like ord_1; call list_orders to see them.
-	// client: envelope {"category":"client","code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 }
 
 // WrapRaw wraps a raw handler, which the SDK alone would turn into a
@@ -265,11 +273,11 @@ func ExampleWrapRaw() {
 
 	callAndPrint(exampleClient(s), "charge", nil)
 	// Output:
-	// level=INFO msg="tool call failed" tool=charge code=CARD_DECLINED error="The card was declined."
+	// level=INFO msg="tool call failed" tool=charge code=CARD_DECLINED request_id=UUID-v7 error="The card was declined."
 	// client: The card was declined.
 	// client: Code: CARD_DECLINED
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"business","code":"CARD_DECLINED","error":true,"message":"The card was declined.","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// client: envelope {"category":"business","code":"CARD_DECLINED","error":true,"message":"The card was declined.","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 }
 
 // Filters given with WithFilters run in order, the first outermost, before
@@ -296,12 +304,12 @@ func ExampleWithFilters() {
 	// filter: first
 	// filter: second
 	// filter: global
-	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND error="Order not found: ord_9" fields.resource_type=Order fields.resource_id=ord_9
+	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND request_id=UUID-v7 error="Order not found: ord_9" fields.resource_type=Order fields.resource_id=ord_9
 	// client: Order not found: ord_9
 	// client: Code: NOT_FOUND
 	// Details: {"resourceId":"ord_9","resourceType":"Order"}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
 }
 
 // WithoutArgumentCheck leaves a raw tool's arguments to its handler, as the
@@ -340,4 +348,13 @@ func ExampleEnvelopeOf() {
 		fmt.Println(env.Code, env.Category, env.Retryable, env.RetryAfter())
 	}
 	// Output: RATE_LIMITED client true 30s
+}
+
+// exampleID shows a request id minted as a UUID, which changes from run to
+// run, as the placeholder UUID-v7; a JSON-RPC id as it is.
+func exampleID(id string) string {
+	if u, err := uuid.Parse(id); err == nil && u.Version() == 7 {
+		return "UUID-v7"
+	}
+	return id
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/panics"
 )
 
@@ -25,7 +26,7 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, err
 		}
 		if kind, ok := rpcKind(method); ok {
-			return st.serveRPC(ctx, next, method, kind, req)
+			return st.serveRPC(filter.ContextWithRequestID(ctx, ""), next, method, kind, req)
 		}
 		if method != methodCallTool {
 			return next(ctx, method, req)
@@ -34,7 +35,9 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok {
 			return next(ctx, method, req)
 		}
-		return st.callTool(ctx, next, call)
+		// The SDK does not expose the JSON-RPC id: the call gets an id of
+		// its own, minted the first time it is asked for.
+		return st.callTool(filter.ContextWithRequestID(ctx, ""), next, call)
 	}
 }
 

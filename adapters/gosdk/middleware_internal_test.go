@@ -10,8 +10,9 @@ import (
 	"github.com/mcperr/mcperr/filter"
 )
 
-// TestMiddlewareAllocs pins that the middleware adds no allocation to a
-// successful call, nor to any other method.
+// TestMiddlewareAllocs pins what the middleware adds to a successful call:
+// one allocation, the context that carries the call's request id (minted
+// only if asked for); nothing to any other method.
 func TestMiddlewareAllocs(t *testing.T) {
 	ctx := context.Background()
 	p, err := filter.New()
@@ -23,15 +24,15 @@ func TestMiddlewareAllocs(t *testing.T) {
 	next := func(context.Context, string, mcp.Request) (mcp.Result, error) { return ok, nil }
 	h := st.middleware(next)
 	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "ok", Arguments: json.RawMessage(`{}`)}}
-	for _, method := range []string{"tools/call", "tools/list"} {
+	for method, extra := range map[string]float64{"tools/call": 1, "tools/list": 0} {
 		bare := testing.AllocsPerRun(1000, func() { _, _ = next(ctx, method, req) })
 		wrapped := testing.AllocsPerRun(1000, func() {
 			if res, err := h(ctx, method, req); res != ok || err != nil {
 				t.Fatalf("got %v, %v", res, err)
 			}
 		})
-		if wrapped != bare {
-			t.Errorf("%s: %v allocations with the middleware, %v without", method, wrapped, bare)
+		if wrapped != bare+extra {
+			t.Errorf("%s: %v allocations with the middleware, %v without; want %v more", method, wrapped, bare, extra)
 		}
 	}
 }

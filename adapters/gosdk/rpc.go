@@ -175,6 +175,7 @@ func callHandler[Req, Res any](c handlerCall[Req, Res]) handlerResult[Res] {
 func wrapRPC[Req mcp.Request, Res any](st *serverState, kind filter.Kind, h func(context.Context, Req) (Res, error), filters []filter.Filter) func(context.Context, Req) (Res, error) {
 	runner := isolate.NewRunner(callHandler[Req, Res])
 	return func(ctx context.Context, req Req) (Res, error) {
+		ctx = filter.ContextWithRequestID(ctx, "") // as it is under the middleware
 		var zero Res
 		out, ended := runner.Run(handlerCall[Req, Res]{h: h, ctx: ctx, req: req})
 		if failure := panics.Err(ended); failure != nil {

@@ -102,6 +102,7 @@ func callTyped[In, Out any](c typedCall[In, Out]) typedResult[Out] {
 func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandlerFor[In, Out] {
 	runner := isolate.NewRunner(callTyped[In, Out])
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		ctx = filter.ContextWithRequestID(ctx, "") // as it is under the middleware
 		c := typedCall[In, Out]{h: h, ctx: ctx, req: req, in: in}
 		var r typedResult[Out]
 		var ended isolate.Outcome
@@ -161,6 +162,7 @@ func WrapRaw(h mcp.ToolHandler, opts ...Option) mcp.ToolHandler {
 func wrapRaw(h mcp.ToolHandler, b *binding, check func(*mcp.CallToolRequest) error) mcp.ToolHandler {
 	runner := isolate.NewRunner(callRaw)
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx = filter.ContextWithRequestID(ctx, "") // as it is under the middleware
 		if check != nil {
 			if bad := check(req); bad != nil {
 				return errorResult(b.fail(ctx, req, bad)), nil

@@ -30,7 +30,7 @@ func ExampleAddResource() {
 	_, err = exampleClient(s).ReadResource(context.Background(), req)
 	fmt.Println("client:", err)
 	// Output:
-	// level=ERROR msg="resource read failed" resource=db://orders code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="connection refused by 10.0.0.12:5432"
+	// level=ERROR msg="resource read failed" resource=db://orders code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=2 error="connection refused by 10.0.0.12:5432"
 	// client: internal error: Internal error in resource "db://orders" (ref: 5e1f0c2a9b3d7e68).
 }
 
@@ -51,7 +51,7 @@ func ExampleAddResourceTemplate() {
 	_, err = exampleClient(s).ReadResource(context.Background(), req)
 	fmt.Println("client:", err)
 	// Output:
-	// level=INFO msg="resource read failed" resource=orders://ord_404 code=NOT_FOUND error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
+	// level=INFO msg="resource read failed" resource=orders://ord_404 code=NOT_FOUND request_id=2 error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
 	// client: internal error: Order not found: ord_404
 }
 
@@ -74,7 +74,7 @@ func ExampleAddPrompt() {
 	_, err = exampleClient(s).GetPrompt(context.Background(), req)
 	fmt.Println("client:", err)
 	// Output:
-	// level=ERROR msg="prompt get failed" prompt=summarize_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="panic: assignment to entry in nil map"
+	// level=ERROR msg="prompt get failed" prompt=summarize_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=2 error="panic: assignment to entry in nil map"
 	// client: internal error: Internal error in prompt "summarize_order" (ref: 5e1f0c2a9b3d7e68).
 }
 
@@ -101,7 +101,7 @@ func ExampleWrapPromptCompletion() {
 	_, err := exampleClient(s).Complete(context.Background(), req)
 	fmt.Println("client:", err)
 	// Output:
-	// level=ERROR msg="completion failed" completion.prompt=forecast code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="redis 10.0.0.7:6379: NOAUTH"
+	// level=ERROR msg="completion failed" completion.prompt=forecast code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=UUID-v7 error="redis 10.0.0.7:6379: NOAUTH"
 	// client: internal error: Internal error in completion for prompt "forecast" (ref: 5e1f0c2a9b3d7e68).
 }
 
@@ -117,6 +117,6 @@ func ExampleWrapResourceCompletion() {
 	_, err := exampleClient(s).Complete(context.Background(), req)
 	fmt.Println("client:", err)
 	// Output:
-	// level=INFO msg="completion failed" completion.resource=weather://{city} code=VALIDATION_ERROR error="Validation failed for city: Type at least two letters" fields.city.constraint="Type at least two letters" fields.city.value=""
+	// level=INFO msg="completion failed" completion.resource=weather://{city} code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed for city: Type at least two letters" fields.city.constraint="Type at least two letters" fields.city.value=""
 	// client: internal error: Validation failed for city: Type at least two letters
 }

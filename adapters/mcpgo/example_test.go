@@ -1,6 +1,8 @@
 package mcpgo_test
 
 import (
+	"github.com/google/uuid"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,6 +30,9 @@ func examplePipeline(opts ...filter.Option) *filter.Pipeline {
 		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
 			if len(groups) == 0 && (a.Key == slog.TimeKey || a.Key == "stack" || a.Key == "session_id") {
 				return slog.Attr{}
+			}
+			if len(groups) == 0 && a.Key == "request_id" {
+				a.Value = slog.StringValue(exampleID(a.Value.String()))
 			}
 			return a
 		},
@@ -79,6 +84,9 @@ func callAndPrint(c *client.Client, tool string, args map[string]any) {
 	}
 	if res.Meta != nil {
 		if env, ok := res.Meta.AdditionalFields[filter.MetaKey].(map[string]any); ok {
+			if id, ok := env["requestId"].(string); ok {
+				env["requestId"] = exampleID(id)
+			}
 			b, _ := json.Marshal(env)
 			fmt.Printf("client: envelope %s\n", b)
 		}
@@ -119,23 +127,23 @@ func ExampleInstall() {
 	callAndPrint(c, "get_order", map[string]any{"id": 2})
 	// Output:
 	// client: shipped
-	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
+	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND request_id=3 error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
 	// client: Order not found: ord_404
 	// client: Code: NOT_FOUND
 	// Details: {"resourceId":"ord_404","resourceType":"Order"}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
-	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="dial 10.0.0.5: password=hunter2 refused"
+	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","requestId":"3","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=4 error="dial 10.0.0.5: password=hunter2 refused"
 	// client: Internal error in tool "get_order" (ref: 5e1f0c2a9b3d7e68).
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
-	// level=INFO msg="tool call failed" tool=get_order code=VALIDATION_ERROR error="Validation failed for id: must be string, not number" fields.id.constraint="must be string, not number" fields.id.value=2
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"4","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// level=INFO msg="tool call failed" tool=get_order code=VALIDATION_ERROR request_id=5 error="Validation failed for id: must be string, not number" fields.id.constraint="must be string, not number" fields.id.value=2
 	// client: Validation failed for id: must be string, not number
 	// client: Code: VALIDATION_ERROR
 	// Details: {"violations":[{"constraint":"must be string, not number","field":"id","pointer":"/id","reason":"type"}]}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be string, not number","field":"id","pointer":"/id","reason":"type"}]},"error":true,"message":"Validation failed for id: must be string, not number","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be string, not number","field":"id","pointer":"/id","reason":"type"}]},"error":true,"message":"Validation failed for id: must be string, not number","requestId":"5","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
 
 // A server has one configuration: a second, different one is refused.
@@ -182,16 +190,16 @@ func ExampleAddTool() {
 	callAndPrint(c, "cancel_order", map[string]any{"id": "ord_1"})
 	callAndPrint(c, "cancel_order", map[string]any{"id": "ord_2"})
 	// Output:
-	// level=INFO msg="tool call failed" tool=cancel_order code=ORDER_ALREADY_DELIVERED error="A delivered order cannot be cancelled." fields.rule=ORDER_ALREADY_DELIVERED fields.context=map[]
+	// level=INFO msg="tool call failed" tool=cancel_order code=ORDER_ALREADY_DELIVERED request_id=2 error="A delivered order cannot be cancelled." fields.rule=ORDER_ALREADY_DELIVERED fields.context=map[]
 	// client: A delivered order cannot be cancelled.
 	// client: Code: ORDER_ALREADY_DELIVERED
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"business","code":"ORDER_ALREADY_DELIVERED","error":true,"message":"A delivered order cannot be cancelled.","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
-	// level=ERROR msg="tool call failed" tool=cancel_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="panic: assignment to entry in nil map"
+	// client: envelope {"category":"business","code":"ORDER_ALREADY_DELIVERED","error":true,"message":"A delivered order cannot be cancelled.","requestId":"2","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// level=ERROR msg="tool call failed" tool=cancel_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=3 error="panic: assignment to entry in nil map"
 	// client: Internal error in tool "cancel_order" (ref: 5e1f0c2a9b3d7e68).
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"3","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
 
 // AddTool refuses a bad definition when the server starts, instead of
@@ -248,12 +256,12 @@ func ExampleWrap() {
 	callAndPrint(c, "divide", map[string]any{"a": 1, "b": 0})
 	// Output:
 	// client: 0.25
-	// level=INFO msg="tool call failed" tool=divide code=TOOL_ERROR error="b must not be zero." hints="[Pass a non-zero b.]"
+	// level=INFO msg="tool call failed" tool=divide code=TOOL_ERROR request_id=3 error="b must not be zero." hints="[Pass a non-zero b.]"
 	// client: b must not be zero.
 	// client: Code: TOOL_ERROR
 	// Retry: no, not with the same arguments.
 	// Hint: Pass a non-zero b.
-	// client: envelope {"category":"client","code":"TOOL_ERROR","error":true,"hints":["Pass a non-zero b."],"message":"b must not be zero.","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"TOOL_ERROR","error":true,"hints":["Pass a non-zero b."],"message":"b must not be zero.","requestId":"3","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
 
 // WrapStructured wraps a handler written for mcp.NewStructuredToolHandler,
@@ -283,11 +291,11 @@ func ExampleWrapStructured() {
 	callAndPrint(c, "get_order", map[string]any{"id": "ord_2"})
 	// Output:
 	// client: {"status":"shipped"}
-	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="query orders: connection reset by 10.0.0.5"
+	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=3 error="query orders: connection reset by 10.0.0.5"
 	// client: Internal error in tool "get_order" (ref: 5e1f0c2a9b3d7e68).
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"3","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
 
 // Structured adapts a handler written for mcp.NewStructuredToolHandler to
@@ -320,11 +328,11 @@ func ExampleStructured() {
 	callAndPrint(c, "forecast", map[string]any{"city": "Atlantis"})
 	// Output:
 	// client: {"city":"Paris","tempC":21.5}
-	// level=ERROR msg="tool call failed" tool=forecast code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 error="weather api: 401 for key sk-live-123"
+	// level=ERROR msg="tool call failed" tool=forecast code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=3 error="weather api: 401 for key sk-live-123"
 	// client: Internal error in tool "forecast" (ref: 5e1f0c2a9b3d7e68).
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"forecast\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"forecast\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"3","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
 
 // Filters given with WithFilters run in order, the first outermost, before
@@ -360,18 +368,18 @@ func ExampleWithFilters() {
 	// filter: first
 	// filter: second
 	// filter: global
-	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND error="Order not found: ord_9" fields.resource_type=Order fields.resource_id=ord_9
+	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND request_id=2 error="Order not found: ord_9" fields.resource_type=Order fields.resource_id=ord_9
 	// client: Order not found: ord_9
 	// client: Code: NOT_FOUND
 	// Details: {"resourceId":"ord_9","resourceType":"Order"}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
-	// level=INFO msg="tool call failed" tool=find_order code=NOT_FOUND error="Order not found: 42" fields.resource_type=Order fields.resource_id=42 hints="[Order ids look like ord_1; call list_orders to see them.]"
+	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","requestId":"2","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// level=INFO msg="tool call failed" tool=find_order code=NOT_FOUND request_id=3 error="Order not found: 42" fields.resource_type=Order fields.resource_id=42 hints="[Order ids look like ord_1; call list_orders to see them.]"
 	// client: There is no order 42.
 	// client: Code: NOT_FOUND
 	// Retry: no, not with the same arguments.
 	// Hint: Order ids look like ord_1; call list_orders to see them.
-	// client: envelope {"category":"client","code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","requestId":"3","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
 }
 
 // WithoutArgumentCheck leaves a tool's arguments to its handler, for a tool
@@ -435,4 +443,13 @@ func ExampleEnvelopeOf() {
 		fmt.Println(env.Code, env.Category, env.Retryable, env.RetryAfter())
 	}
 	// Output: RATE_LIMITED client true 30s
+}
+
+// exampleID shows a request id minted as a UUID, which changes from run to
+// run, as the placeholder UUID-v7; a JSON-RPC id as it is.
+func exampleID(id string) string {
+	if u, err := uuid.Parse(id); err == nil && u.Version() == 7 {
+		return "UUID-v7"
+	}
+	return id
 }

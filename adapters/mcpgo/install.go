@@ -120,16 +120,18 @@ func Install(s *server.MCPServer, p *filter.Pipeline, opts ...Option) error {
 }
 
 // install puts st on s: its middleware for tools, resources and prompts,
-// and, with request ids, the hook that stamps them.
+// and the hooks that stamp their requests with their JSON-RPC ids.
 func (st *serverState) install(s *server.MCPServer) {
-	if st.requestIDs {
-		hooks := s.GetHooks()
-		if hooks == nil {
-			hooks = &server.Hooks{}
-			server.WithHooks(hooks)(s)
-		}
-		hooks.AddBeforeCallTool(stampRequestID)
+	// The SDK hands the JSON-RPC id to hooks alone: they stamp it on the
+	// request, for the middleware to read.
+	hooks := s.GetHooks()
+	if hooks == nil {
+		hooks = &server.Hooks{}
+		server.WithHooks(hooks)(s)
 	}
+	hooks.AddBeforeCallTool(stampRequestID)
+	hooks.AddBeforeReadResource(stampReadResource)
+	hooks.AddBeforeGetPrompt(stampGetPrompt)
 	s.Use(st.middleware)
 	server.WithResourceHandlerMiddleware(st.resourceMiddleware)(s)
 	server.WithPromptHandlerMiddleware(st.promptMiddleware)(s)
@@ -143,7 +145,7 @@ func newState(p *filter.Pipeline) *serverState {
 // conflict reports a second configuration for a server: nil if it is the
 // same as the first.
 func conflict(old, st *serverState) error {
-	same := (old.p == st.p || old.defaults && st.defaults) && old.noCheck == st.noCheck && old.requestIDs == st.requestIDs
+	same := (old.p == st.p || old.defaults && st.defaults) && old.noCheck == st.noCheck
 	return bind.Conflict("mcpgo", old.explicit, same)
 }
 

@@ -125,9 +125,6 @@ func TestInstallTwice(t *testing.T) {
 		{"same pipeline, check off", func(s *server.MCPServer, p *filter.Pipeline) error {
 			return mcpgo.Install(s, p, mcpgo.WithoutArgumentCheck())
 		}, codes.ConflictingConfiguration},
-		{"same pipeline, request ids", func(s *server.MCPServer, p *filter.Pipeline) error {
-			return mcpgo.Install(s, p, mcpgo.WithRequestIDs())
-		}, codes.ConflictingConfiguration},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

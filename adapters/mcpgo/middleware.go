@@ -53,6 +53,7 @@ type schemaSource interface {
 // here; with it on, it costs what finding the schema and the validator
 // allocate.
 func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, src schemaSource, filters []filter.Filter, isolated bool) (*mcp.CallToolResult, error) {
+	ctx = filter.ContextWithRequestID(ctx, requestIDOf(&req))
 	if src != nil {
 		if s, failure := schemaOf(ctx, src, req.Params.Name); failure != nil {
 			return st.fail(ctx, &req, failure, filters), nil

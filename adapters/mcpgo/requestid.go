@@ -10,43 +10,57 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// requestIDHeader carries a call's JSON-RPC id from the hook that sees it to
-// the handler, which the SDK does not give it. The hook overwrites any value
-// a client sent under the same name.
+// requestIDHeader carries a request's JSON-RPC id from the hook that sees
+// it to the handler, which the SDK does not give it. The hook overwrites
+// any value a client sent under the same name.
 const requestIDHeader = "Mcperr-Request-Id"
 
-// WithRequestIDs puts the JSON-RPC id of each failed call in its log record
-// and in its envelope's requestId, for every tool of the server: given to
-// Install only. The SDK hands the id to hooks alone, so Install adds a
-// before-call-tool hook to the server's Hooks, those given with
-// server.WithHooks, or to new Hooks it gives the server if it has none:
+// WithRequestIDs is kept for compatibility and changes nothing: request ids
+// are always on. Every tools/call, resources/read and prompts/get served by
+// mcperr carries its JSON-RPC id, in the handler's context
+// (filter.RequestIDFromContext), in the envelope's requestId and in the log
+// record's request_id. Given to AddTool, Wrap or WrapStructured it is still
+// a definition error, as it was.
 //
-//	if err := mcpgo.Install(s, p, mcpgo.WithRequestIDs()); err != nil {
-//		log.Fatal(err)
-//	}
-//
-// The hook stores the id in the request's Header, under a name of its own
-// that it overwrites whatever a client sent, and costs two small
-// allocations a call; without the option, request ids stay empty and a call
-// costs nothing more. Given to AddTool, Wrap or WrapStructured it is a
-// definition error.
+// Deprecated: request ids are always on; leave the option out.
 func WithRequestIDs() Option {
 	return func(c *config) { c.requestIDs = true }
 }
 
-// stampRequestID is the hook Install adds for WithRequestIDs.
-func stampRequestID(_ context.Context, id any, req *mcp.CallToolRequest) {
-	if req == nil {
-		return
-	}
-	if req.Header == nil {
-		req.Header = make(http.Header)
-	}
+// stamp stores id in *header under requestIDHeader, making the header if
+// there is none, and removes it for a request without an id.
+func stamp(header *http.Header, id any) {
 	if id == nil {
-		req.Header.Del(requestIDHeader)
+		if *header != nil {
+			header.Del(requestIDHeader)
+		}
 		return
 	}
-	req.Header.Set(requestIDHeader, formatID(id))
+	if *header == nil {
+		*header = make(http.Header, 1)
+	}
+	header.Set(requestIDHeader, formatID(id))
+}
+
+// stampRequestID is the hook Install adds for tools/call.
+func stampRequestID(_ context.Context, id any, req *mcp.CallToolRequest) {
+	if req != nil {
+		stamp(&req.Header, id)
+	}
+}
+
+// stampReadResource is the hook Install adds for resources/read.
+func stampReadResource(_ context.Context, id any, req *mcp.ReadResourceRequest) {
+	if req != nil {
+		stamp(&req.Header, id)
+	}
+}
+
+// stampGetPrompt is the hook Install adds for prompts/get.
+func stampGetPrompt(_ context.Context, id any, req *mcp.GetPromptRequest) {
+	if req != nil {
+		stamp(&req.Header, id)
+	}
 }
 
 // formatID returns a JSON-RPC id as text: a string as it is, a number in
@@ -71,8 +85,13 @@ func formatID(id any) string {
 
 // requestIDOf returns the id stamped on req, or "".
 func requestIDOf(req *mcp.CallToolRequest) string {
-	if req.Header == nil {
+	return headerID(req.Header)
+}
+
+// headerID returns the id stamped in header, or "".
+func headerID(header http.Header) string {
+	if header == nil {
 		return ""
 	}
-	return req.Header.Get(requestIDHeader)
+	return header.Get(requestIDHeader)
 }

@@ -120,20 +120,23 @@ func TestWithRequestIDs(t *testing.T) {
 	}
 }
 
-// TestWithoutRequestIDs checks that request ids stay empty without the
-// option, whatever a client sends.
-func TestWithoutRequestIDs(t *testing.T) {
+// TestRequestIDsWithoutTheOption checks that request ids are on without
+// WithRequestIDs, which is kept for compatibility only: each record and
+// envelope carries the JSON-RPC id, never what a client spoofs in the
+// header.
+func TestRequestIDsWithoutTheOption(t *testing.T) {
 	var log adaptertest.Log
-	s, _ := idServer(t, &log, false, true)
+	s, lastID := idServer(t, &log, false, true)
 	c := spoofingClient(t, s, mcp.LATEST_LEGACY_PROTOCOL_VERSION)
 	log.Records(t)
 	for _, tool := range idTools {
 		r := call(t, c, tool, nil)
-		if id, has := r.Envelope()["requestId"]; has {
-			t.Errorf("%s: envelope requestId = %v without WithRequestIDs", tool, id)
+		id := lastID()
+		if got := r.Envelope()["requestId"]; got != id {
+			t.Errorf("%s: envelope requestId = %v, want the JSON-RPC id %s", tool, got, id)
 		}
-		if recs := log.Records(t); len(recs) != 1 || recs[0]["request_id"] != nil {
-			t.Errorf("%s: records %v, want one without request_id", tool, recs)
+		if recs := log.Records(t); len(recs) != 1 || recs[0]["request_id"] != id {
+			t.Errorf("%s: records %v, want one with request_id %s", tool, recs, id)
 		}
 	}
 }

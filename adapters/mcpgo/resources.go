@@ -53,6 +53,7 @@ func AddResource(s *server.MCPServer, r mcp.Resource, h server.ResourceHandlerFu
 	wrapped := func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		call := rpcCallOf(ctx, filter.KindResource)
 		call.Resource = req.Params.URI
+		call.RequestID = headerID(req.Header)
 		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return h(ctx, req) }, c.filters)
 	}
 	return added(r.URI, codes.InvalidResource, func() { s.AddResource(r, wrapped) })
@@ -84,6 +85,7 @@ func AddResourceTemplate(s *server.MCPServer, t mcp.ResourceTemplate, h server.R
 	wrapped := func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		call := rpcCallOf(ctx, filter.KindResource)
 		call.Resource = req.Params.URI
+		call.RequestID = headerID(req.Header)
 		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return h(ctx, req) }, c.filters)
 	}
 	return added(subject, codes.InvalidResource, func() { s.AddResourceTemplate(t, wrapped) })
@@ -114,6 +116,7 @@ func AddPrompt(s *server.MCPServer, p mcp.Prompt, h server.PromptHandlerFunc, op
 	wrapped := func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		call := rpcCallOf(ctx, filter.KindPrompt)
 		call.Prompt = req.Params.Name
+		call.RequestID = headerID(req.Header)
 		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return h(ctx, req) }, c.filters)
 	}
 	return added(p.Name, codes.InvalidPrompt, func() { s.AddPrompt(p, wrapped) })

@@ -58,15 +58,12 @@ func isProtocolError(err error) bool {
 }
 
 // callOf describes the call req for the pipeline. The session id is the
-// SDK's; the request id is the one the hook of WithRequestIDs stamped, when
-// it is on for the server.
+// SDK's; the request id is the JSON-RPC id that Install's hook stamped, or,
+// where no hook saw the call, the one minted for it in ctx.
 func (st *serverState) callOf(ctx context.Context, req *mcp.CallToolRequest) filter.Call {
-	c := filter.Call{Tool: req.Params.Name}
+	c := filter.Call{Tool: req.Params.Name, RequestID: requestIDOf(req)}
 	if s := server.ClientSessionFromContext(ctx); s != nil {
 		c.SessionID = s.SessionID()
-	}
-	if st.requestIDs {
-		c.RequestID = requestIDOf(req)
 	}
 	return c
 }

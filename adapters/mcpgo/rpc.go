@@ -28,6 +28,7 @@ func (f *rpcFailure) Error() string { return f.e.Message }
 // filters and logged once. next runs on a goroutine of its own, so that a
 // handler that ends its goroutine is answered, and the server goes on.
 func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), filters []filter.Filter) (Res, error) {
+	ctx = filter.ContextWithRequestID(ctx, call.RequestID)
 	var zero Res
 	out, ended := isolate.NewRunner(callRPC[Res]).Run(rpcCall[Res]{ctx: ctx, next: next})
 	if failure := panics.Err(ended); failure != nil {
@@ -76,6 +77,7 @@ func (st *serverState) resourceMiddleware(next server.ResourceHandlerFunc) serve
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		call := rpcCallOf(ctx, filter.KindResource)
 		call.Resource = req.Params.URI
+		call.RequestID = headerID(req.Header)
 		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) }, nil)
 	}
 }
@@ -86,6 +88,7 @@ func (st *serverState) promptMiddleware(next server.PromptHandlerFunc) server.Pr
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		call := rpcCallOf(ctx, filter.KindPrompt)
 		call.Prompt = req.Params.Name
+		call.RequestID = headerID(req.Header)
 		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) }, nil)
 	}
 }
