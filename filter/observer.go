@@ -26,6 +26,10 @@ type Failure struct {
 	// ErrorText is the error's text as the log record holds it: bounded,
 	// and redacted under WithRedaction.
 	ErrorText string
+	// JSONRPCCode is the code of the JSON-RPC error HandleRPC answers a
+	// resource, prompt or completion request with (see HandleRPC); zero
+	// for a tool call, whose failure is a result with isError set.
+	JSONRPCCode int64
 }
 
 // Observer is told of every failure the pipeline handles, client and
@@ -61,6 +65,9 @@ func WithObserver(o Observer) Option {
 // notes in the record any that panicked.
 func (p *Pipeline) observe(ctx context.Context, h *handling, r *Response) {
 	f := Failure{Call: h.call, Response: r, ErrorType: bound(fmt.Sprintf("%T", h.orig), 256), ErrorText: h.errText}
+	if h.call.Kind != KindTool {
+		f.JSONRPCCode = p.rpcCode(h.call, r)
+	}
 	for _, o := range p.observers {
 		p.observeOne(ctx, h, o, f)
 	}
