@@ -17,8 +17,9 @@ import (
 type Failure struct {
 	// Call identifies the request, its request id included.
 	Call Call
-	// Response is what the client receives. It is the pipeline's: read it,
-	// do not change it.
+	// Response is what the client receives: a copy, so that writing to its
+	// fields changes nothing sent. Its Details, Hints and Texts are shared:
+	// read them only.
 	Response *Response
 	// ErrorType is the Go type of the error the handler returned, such as
 	// "*net.OpError", or "*filter.PanicError" for a panic.
@@ -64,7 +65,8 @@ func WithObserver(o Observer) Option {
 // observe tells every observer of the failure h, answered with r, and
 // notes in the record any that panicked.
 func (p *Pipeline) observe(ctx context.Context, h *handling, r *Response) {
-	f := Failure{Call: h.call, Response: r, ErrorType: bound(fmt.Sprintf("%T", h.orig), 256), ErrorText: h.errText}
+	view := *r // an observer that writes to it changes nothing sent
+	f := Failure{Call: h.call, Response: &view, ErrorType: bound(fmt.Sprintf("%T", h.orig), 256), ErrorText: h.errText}
 	if h.call.Kind != KindTool {
 		f.JSONRPCCode = p.rpcCode(h.call, r)
 	}

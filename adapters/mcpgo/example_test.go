@@ -403,18 +403,21 @@ func ExampleWithoutArgumentCheck() {
 	// client: limit: all
 }
 
-// WithRequestIDs puts the JSON-RPC id of each failed call in its log record
-// and its envelope, for every tool of the server.
+// Every call carries its JSON-RPC id, with or without WithRequestIDs, which
+// changes nothing now: the handler reads it from its context, and the
+// envelope and the log record of a failure carry it.
 func ExampleWithRequestIDs() {
 	s := server.NewMCPServer("orders", "1.0.0")
-	if err := mcpgo.Install(s, examplePipeline(), mcpgo.WithRequestIDs()); err != nil {
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
 		panic(err)
 	}
-	s.AddTool(mcp.NewTool("sync"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTool(mcp.NewTool("sync"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		fmt.Println("handler: request", filter.RequestIDFromContext(ctx))
 		return nil, errors.New("upstream timed out")
 	})
 	callAndPrint(exampleClient(s), "sync", nil)
 	// Output:
+	// handler: request 2
 	// level=ERROR msg="tool call failed" tool=sync code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=2 error="upstream timed out"
 	// client: Internal error in tool "sync" (ref: 5e1f0c2a9b3d7e68).
 	// client: Code: INTERNAL_ERROR

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/adaptertest"
 	"github.com/mcperr/mcperr/toolerr"
 )
@@ -52,8 +53,9 @@ func idServer(t *testing.T, log *adaptertest.Log, withIDs, ownHooks bool) (*serv
 		defer mu.Unlock()
 		last = id
 	})
-	fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, errors.New("boom")
+	fail := func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// The handler reads the id the failure carries.
+		return nil, errors.New("boom in request " + filter.RequestIDFromContext(ctx))
 	}
 	s.AddTool(mcp.NewTool("fail"), fail)
 	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(fail))
@@ -85,6 +87,10 @@ func spoofingClient(t *testing.T, s *server.MCPServer, proto string) *client.Cli
 	return c
 }
 
+// TestWithRequestIDs checks that every call, with or without the option,
+// over HTTP (where a client can spoof the header mcperr uses) or in
+// process, with the server's own hooks or those Install makes, carries its
+// JSON-RPC id: in the handler's context, the envelope and the record.
 func TestWithRequestIDs(t *testing.T) {
 	for _, proto := range protocols {
 		for _, via := range []string{"in-process", "http"} {
@@ -110,8 +116,8 @@ func TestWithRequestIDs(t *testing.T) {
 							t.Errorf("%s: envelope requestId = %v, want the JSON-RPC id %s", tool, got, id)
 						}
 						recs := log.Records(t)
-						if len(recs) != 1 || recs[0]["request_id"] != id {
-							t.Errorf("%s: records %v, want one with request_id %s", tool, recs, id)
+						if len(recs) != 1 || recs[0]["request_id"] != id || recs[0]["error"] != "boom in request "+id {
+							t.Errorf("%s: records %v, want one with request_id %s, which the handler read too", tool, recs, id)
 						}
 					}
 				})

@@ -91,7 +91,7 @@ func mcpGoServer(logger *slog.Logger, bare bool) (*server.MCPServer, error) {
 		return nil, err
 	}
 	s := server.NewMCPServer("mcperr-stdio-server", "1.0.0")
-	if err := mcpgo.Install(s, p, mcpgo.WithRequestIDs()); err != nil {
+	if err := mcpgo.Install(s, p); err != nil {
 		return nil, err
 	}
 	for _, t := range mcpGoTools() {

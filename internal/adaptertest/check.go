@@ -143,6 +143,9 @@ func Check(t *testing.T, c Case, r Result, records []map[string]any) {
 		t.Errorf("an error result carries structuredContent %v", r.StructuredContent)
 	}
 	checkLog(t, w, records, ref)
+	if id, _ := env["requestId"].(string); env != nil && len(records) == 1 && records[0]["request_id"] != id {
+		t.Errorf("the envelope's requestId %q is not the record's request_id %v", id, records[0]["request_id"])
+	}
 }
 
 // checkTyped checks that the typed envelope says what the decoded one does.
@@ -189,6 +192,9 @@ func checkEnvelope(t *testing.T, w Expect, env map[string]any, typed *filter.Env
 	}
 	if ts, _ := env["timestamp"].(string); ts == "" {
 		t.Errorf("envelope has no timestamp: %v", env)
+	}
+	if id, _ := env["requestId"].(string); id == "" {
+		t.Errorf("envelope has no requestId: %v", env)
 	}
 	if w.Masked || w.Server {
 		if ref == "" || env["ref"] != ref {

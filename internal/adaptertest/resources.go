@@ -277,6 +277,11 @@ func checkRPC(t *testing.T, c RPCCase, proto string, r RPCResult, records []map[
 	if r.Err.Message != wantMsg {
 		t.Errorf("message = %q, want %q", r.Err.Message, wantMsg)
 	}
+	if len(records) == 1 {
+		if id, _ := records[0]["request_id"].(string); id == "" {
+			t.Errorf("the record has no request_id: %v", records[0])
+		}
+	}
 	if !withData {
 		if len(r.Err.Data) != 0 && string(r.Err.Data) != "null" {
 			t.Errorf("data = %s, want none", r.Err.Data)
@@ -289,6 +294,9 @@ func checkRPC(t *testing.T, c RPCCase, proto string, r RPCResult, records []map[
 		t.Fatalf("data %q is not a JSON object: %v", r.Err.Data, err)
 	}
 	ValidateEnvelope(t, data)
+	if len(records) == 1 && data["requestId"] != records[0]["request_id"] {
+		t.Errorf("data requestId %v, record request_id %v: want the same", data["requestId"], records[0]["request_id"])
+	}
 	if data["error"] != true || data["code"] != string(w.EnvCode) || data["message"] != wantMsg {
 		t.Errorf("data = %s, want the envelope: code %s, message %q", r.Err.Data, w.EnvCode, wantMsg)
 	}
