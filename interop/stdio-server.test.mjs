@@ -166,6 +166,21 @@ for (const sdk of ["gosdk", "mcpgo"]) {
       assert.equal(logRecordsWith(log(), ref).length, 1);
     });
 
+    test("every failure carries its request id: the JSON-RPC id on mcp-go, a UUID v7 on go-sdk", async () => {
+      const ids = new Set();
+      for (const [name, args] of [["divide", { a: 1, b: 0 }], ["lookup", {}], ["get_order", { id: "ord_404" }]]) {
+        const r = await client.callTool({ name, arguments: args });
+        const id = envelope(r).requestId;
+        if (sdk === "gosdk") {
+          assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, name);
+        } else {
+          assert.match(id, /^[0-9]+$/, name);
+        }
+        assert.ok(!ids.has(id), `request id ${id} twice`);
+        ids.add(id);
+      }
+    });
+
     test("a rate limit says when to retry, in words and in the envelope", async () => {
       const r = await client.callTool({ name: "quote", arguments: {} });
       assert.equal(r.isError, true);
