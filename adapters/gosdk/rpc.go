@@ -170,14 +170,17 @@ func callHandler[Req, Res any](c handlerCall[Req, Res]) handlerResult[Res] {
 // wrapRPC wraps the handler h of a resource, template or prompt added to the
 // server of st: a panic or an error, other than a *jsonrpc.Error returned as
 // it is, becomes the JSON-RPC error of the pipeline of st, with filters
-// before the global ones. h runs on a goroutine of its own, so that one that
-// ends its goroutine is answered with its own filters too.
+// before the global ones. h runs on the middleware's goroutine; one that
+// ends it is answered by the middleware, with the global filters only.
 func wrapRPC[Req mcp.Request, Res any](st *serverState, kind filter.Kind, h func(context.Context, Req) (Res, error), filters []filter.Filter) func(context.Context, Req) (Res, error) {
 	runner := isolate.NewRunner(callHandler[Req, Res])
 	return func(ctx context.Context, req Req) (Res, error) {
 		ctx = filter.ContextWithRequestID(ctx, "") // as it is under the middleware
 		var zero Res
-		out, ended := runner.Run(handlerCall[Req, Res]{h: h, ctx: ctx, req: req})
+		// The middleware, which every server with such handlers has, runs
+		// this on a goroutine of its own already: one that ends it is
+		// answered there. A panic is mapped here, with the filters.
+		out, ended := runner.Call(handlerCall[Req, Res]{h: h, ctx: ctx, req: req})
 		if failure := panics.Err(ended); failure != nil {
 			return zero, st.rpcFail(ctx, kind, req, failure, filters)
 		}

@@ -54,7 +54,7 @@ func AddResource(s *server.MCPServer, r mcp.Resource, h server.ResourceHandlerFu
 		call := rpcCallOf(ctx, filter.KindResource)
 		call.Resource = req.Params.URI
 		call.RequestID = headerID(req.Header)
-		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return h(ctx, req) }, c.filters)
+		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return h(ctx, req) }, c.filters, false)
 	}
 	return added(r.URI, codes.InvalidResource, func() { s.AddResource(r, wrapped) })
 }
@@ -86,7 +86,7 @@ func AddResourceTemplate(s *server.MCPServer, t mcp.ResourceTemplate, h server.R
 		call := rpcCallOf(ctx, filter.KindResource)
 		call.Resource = req.Params.URI
 		call.RequestID = headerID(req.Header)
-		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return h(ctx, req) }, c.filters)
+		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return h(ctx, req) }, c.filters, false)
 	}
 	return added(subject, codes.InvalidResource, func() { s.AddResourceTemplate(t, wrapped) })
 }
@@ -117,7 +117,7 @@ func AddPrompt(s *server.MCPServer, p mcp.Prompt, h server.PromptHandlerFunc, op
 		call := rpcCallOf(ctx, filter.KindPrompt)
 		call.Prompt = req.Params.Name
 		call.RequestID = headerID(req.Header)
-		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return h(ctx, req) }, c.filters)
+		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return h(ctx, req) }, c.filters, false)
 	}
 	return added(p.Name, codes.InvalidPrompt, func() { s.AddPrompt(p, wrapped) })
 }
@@ -163,7 +163,7 @@ func (w *promptCompletion) CompletePromptArgument(ctx context.Context, prompt st
 	call.Prompt = prompt
 	return serveRPC(ctx, completionState(ctx, &w.unbound), call, func(ctx context.Context) (*mcp.Completion, error) {
 		return w.next.CompletePromptArgument(ctx, prompt, arg, cc)
-	}, w.filters)
+	}, w.filters, true)
 }
 
 // resourceCompletion is a provider wrapped by WrapResourceCompletion.
@@ -179,7 +179,7 @@ func (w *resourceCompletion) CompleteResourceArgument(ctx context.Context, uri s
 	call.Resource = uri
 	return serveRPC(ctx, completionState(ctx, &w.unbound), call, func(ctx context.Context) (*mcp.Completion, error) {
 		return w.next.CompleteResourceArgument(ctx, uri, arg, cc)
-	}, w.filters)
+	}, w.filters, true)
 }
 
 // completionState returns the state of the server running the completion

@@ -2,6 +2,8 @@ package mcpgo
 
 import (
 	"context"
+	"reflect"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -25,12 +27,21 @@ func (f *rpcFailure) Error() string { return f.e.Message }
 // serveRPC runs one resource, prompt or completion handler, next, with the
 // configuration of st: a panic, or an error other than a deliberate
 // protocol error or one mapped already, becomes an *rpcFailure, mapped with
-// filters and logged once. next runs on a goroutine of its own, so that a
-// handler that ends its goroutine is answered, and the server goes on.
-func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), filters []filter.Filter) (Res, error) {
+// filters and logged once. If isolated, next runs on a goroutine of its
+// own, so that a handler that ends its goroutine is answered, and the
+// server goes on; the middleware isolates every call, and a handler added
+// with AddResource, AddResourceTemplate or AddPrompt, which always runs
+// under it, runs on its goroutine.
+func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), filters []filter.Filter, isolated bool) (Res, error) {
 	ctx = filter.ContextWithRequestID(ctx, call.RequestID)
 	var zero Res
-	out, ended := isolate.NewRunner(callRPC[Res]).Run(rpcCall[Res]{ctx: ctx, next: next})
+	var out rpcResult[Res]
+	var ended isolate.Outcome
+	if isolated {
+		out, ended = runnerOf[Res]().Run(rpcCall[Res]{ctx: ctx, next: next})
+	} else {
+		out, ended = runnerOf[Res]().Call(rpcCall[Res]{ctx: ctx, next: next})
+	}
 	if failure := panics.Err(ended); failure != nil {
 		return zero, &rpcFailure{st.p.HandleRPC(ctx, call, failure, filters...)}
 	}
@@ -41,6 +52,20 @@ func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, n
 		return zero, f
 	}
 	return zero, &rpcFailure{st.p.HandleRPC(ctx, call, out.err, filters...)}
+}
+
+// runners holds one Runner for each result type of serveRPC, so that its
+// calls reuse the Runner's pooled goroutines and allocate nothing once warm.
+var runners sync.Map // reflect.Type of Res -> *isolate.Runner[rpcCall[Res], rpcResult[Res]]
+
+// runnerOf returns the Runner of serveRPC for results of type Res.
+func runnerOf[Res any]() *isolate.Runner[rpcCall[Res], rpcResult[Res]] {
+	key := reflect.TypeFor[Res]()
+	if r, ok := runners.Load(key); ok {
+		return r.(*isolate.Runner[rpcCall[Res], rpcResult[Res]])
+	}
+	r, _ := runners.LoadOrStore(key, isolate.NewRunner(callRPC[Res]))
+	return r.(*isolate.Runner[rpcCall[Res], rpcResult[Res]])
 }
 
 // rpcCall is one call of a resource, prompt or completion handler.
@@ -78,7 +103,7 @@ func (st *serverState) resourceMiddleware(next server.ResourceHandlerFunc) serve
 		call := rpcCallOf(ctx, filter.KindResource)
 		call.Resource = req.Params.URI
 		call.RequestID = headerID(req.Header)
-		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) }, nil)
+		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) }, nil, true)
 	}
 }
 
@@ -89,6 +114,6 @@ func (st *serverState) promptMiddleware(next server.PromptHandlerFunc) server.Pr
 		call := rpcCallOf(ctx, filter.KindPrompt)
 		call.Prompt = req.Params.Name
 		call.RequestID = headerID(req.Header)
-		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) }, nil)
+		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) }, nil, true)
 	}
 }
