@@ -29,10 +29,12 @@ func WithRegistry(r *codes.Registry) Option {
 	return func(p *Pipeline) error { p.registry = r; return nil }
 }
 
-// WithFilters adds global filters, run for every tool of the server after
-// the filters given to that tool where it is registered. The first is
-// outermost: it sees each error first. Per-tool filters are given to the
-// adapter's AddTool or Wrap with its own WithFilters option.
+// WithFilters adds global filters, run for every tool, resource, prompt and
+// completion of the server after the filters given to that tool, resource
+// or prompt where it is registered. The first is outermost: it sees each
+// error first. Per-item filters are given to the adapter's AddTool, Wrap,
+// AddResource, AddResourceTemplate or AddPrompt with its own WithFilters
+// option.
 func WithFilters(filters ...Filter) Option {
 	return func(p *Pipeline) error {
 		if err := checkFilters(filters); err != nil {
