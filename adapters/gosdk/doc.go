@@ -21,18 +21,26 @@
 //     for handlers registered by other means.
 //
 // Whatever the way in, a failed call reaches the client as a tool result
-// with isError set, the text of the pipeline's filter.Response (its message,
-// then one "Hint: ..." text block for each hint) and its machine-readable
-// envelope under _meta[filter.MetaKey]. An error result never carries
-// structuredContent, so it passes the output-schema checks of standard
-// clients. An error is mapped and logged once, however the entry points are
-// combined.
+// with isError set, the text blocks the pipeline rendered for the model
+// (the message, then its code, details, retry advice and hints; see
+// filter.WithRenderer) and its machine-readable envelope under
+// _meta[filter.MetaKey], which EnvelopeOf reads back. An error result never
+// carries structuredContent, so it passes the output-schema checks of
+// standard clients. An error is mapped and logged once, however the entry
+// points are combined. Resources, prompts and completions fail as JSON-RPC
+// errors, with the envelope as data: see AddResource.
+//
+// go-sdk does not expose a request's JSON-RPC id, so every tools/call,
+// resources/read, prompts/get and completion/complete gets an id of its own,
+// a UUID of version 7, minted the first time it is asked for: handlers read
+// it with filter.RequestIDFromContext, and the envelope and the log record
+// of a failure carry it.
 //
 // Some things pass through exactly as the SDK sends them: a *jsonrpc.Error
 // that a handler returns as it is (a deliberate protocol error), a call to
-// an unknown tool, every method other than tools/call, and a result that a
-// handler built itself with IsError set but without SetError. A successful
-// result is never touched.
+// an unknown tool, every other method, and a result that a handler built
+// itself with IsError set but without SetError. A successful result is
+// never touched.
 //
 // The package never sends a client the text of an error the pipeline masked,
 // a panic value, or an argument's value.

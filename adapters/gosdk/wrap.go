@@ -137,8 +137,9 @@ func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandle
 //
 //	s.AddTool(tool, gosdk.WrapRaw(h))
 //
-// When h fails, the wrapped handler returns a complete error result: one
-// text block for the message and one for each hint, the envelope in
+// When h fails, the wrapped handler returns a complete error result: the
+// text blocks of the pipeline's Response (the message, then what the model
+// needs to act on it), the envelope in
 // _meta[filter.MetaKey], no structured content. Like the SDK's raw
 // handlers, WrapRaw does not check arguments against the input schema;
 // AddRawTool does. On a server without mcperr installed, WrapRaw uses the

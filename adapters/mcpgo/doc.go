@@ -37,9 +37,10 @@
 //     words before any middleware runs: do not combine the two.
 //
 // A failed call reaches the client as a tool result with isError set, the
-// text of the pipeline's filter.Response (one text block for the message and
-// one "Hint: ..." block for each hint), its machine-readable envelope under
-// _meta[filter.MetaKey], and no structured content, so that it passes the
+// text blocks the pipeline rendered for the model (the message, then its
+// code, details, retry advice and hints; see filter.WithRenderer), its
+// machine-readable envelope under _meta[filter.MetaKey], which EnvelopeOf
+// reads back, and no structured content, so that it passes the
 // output-schema checks of standard clients. An error is mapped and logged
 // once, however the entry points are combined.
 //
@@ -48,6 +49,13 @@
 // mcp.URLElicitationRequiredError returned as it is (a deliberate protocol
 // error), and a call to an unknown tool. A successful result is never
 // touched.
+//
+// Every tools/call, resources/read and prompts/get carries its JSON-RPC id,
+// which mcp-go hands to hooks alone: Install adds hooks that stamp it on the
+// request, overwriting any header a client sends under the same name.
+// Handlers read it with filter.RequestIDFromContext; the envelope and the
+// log record of a failure carry it. A completion, which no hook reaches,
+// gets a UUID of version 7 instead.
 //
 // The SDK's own server.WithLogger is the SDK's logger, not mcperr's: it
 // writes one line per request and per tool call, with the outcome, and

@@ -41,8 +41,8 @@ import (
 // which answers first, in its own words.
 //
 // When h returns an error or panics, the wrapped handler returns an error
-// result: one text block for the message and one for each hint of the
-// pipeline's Response, its envelope in _meta[filter.MetaKey], no structured
+// result: the text blocks of the pipeline's Response (the message, then
+// what the model needs to act on it), its envelope in _meta[filter.MetaKey], no structured
 // content. Results of h, error results included, pass through untouched, as
 // does a mcp.URLElicitationRequiredError returned as it is. The middleware
 // of Install neither maps these errors again nor checks the arguments a
