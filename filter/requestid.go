@@ -48,6 +48,9 @@ func (c *idContext) requestID() string {
 // that same id, so that an adapter's wrapper under its middleware costs
 // nothing more.
 func ContextWithRequestID(ctx context.Context, id string) context.Context {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if c, ok := ctx.Value(requestIDKey{}).(*idContext); ok && (id == "" || c.requestID() == id) {
 		return ctx
 	}
