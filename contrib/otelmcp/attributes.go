@@ -1,0 +1,52 @@
+package otelmcp
+
+import (
+	"go.opentelemetry.io/otel/attribute"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+)
+
+// ErrorTypeToolError is the value of error.type for a tools/call answered
+// with a result whose isError is true, as the MCP semantic conventions name
+// it.
+const ErrorTypeToolError = "tool_error"
+
+// The attributes mcperr adds to a failed call's span, besides the semantic
+// conventions' own. They are namespaced "mcperr.", as attributes outside
+// the conventions should be.
+const (
+	// CodeKey is mcperr's code of the failure, such as "INTERNAL_ERROR" or
+	// "NOT_FOUND": the envelope's code.
+	CodeKey = attribute.Key("mcperr.code")
+	// CategoryKey is the category the code is registered with: "client",
+	// "business" or "server".
+	CategoryKey = attribute.Key("mcperr.category")
+	// RefKey is the ref of a server error, the one the client read and the
+	// one log record holds; absent for other failures.
+	RefKey = attribute.Key("mcperr.ref")
+	// RequestIDKey is mcperr's request id of the call: the envelope's
+	// requestId and the log record's request_id. On mcp-go it is the
+	// JSON-RPC id; on go-sdk, which does not expose that id, a UUID that
+	// mcperr minted, which is why it is not jsonrpc.request.id.
+	RequestIDKey = attribute.Key("mcperr.request_id")
+)
+
+// The semantic conventions' keys used here, from semconv v1.41.0.
+var (
+	keyMethod        = semconv.McpMethodNameKey         // mcp.method.name
+	keyProtocol      = semconv.McpProtocolVersionKey    // mcp.protocol.version
+	keySession       = semconv.McpSessionIDKey          // mcp.session.id
+	keyResourceURI   = semconv.McpResourceURIKey        // mcp.resource.uri
+	keyToolName      = semconv.GenAIToolNameKey         // gen_ai.tool.name
+	keyPromptName    = semconv.GenAIPromptNameKey       // gen_ai.prompt.name
+	keyOperationName = semconv.GenAIOperationNameKey    // gen_ai.operation.name
+	keyJSONRPCID     = semconv.JSONRPCRequestIDKey      // jsonrpc.request.id
+	keyStatusCode    = semconv.RPCResponseStatusCodeKey // rpc.response.status_code
+	keyErrorType     = semconv.ErrorTypeKey             // error.type
+	keyTransport     = semconv.NetworkTransportKey      // network.transport
+
+	executeTool = semconv.GenAIOperationNameExecuteTool // gen_ai.operation.name=execute_tool
+)
+
+// durationBuckets are the explicit bucket boundaries, in seconds, the
+// conventions give for mcp.server.operation.duration.
+var durationBuckets = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300}

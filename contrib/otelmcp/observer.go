@@ -1,0 +1,79 @@
+package otelmcp
+
+import (
+	"context"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcperr/mcperr/filter"
+)
+
+// Observer returns a filter.Observer that marks the span active around
+// every failed call mcperr handles:
+//
+//   - status Error, with the message the client received as description;
+//   - error.type: ErrorTypeToolError ("tool_error") for a tool call, whose
+//     failure is a result with isError set; for a resources/read,
+//     prompts/get or completion/complete, whose failure is a JSON-RPC
+//     error, its code in decimal (filter.Failure.JSONRPCCode), which
+//     rpc.response.status_code holds too;
+//   - mcperr.code, mcperr.category, mcperr.ref (server errors only) and
+//     mcperr.request_id;
+//   - an "exception" event whose exception.type and exception.message are
+//     filter.Failure's ErrorType and ErrorText: what mcperr's log record
+//     holds, redacted under filter.WithRedaction, never the error value.
+//
+// Give it to the pipeline:
+//
+//	p, err := filter.New(filter.WithObserver(otelmcp.Observer()))
+//
+// When the span is the server span of GoSDKMiddleware or InstrumentMCPGo,
+// the middleware sets error.type and rpc.response.status_code itself, from
+// what the SDK sends (on mcp-go every resource or prompt failure is sent
+// as -32603, whatever JSONRPCCode says), so the two never disagree and
+// nothing is recorded twice. Without a recording span in the context, the
+// Observer does nothing.
+func Observer() filter.Observer {
+	return filter.ObserverFunc(observe)
+}
+
+func observe(ctx context.Context, f filter.Failure) {
+	span := trace.SpanFromContext(ctx)
+	if !span.IsRecording() || f.Response == nil {
+		return
+	}
+	r := f.Response
+	attrs := make([]attribute.KeyValue, 0, 6)
+	attrs = append(attrs, CodeKey.String(r.Code.String()))
+	if env := r.Envelope(); env.Category != 0 {
+		attrs = append(attrs, CategoryKey.String(env.Category.String()))
+	}
+	if r.Ref != "" {
+		attrs = append(attrs, RefKey.String(r.Ref))
+	}
+	if f.Call.RequestID != "" {
+		attrs = append(attrs, RequestIDKey.String(f.Call.RequestID))
+	}
+	op := operationFrom(ctx)
+	ours := op != nil && op.span.SpanContext().Equal(span.SpanContext())
+	if !ours {
+		if f.Call.Kind == filter.KindTool {
+			attrs = append(attrs, keyErrorType.String(ErrorTypeToolError))
+		} else {
+			code := formatCode(f.JSONRPCCode)
+			attrs = append(attrs, keyErrorType.String(code), keyStatusCode.String(code))
+		}
+	}
+	span.SetAttributes(attrs...)
+	span.AddEvent(semconv.ExceptionEventName, trace.WithAttributes(
+		semconv.ExceptionType(f.ErrorType),
+		semconv.ExceptionMessage(f.ErrorText),
+	))
+	span.SetStatus(codes.Error, r.Message)
+	if ours {
+		op.observed.Store(true)
+	}
+}
