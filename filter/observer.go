@@ -29,7 +29,8 @@ type Failure struct {
 	ErrorText string
 	// JSONRPCCode is the code of the JSON-RPC error HandleRPC answers a
 	// resource, prompt or completion request with (see HandleRPC); zero
-	// for a tool call, whose failure is a result with isError set.
+	// for a tool call, whose failure is a result with isError set. An SDK
+	// may send another: mcp-go sends every such failure as -32603.
 	JSONRPCCode int64
 }
 
