@@ -509,7 +509,8 @@ func (p *Pipeline) renderSafely(h *handling, r *Response) (texts []string) {
 			texts = RenderForModel(r)
 		}
 	}()
-	out := p.render(r)
+	view := *r // a Renderer that writes to it changes nothing sent
+	out := p.render(&view)
 	if len(out) == 0 {
 		h.attrs = append(h.attrs, slog.String("render_error", "the Renderer returned no text blocks"))
 		return RenderForModel(r)

@@ -18,7 +18,9 @@ import (
 // to the model; the envelope in _meta is for programs.
 //
 // Everything a Renderer returns is sent to the client. A Response holds
-// nothing of a masked error but its ref, so a Renderer cannot leak one.
+// nothing of a masked error but its ref, so a Renderer cannot leak one. A
+// custom Renderer gets a copy: writing to its fields changes nothing else
+// sent.
 type Renderer func(r *Response) []string
 
 // maxBlocks bounds the number of text blocks a Renderer may return.

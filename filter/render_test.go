@@ -129,6 +129,7 @@ func TestCustomRenderer(t *testing.T) {
 		{"panics", func(*filter.Response) []string { panic(canary) }, nil},
 		{"returns nothing", func(*filter.Response) []string { return nil }, nil},
 		{"calls runtime.Goexit", func(*filter.Response) []string { runtime.Goexit(); return nil }, nil},
+		{"writes to the response", func(r *filter.Response) []string { r.Message, r.Code = canary, "HACKED"; return []string{"ok"} }, nil},
 	}
 	for _, tt := range failing {
 		t.Run(tt.name, func(t *testing.T) {
@@ -143,6 +144,12 @@ func TestCustomRenderer(t *testing.T) {
 			recs := h.records(t)
 			if len(recs) != 1 {
 				t.Fatalf("%d records, want 1: %v", len(recs), recs)
+			}
+			if tt.name == "writes to the response" {
+				if r.Message != "b must not be zero." || r.Code != codes.ToolFailed || !slices.Equal(r.Texts(), []string{"ok"}) {
+					t.Errorf("response %+v: the renderer's writes reached it", r)
+				}
+				return
 			}
 			if tt.name != "calls runtime.Goexit" {
 				if got := r.Texts(); !slices.Equal(got, filter.RenderForModel(r)) {
