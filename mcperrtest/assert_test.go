@@ -13,7 +13,7 @@ import (
 func check[T any](assert func(tb testing.TB) T) (*fakeTB, T) {
 	f := &fakeTB{}
 	var got T
-	f.run(func(tb testing.TB) { got = assert(tb) })
+	f.Run(func(tb testing.TB) { got = assert(tb) })
 	return f, got
 }
 
@@ -200,8 +200,8 @@ func TestAssertNoCanary(t *testing.T) {
 	}
 	t.Run("empty canary", func(t *testing.T) {
 		f, _ := check(func(tb testing.TB) bool { return mcperrtest.AssertNoCanary(tb, parse(t, "x", successResponse), "") })
-		if len(f.fatals) != 1 || !strings.Contains(f.fatals[0], "the canary is empty") {
-			t.Errorf("reported %q", f.reported())
+		if len(f.Fatals()) != 1 || !strings.Contains(f.Fatals()[0], "the canary is empty") {
+			t.Errorf("reported %q", f.Reported())
 		}
 	})
 }

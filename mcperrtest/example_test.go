@@ -76,7 +76,7 @@ func newOrderServer(t testing.TB, log *mcperrtest.Log) *mcp.Server {
 
 func ExampleAssertToolError() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		c := gosdktest.Connect(t, newOrderServer(t, mcperrtest.NewLog(t)))
 		res := c.Call("get_order", map[string]any{"id": "ord_404"})
 		fmt.Println(mcperrtest.AssertToolError(t, res, codes.NotFound, "Order not found: ord_404"))
@@ -84,7 +84,7 @@ func ExampleAssertToolError() {
 		// A wrong expectation fails, and says what the client received.
 		fmt.Println(mcperrtest.AssertToolError(t, res, codes.Conflict, "Order not found: ord_404"))
 	})
-	fmt.Println(t.headline())
+	fmt.Println(t.Headline())
 	// Output:
 	// true
 	// false
@@ -94,7 +94,7 @@ func ExampleAssertToolError() {
 
 func ExampleAssertMasked() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		log := mcperrtest.NewLog(t)
 		c := gosdktest.Connect(t, newOrderServer(t, log))
 		res := c.Call("lookup", nil)
@@ -105,7 +105,7 @@ func ExampleAssertMasked() {
 		// A tool error is not masked.
 		fmt.Printf("%q\n", mcperrtest.AssertMasked(t, c.Call("divide", map[string]any{"a": 1, "b": 0}), log))
 	})
-	fmt.Println(t.headline())
+	fmt.Println(t.Headline())
 	// Output:
 	// Internal error in tool "lookup" (ref: 0000000000000001).
 	// dial 10.0.0.12:5432: password=hunter2 refused
@@ -117,7 +117,7 @@ func ExampleAssertMasked() {
 
 func ExampleAssertValidation() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		c := gosdktest.Connect(t, newOrderServer(t, mcperrtest.NewLog(t)))
 		res := c.Call("divide", map[string]any{"a": 1})
 		fmt.Println(mcperrtest.AssertValidation(t, res, "b"))
@@ -126,7 +126,7 @@ func ExampleAssertValidation() {
 		// The wrong field fails.
 		fmt.Println(mcperrtest.AssertValidation(t, res, "a"))
 	})
-	fmt.Println(t.headline())
+	fmt.Println(t.Headline())
 	// Output:
 	// true
 	// Validation failed for b: is required
@@ -137,7 +137,7 @@ func ExampleAssertValidation() {
 
 func ExampleAssertNoCanary() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		c := gosdktest.Connect(t, newOrderServer(t, mcperrtest.NewLog(t)))
 		// The secret is in the log only.
 		fmt.Println(mcperrtest.AssertNoCanary(t, c.Call("lookup", nil), "hunter2"))
@@ -145,7 +145,7 @@ func ExampleAssertNoCanary() {
 		// A tool that puts it in a ToolError sends it.
 		fmt.Println(mcperrtest.AssertNoCanary(t, c.Call("leaky", nil), "hunter2"))
 	})
-	fmt.Println(t.headline())
+	fmt.Println(t.Headline())
 	// Output:
 	// true
 	// false
@@ -157,7 +157,7 @@ func ExampleAssertNoCanary() {
 
 func ExampleAssertSuccess() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		c := gosdktest.Connect(t, newOrderServer(t, mcperrtest.NewLog(t)))
 		res := c.Call("get_order", map[string]any{"id": "ord_1"})
 		fmt.Println(mcperrtest.AssertSuccess(t, res))
@@ -165,7 +165,7 @@ func ExampleAssertSuccess() {
 
 		fmt.Println(mcperrtest.AssertSuccess(t, c.Call("get_order", map[string]any{"id": "ord_2"})))
 	})
-	fmt.Println(t.headline())
+	fmt.Println(t.Headline())
 	// Output:
 	// true
 	// ord_1: shipped
@@ -178,7 +178,7 @@ func ExampleAssertSuccess() {
 
 func ExampleAssertProtocolError() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		c := gosdktest.Connect(t, newOrderServer(t, mcperrtest.NewLog(t)))
 		res := c.Call("cancel_order", nil)
 		fmt.Println(mcperrtest.AssertProtocolError(t, res, -32602))
@@ -186,7 +186,7 @@ func ExampleAssertProtocolError() {
 
 		fmt.Println(mcperrtest.AssertProtocolError(t, c.Call("get_order", map[string]any{"id": "ord_1"}), -32602))
 	})
-	fmt.Println(t.headline())
+	fmt.Println(t.Headline())
 	// Output:
 	// true
 	// JSON-RPC error -32602: unknown tool "cancel_order"
@@ -197,7 +197,7 @@ func ExampleAssertProtocolError() {
 
 func ExampleNewLog() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		log := mcperrtest.NewLog(t) // give log.Logger() to filter.WithLogger
 		c := gosdktest.Connect(t, newOrderServer(t, log))
 		c.Call("get_order", map[string]any{"id": "ord_404"})
@@ -213,7 +213,7 @@ func ExampleNewLog() {
 
 func ExampleLog_Logger() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		log := mcperrtest.NewLog(t)
 		pipeline, err := filter.New(filter.WithLogger(log.Logger()))
 		if err != nil {
@@ -228,7 +228,7 @@ func ExampleLog_Logger() {
 
 func ExampleLog_Records() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		log := mcperrtest.NewLog(t)
 		log.Logger().With("tool", "lookup").Error("tool call failed", slog.Group("fields", slog.String("host", "10.0.0.12")))
 		fmt.Println(log.Records()[0].Attrs)
@@ -239,7 +239,7 @@ func ExampleLog_Records() {
 
 func ExampleLog_WithRef() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		log := mcperrtest.NewLog(t)
 		c := gosdktest.Connect(t, newOrderServer(t, log))
 		ref := c.Call("lookup", nil).Envelope.Ref

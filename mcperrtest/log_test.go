@@ -95,19 +95,19 @@ func TestRecordString(t *testing.T) {
 
 func TestNewLogShowsRecordsWhenTheTestFails(t *testing.T) {
 	f := &fakeTB{}
-	f.run(func(tb testing.TB) {
+	f.Run(func(tb testing.TB) {
 		log := mcperrtest.NewLog(tb)
 		log.Logger().Error("tool call failed", "ref", "9b1c04e2d7a35f68")
 		tb.Errorf("something was wrong")
 	})
-	if len(f.logs) != 1 || !strings.Contains(f.logs[0], `the server logged 1 records:`) || !strings.Contains(f.logs[0], `ref="9b1c04e2d7a35f68"`) {
-		t.Errorf("logged %q", f.logs)
+	if len(f.Logs()) != 1 || !strings.Contains(f.Logs()[0], `the server logged 1 records:`) || !strings.Contains(f.Logs()[0], `ref="9b1c04e2d7a35f68"`) {
+		t.Errorf("logged %q", f.Logs())
 	}
 	quiet := &fakeTB{}
-	quiet.run(func(tb testing.TB) {
+	quiet.Run(func(tb testing.TB) {
 		mcperrtest.NewLog(tb).Logger().Info("tool call failed")
 	})
-	if len(quiet.logs) != 0 {
-		t.Errorf("a passing test logged %q", quiet.logs)
+	if len(quiet.Logs()) != 0 {
+		t.Errorf("a passing test logged %q", quiet.Logs())
 	}
 }

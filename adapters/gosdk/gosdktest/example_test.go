@@ -42,7 +42,7 @@ func newDivideServer(t testing.TB, log *mcperrtest.Log) *mcp.Server {
 
 func ExampleConnect() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		log := mcperrtest.NewLog(t)
 		c := gosdktest.Connect(t, newDivideServer(t, log))
 		mcperrtest.AssertToolError(t, c.Call("divide", map[string]any{"a": 1, "b": 0}), codes.ToolFailed, "b must not be zero.")
@@ -56,7 +56,7 @@ func ExampleConnect() {
 
 func ExampleClient_Call() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		c := gosdktest.Connect(t, newDivideServer(t, mcperrtest.NewLog(t)))
 		res := c.Call("divide", map[string]any{"a": 1, "b": 4})
 		fmt.Println(res.IsError, res.Text())
@@ -71,7 +71,7 @@ func ExampleClient_Call() {
 
 func ExampleWithProtocolVersion() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		c := gosdktest.Connect(t, newDivideServer(t, mcperrtest.NewLog(t)), gosdktest.WithProtocolVersion("2025-11-25"))
 		fmt.Println(c.Session().InitializeResult().ProtocolVersion)
 	})
@@ -81,7 +81,7 @@ func ExampleWithProtocolVersion() {
 
 func ExampleProtocolVersions() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		for _, v := range gosdktest.ProtocolVersions() {
 			c := gosdktest.Connect(t, newDivideServer(t, mcperrtest.NewLog(t)), gosdktest.WithProtocolVersion(v))
 			fmt.Println(v, mcperrtest.AssertValidation(t, c.Call("divide", map[string]any{"a": 1}), "b"))
@@ -94,7 +94,7 @@ func ExampleProtocolVersions() {
 
 func ExampleClient_Session() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		c := gosdktest.Connect(t, newDivideServer(t, mcperrtest.NewLog(t)))
 		tools, err := c.Session().ListTools(context.Background(), nil)
 		if err != nil {

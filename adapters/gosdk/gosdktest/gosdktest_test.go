@@ -93,7 +93,7 @@ func eachVersion(t *testing.T, body func(t *testing.T, c *gosdktest.Client, log 
 func fails(t *testing.T, assert func(tb testing.TB), wants ...string) {
 	t.Helper()
 	f := &fakeTB{}
-	f.run(assert)
+	f.Run(assert)
 	wantFailure(t, f, wants...)
 }
 
@@ -204,9 +204,9 @@ func TestConnectRefusesWhatItCannotDo(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := &fakeTB{}
-			f.run(func(tb testing.TB) { gosdktest.Connect(tb, c.s, c.opts...) })
-			if len(f.fatals) != 1 || !strings.Contains(f.fatals[0], c.want) {
-				t.Errorf("reported %q, want a Fatalf holding %q", f.reported(), c.want)
+			f.Run(func(tb testing.TB) { gosdktest.Connect(tb, c.s, c.opts...) })
+			if len(f.Fatals()) != 1 || !strings.Contains(f.Fatals()[0], c.want) {
+				t.Errorf("reported %q, want a Fatalf holding %q", f.Reported(), c.want)
 			}
 		})
 	}

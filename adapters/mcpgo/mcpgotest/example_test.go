@@ -45,7 +45,7 @@ func newDivideServer(t testing.TB, log *mcperrtest.Log) *server.MCPServer {
 
 func ExampleConnect() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		log := mcperrtest.NewLog(t)
 		c := mcpgotest.Connect(t, newDivideServer(t, log))
 		mcperrtest.AssertToolError(t, c.Call("divide", map[string]any{"a": 1, "b": 0}), codes.ToolFailed, "b must not be zero.")
@@ -59,7 +59,7 @@ func ExampleConnect() {
 
 func ExampleClient_Call() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		c := mcpgotest.Connect(t, newDivideServer(t, mcperrtest.NewLog(t)))
 		res := c.Call("divide", map[string]any{"a": 1, "b": 4})
 		fmt.Println(res.IsError, res.Text())
@@ -74,7 +74,7 @@ func ExampleClient_Call() {
 
 func ExampleWithProtocolVersion() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		c := mcpgotest.Connect(t, newDivideServer(t, mcperrtest.NewLog(t)), mcpgotest.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
 		mcperrtest.AssertSuccess(t, c.Call("divide", map[string]any{"a": 1, "b": 2}))
 	})
@@ -85,7 +85,7 @@ func ExampleWithProtocolVersion() {
 
 func ExampleProtocolVersions() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		for _, v := range mcpgotest.ProtocolVersions() {
 			c := mcpgotest.Connect(t, newDivideServer(t, mcperrtest.NewLog(t)), mcpgotest.WithProtocolVersion(v))
 			fmt.Println(v, mcperrtest.AssertValidation(t, c.Call("divide", map[string]any{"a": 1}), "b"))
@@ -98,7 +98,7 @@ func ExampleProtocolVersions() {
 
 func ExampleClient_MCPClient() {
 	t := &fakeTB{}
-	t.run(func(t testing.TB) {
+	t.Run(func(t testing.TB) {
 		c := mcpgotest.Connect(t, newDivideServer(t, mcperrtest.NewLog(t)))
 		tools, err := c.MCPClient().ListTools(context.Background(), mcp.ListToolsRequest{})
 		if err != nil {
