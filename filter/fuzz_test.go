@@ -112,11 +112,33 @@ const (
 	fzNumFilters
 )
 
+// Renderer modes.
+const (
+	fzRenderDefault = iota
+	fzRenderMessage // RenderMessageOnly
+	fzRenderCustom  // two fixed blocks
+	fzRenderPanics  // panics with the canary
+	fzRenderNothing // returns no block
+	fzRenderTooMuch // 40 blocks of more than MaxMessage
+	fzRenderWrites  // writes the canary into the Response it gets
+	fzRenderModes
+)
+
+// Observer modes.
+const (
+	fzObserveNone   = iota
+	fzObserveOK     // records what it is told
+	fzObservePanics // panics with the canary
+	fzObserveWrites // writes the canary into the Response it gets
+	fzObserveModes
+)
+
 // fzCase is one decoded input.
 type fzCase struct {
 	gen                   *errgen.Gen
 	redact, registry      bool
 	reporter, log, refGen int
+	render, observe       int
 	err                   error
 	toolFilters, global   []Filter
 	call                  Call
@@ -136,6 +158,10 @@ func fzDecode(data []byte) *fzCase {
 	c.toolFilters = fzFilters(c.gen)
 	c.global = fzFilters(c.gen)
 	c.call = Call{Tool: src.Text(80), RequestID: src.Text(20), SessionID: src.Text(20)}
+	// Read last, so that inputs made before they existed keep their
+	// meaning: an exhausted source reads as the first mode.
+	c.render = src.Op(fzRenderModes)
+	c.observe = src.Op(fzObserveModes)
 	if src.Op(2) == 1 {
 		// A tool name longer than a log value may be.
 		c.call.Tool = strings.Repeat(c.call.Tool+"t", (MaxLogValue+MaxLogValue/2)/(len(c.call.Tool)+1))
@@ -303,7 +329,26 @@ func fzRefGenerator(mode int) func() string {
 
 // fzHandleOnce runs one input.
 func fzHandleOnce(t *testing.T, data []byte) {
-	c := fzDecode(data)
+	fzRun(t, fzDecode(data))
+}
+
+// TestFuzzHandleRenderersAndObservers runs every seed of FuzzHandle with
+// every renderer and observer mode, so that each is exercised on every run
+// of the tests, not only when fuzzing finds it.
+func TestFuzzHandleRenderersAndObservers(t *testing.T) {
+	for _, seed := range fzSeeds() {
+		for render := range fzRenderModes {
+			for observe := range fzObserveModes {
+				c := fzDecode(seed)
+				c.render, c.observe = render, observe
+				fzRun(t, c)
+			}
+		}
+	}
+}
+
+// fzRun runs one decoded input and checks every invariant.
+func fzRun(t *testing.T, c *fzCase) {
 	var logs, last bytes.Buffer
 	all := &slog.HandlerOptions{Level: slog.LevelDebug}
 	opts := []Option{
@@ -325,6 +370,13 @@ func fzHandleOnce(t *testing.T, data []byte) {
 	}
 	if gen := fzRefGenerator(c.refGen); gen != nil {
 		opts = append(opts, WithRefGenerator(gen))
+	}
+	if fn := fzRenderer(c.render); fn != nil {
+		opts = append(opts, WithRenderer(fn))
+	}
+	obs := &fzObserver{mode: c.observe}
+	if c.observe != fzObserveNone {
+		opts = append(opts, WithObserver(obs))
 	}
 	p, err := New(opts...)
 	if err != nil {
@@ -353,12 +405,115 @@ func fzHandleOnce(t *testing.T, data []byte) {
 		t.Fatal(err)
 	}
 	fzCheck(t, c, registry, r, rep, recs)
+	fzCheckRendering(t, c, r, obs, recs)
+}
+
+// fzAsJSON is s as a JSON log record holds it: each invalid UTF-8 byte
+// replaced by U+FFFD.
+func fzAsJSON(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// fzRenderer returns the Renderer of mode, or nil for the default.
+func fzRenderer(mode int) Renderer {
+	switch mode {
+	case fzRenderMessage:
+		return RenderMessageOnly
+	case fzRenderCustom:
+		return func(r *Response) []string { return []string{r.Message, "[" + string(r.Code) + "]"} }
+	case fzRenderPanics:
+		return func(*Response) []string { panic("renderer " + errgen.Canary) }
+	case fzRenderNothing:
+		return func(*Response) []string { return nil }
+	case fzRenderTooMuch:
+		return func(*Response) []string {
+			out := make([]string, 40)
+			for i := range out {
+				out[i] = strings.Repeat("x", MaxMessage+10)
+			}
+			return out
+		}
+	case fzRenderWrites:
+		return func(r *Response) []string {
+			r.Message, r.Details = errgen.Canary, map[string]any{"k": errgen.Canary}
+			return []string{"written"}
+		}
+	}
+	return nil
+}
+
+// fzObserver records what it is told and fails as its mode says.
+type fzObserver struct {
+	mode     int
+	failures []Failure
+}
+
+func (o *fzObserver) Observe(_ context.Context, f Failure) {
+	o.failures = append(o.failures, f)
+	switch o.mode {
+	case fzObservePanics:
+		panic("observer " + errgen.Canary)
+	case fzObserveWrites:
+		f.Response.Message, f.Response.Code, f.Response.Ref = errgen.Canary, "HACKED", "forged"
+	}
+}
+
+// fzCheckRendering checks the blocks the model reads and what observers
+// were told, whatever the renderer and observers did.
+func fzCheckRendering(t *testing.T, c *fzCase, r *Response, obs *fzObserver, recs []errgen.Record) {
+	t.Helper()
+	if r == nil {
+		return
+	}
+	what := fzDescribe(c)
+	texts := r.Texts()
+	if len(texts) == 0 || len(texts) > maxBlocks {
+		t.Errorf("%d text blocks, want 1 to %d, for %s", len(texts), maxBlocks, what)
+	}
+	for _, b := range texts {
+		if len(b) > MaxMessage+len("…") {
+			t.Fatalf("a block of %d bytes, more than MaxMessage, for %s", len(b), what)
+		}
+	}
+	switch c.render {
+	case fzRenderDefault, fzRenderPanics, fzRenderNothing:
+		if len(texts) != 2 || texts[0] != r.Message || !strings.HasPrefix(texts[1], "Code: "+string(r.Code)+"\n") {
+			t.Errorf("texts %q, want the message and the block of RenderForModel, for %s", texts, what)
+		}
+	case fzRenderMessage:
+		if texts[0] != r.Message || len(texts) != 1+len(r.Hints) {
+			t.Errorf("texts %q, want the message and one block a hint, for %s", texts, what)
+		}
+	case fzRenderWrites:
+		if r.Message == errgen.Canary || r.Details["k"] == errgen.Canary {
+			t.Errorf("the renderer's writes reached the Response, for %s", what)
+		}
+	}
+	if n := len(obs.failures); n > 1 {
+		t.Errorf("the observer was told %d times, for %s", n, what)
+	}
+	if c.observe == fzObserveWrites && (r.Code == "HACKED" || r.Ref == "forged") {
+		t.Errorf("the observer's writes reached the Response, for %s", what)
+	}
+	// An observer learns the error as the record holds it, redacted or
+	// not, and nothing more.
+	for _, f := range obs.failures {
+		for _, rec := range recs {
+			if rec.Str("msg") == logMessage && rec.Str("error") != fzAsJSON(f.ErrorText) {
+				t.Errorf("the observer was told %q, the record holds %q, for %s", errgen.Cut(f.ErrorText), errgen.Cut(rec.Str("error")), what)
+			}
+		}
+	}
 }
 
 // fzDescribe names what a failing input was made of, for the report.
 func fzDescribe(c *fzCase) string {
-	return fmt.Sprintf("error %T (%d tool and %d global filters, redact=%v, reporter=%d, log=%d, refGen=%d, registry=%v, tool of %d bytes)",
-		c.err, len(c.toolFilters), len(c.global), c.redact, c.reporter, c.log, c.refGen, c.registry, len(c.call.Tool))
+	return fmt.Sprintf("error %T (%d tool and %d global filters, redact=%v, reporter=%d, log=%d, refGen=%d, registry=%v, render=%d, observe=%d, tool of %d bytes)",
+		c.err, len(c.toolFilters), len(c.global), c.redact, c.reporter, c.log, c.refGen, c.registry, c.render, c.observe, len(c.call.Tool))
 }
 
 // fzCheck checks the invariants of one call.
