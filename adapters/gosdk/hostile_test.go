@@ -123,8 +123,8 @@ func runHostile(t *testing.T, e hostileEntry, c adaptertest.HostileCase) adapter
 	rep := &adaptertest.Reports{Inner: c.Report}
 	s := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "1.0.0"}, nil)
 	if e.installed {
-		p, err := filter.New(filter.WithLogger(logger), filter.WithRegistry(adaptertest.Registry()),
-			filter.WithFilters(c.Filters...), filter.WithReporter(rep))
+		p, err := filter.New(append([]filter.Option{filter.WithLogger(logger), filter.WithRegistry(adaptertest.Registry()),
+			filter.WithFilters(c.Filters...), filter.WithReporter(rep)}, c.Options...)...)
 		must(t, err)
 		must(t, gosdk.Install(s, p))
 	} else {

@@ -91,7 +91,7 @@ func runHostile(t *testing.T, e hostileEntry, c adaptertest.HostileCase) adapter
 	rep := &adaptertest.Reports{Inner: c.Report}
 	s := server.NewMCPServer("hostile", "1.0.0")
 	if e.installed {
-		if err := mcpgo.Install(s, testPipeline(logger, filter.WithFilters(c.Filters...), filter.WithReporter(rep))); err != nil {
+		if err := mcpgo.Install(s, testPipeline(logger, append([]filter.Option{filter.WithFilters(c.Filters...), filter.WithReporter(rep)}, c.Options...)...)); err != nil {
 			t.Fatal(err)
 		}
 	} else {

@@ -275,6 +275,9 @@ type HostileCase struct {
 	Filters []filter.Filter
 	// Report runs inside the reporter of an installed server.
 	Report func(filter.Incident)
+	// Options are more options of an installed server's pipeline, such as
+	// a Renderer or an Observer.
+	Options []filter.Option
 	// LogMode breaks the logger: "panic", "error" or "goexit".
 	LogMode string
 	Want    HostileWant
@@ -307,6 +310,8 @@ const WrapWithoutInstall = "Wrap without Install"
 
 const noReporter = "the default configuration of a tool wrapped without Install has no reporter"
 
+const noOptions = "the default configuration of a tool wrapped without Install has no renderer or observer of its own"
+
 // HostileCases are the failures every entry point must answer.
 func HostileCases() []HostileCase {
 	plain := Fails(errors.New("db down: " + HostileCanary))
@@ -330,6 +335,19 @@ func HostileCases() []HostileCase {
 			SkipFor: map[string]string{WrapWithoutInstall: noReporter}},
 		{Name: "reporter calls runtime.Goexit", Do: plain, Report: func(filter.Incident) { runtime.Goexit() },
 			SkipFor: map[string]string{WrapWithoutInstall: noReporter}},
+		{Name: "renderer panics", Do: plain, Options: []filter.Option{filter.WithRenderer(func(*filter.Response) []string {
+			panic("renderer broke: " + HostileCanary)
+		})}, SkipFor: map[string]string{WrapWithoutInstall: noOptions}},
+		{Name: "renderer calls runtime.Goexit", Do: plain, Options: []filter.Option{filter.WithRenderer(func(*filter.Response) []string {
+			runtime.Goexit()
+			return nil
+		})}, SkipFor: map[string]string{WrapWithoutInstall: noOptions}},
+		{Name: "observer panics", Do: plain, Options: []filter.Option{filter.WithObserver(filter.ObserverFunc(func(context.Context, filter.Failure) {
+			panic("observer broke: " + HostileCanary)
+		}))}, SkipFor: map[string]string{WrapWithoutInstall: noOptions}},
+		{Name: "observer calls runtime.Goexit", Do: plain, Options: []filter.Option{filter.WithObserver(filter.ObserverFunc(func(context.Context, filter.Failure) {
+			runtime.Goexit()
+		}))}, SkipFor: map[string]string{WrapWithoutInstall: noOptions}},
 		{Name: "log handler panics", Do: plain, LogMode: "panic"},
 		{Name: "log handler returns an error", Do: plain, LogMode: "error"},
 		{Name: "log handler calls runtime.Goexit", Do: plain, LogMode: "goexit"},
