@@ -108,10 +108,12 @@ func TestAddToolAlone(t *testing.T) {
 }
 
 // TestOneConfiguration is a server set up the way users combine entry
-// points: one pipeline with a JSON logger, redaction, a reporter and a
-// global filter, given once to Install, and tools added through every entry
-// point. Each tool's failure uses that configuration: one redacted record,
-// the reporter and the global filter called once, with the client's ref.
+// points: one pipeline with a JSON logger, redaction, a reporter, a global
+// filter, an observer and the message-only renderer, given once to Install,
+// and tools added through every entry point. Each tool's failure uses that
+// configuration: one redacted record, the reporter, the global filter and
+// the observer called once, with the client's ref and request id, the
+// message alone in the content.
 func TestOneConfiguration(t *testing.T) {
 	ctx := context.Background()
 	var log adaptertest.Log
@@ -121,7 +123,10 @@ func TestOneConfiguration(t *testing.T) {
 		filtered = append(filtered, c.Tool)
 		return nil, nil
 	})
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRedaction(true), filter.WithReporter(reporter), filter.WithFilters(global))
+	var observed []filter.Failure
+	observer := filter.ObserverFunc(func(_ context.Context, f filter.Failure) { observed = append(observed, f) })
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRedaction(true), filter.WithReporter(reporter), filter.WithFilters(global),
+		filter.WithObserver(observer), filter.WithRenderer(filter.RenderMessageOnly))
 	must(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "combined", Version: "1.0.0"}, nil)
 	must(t, gosdk.Install(s, p))
@@ -141,9 +146,12 @@ func TestOneConfiguration(t *testing.T) {
 
 	cs := connect(t, s, "")
 	for _, tool := range []string{"plain", "wrapped", "wrapped_raw", "added", "added_raw"} {
-		reports, filtered = nil, nil
+		reports, filtered, observed = nil, nil, nil
 		r, _ := call(ctx, cs, adaptertest.Case{Tool: tool})
 		env := r.Envelope()
+		if env != nil && (len(r.Texts) != 1 || r.Texts[0] != env["message"]) {
+			t.Errorf("%s: texts %q, want the message alone, as RenderMessageOnly renders it", tool, r.Texts)
+		}
 		recs := log.Records(t)
 		if env == nil || env["code"] != string(codes.InternalError) {
 			t.Errorf("%s: %s, want a masked INTERNAL_ERROR with its envelope", tool, r.Raw)
@@ -161,6 +169,10 @@ func TestOneConfiguration(t *testing.T) {
 		}
 		if len(filtered) != 1 {
 			t.Errorf("%s: the global filter ran %d times, want once", tool, len(filtered))
+		}
+		if len(observed) != 1 || observed[0].Response.Ref != env["ref"] || observed[0].Call.RequestID != env["requestId"] ||
+			observed[0].Call.RequestID != recs[0]["request_id"] || strings.Contains(observed[0].ErrorText, adaptertest.Canary) {
+			t.Errorf("%s: observer told %+v, want once, with the client's ref and request id, redacted", tool, observed)
 		}
 	}
 }

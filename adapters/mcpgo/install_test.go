@@ -22,7 +22,8 @@ import (
 // TestOneConfiguration is the bug that Install fixes: a tool wrapped with
 // Wrap, one added with AddTool and one added with the SDK alone, on one
 // server, must all run with the one configuration Install gave it, with its
-// logger, redaction, reporter, global filters and request ids.
+// logger, redaction, reporter, global filters, observer, renderer and
+// request ids.
 func TestOneConfiguration(t *testing.T) {
 	const secret = "user ann@example.com: password=hunter2"
 	for _, via := range []string{"in-process", "http"} {
@@ -30,6 +31,7 @@ func TestOneConfiguration(t *testing.T) {
 			var log adaptertest.Log
 			var mu sync.Mutex
 			var reported []filter.Incident
+			var observed []filter.Failure
 			filtered := map[string]int{}
 			p, err := filter.New(
 				filter.WithLogger(log.Logger()),
@@ -44,7 +46,13 @@ func TestOneConfiguration(t *testing.T) {
 					defer mu.Unlock()
 					filtered[call.Tool]++
 					return nil, nil
-				})))
+				})),
+				filter.WithObserver(filter.ObserverFunc(func(_ context.Context, f filter.Failure) {
+					mu.Lock()
+					defer mu.Unlock()
+					observed = append(observed, f)
+				})),
+				filter.WithRenderer(filter.RenderMessageOnly))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,9 +78,12 @@ func TestOneConfiguration(t *testing.T) {
 			log.Records(t)
 			for _, tool := range []string{"wrapped", "added", "plain"} {
 				mu.Lock()
-				reported = nil
+				reported, observed = nil, nil
 				mu.Unlock()
 				r := call(t, c, tool, nil)
+				if len(r.Texts) != 1 || r.Texts[0] != env0(r)["message"] {
+					t.Errorf("%s: texts %q, want the message alone, as RenderMessageOnly renders it", tool, r.Texts)
+				}
 				env := r.Envelope()
 				if !r.IsError || env["code"] != string(codes.InternalError) {
 					t.Fatalf("%s: %s", tool, r.Raw)
@@ -102,10 +113,22 @@ func TestOneConfiguration(t *testing.T) {
 				if filtered[tool] != 1 {
 					t.Errorf("%s: the global filter ran %d times, want 1", tool, filtered[tool])
 				}
+				if len(observed) != 1 || observed[0].Response.Ref != env["ref"] || observed[0].Call.RequestID != id ||
+					strings.Contains(observed[0].ErrorText, "hunter2") {
+					t.Errorf("%s: observer told %+v, want once, with the client's ref and request id, redacted", tool, observed)
+				}
 				mu.Unlock()
 			}
 		})
 	}
+}
+
+// env0 returns the envelope of r, or an empty one.
+func env0(r adaptertest.Result) map[string]any {
+	if env := r.Envelope(); env != nil {
+		return env
+	}
+	return map[string]any{}
 }
 
 // TestInstallTwice checks that a server has one configuration: the same one
