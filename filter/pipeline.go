@@ -38,6 +38,7 @@ type Pipeline struct {
 	observers []Observer
 
 	customRender bool // render is the application's own
+	messageOnly  bool // render is RenderMessageOnly
 
 	customRef bool         // newRef was set by WithRefGenerator
 	recent    recentRefs   // the last refs a custom generator made
@@ -496,7 +497,7 @@ func checkDetails(details map[string]any) (b []byte, reason string) {
 // in the log record; the blocks are bounded.
 func (p *Pipeline) renderSafely(h *handling, r *Response) (texts []string) {
 	if !p.customRender {
-		if sameFunc(p.render, RenderMessageOnly) {
+		if p.messageOnly {
 			return RenderMessageOnly(r)
 		}
 		// RenderForModel, into the Response's own array.

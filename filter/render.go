@@ -162,7 +162,8 @@ func WithRenderer(fn Renderer) Option {
 				Reason: "WithRenderer needs a function; pass filter.RenderForModel or filter.RenderMessageOnly, or leave the option out for the default"}
 		}
 		p.render = fn
-		p.customRender = !sameFunc(fn, RenderForModel) && !sameFunc(fn, RenderMessageOnly)
+		p.messageOnly = sameFunc(fn, RenderMessageOnly)
+		p.customRender = !sameFunc(fn, RenderForModel) && !p.messageOnly
 		return nil
 	}
 }
