@@ -112,17 +112,12 @@ func addGoSDKTool[In, Out any](s *mcp.Server, bare bool, tool *mcp.Tool, h mcp.T
 	return gosdk.AddTool(s, tool, h)
 }
 
-// serveGoSDK serves over stdio until the client goes away: on
-// gosdk.StdioTransport, which answers a malformed line with a JSON-RPC
-// error and goes on, or, when bare, on the SDK's mcp.StdioTransport, which
-// ends the session on it.
+// serveGoSDK serves over the SDK's mcp.StdioTransport until the client goes
+// away, bare or not.
 func serveGoSDK(ctx context.Context, logger *slog.Logger, bare bool) error {
 	s, err := goSDKServer(logger, bare)
 	if err != nil {
 		return err
 	}
-	if bare {
-		return s.Run(ctx, &mcp.StdioTransport{})
-	}
-	return s.Run(ctx, &gosdk.StdioTransport{})
+	return s.Run(ctx, &mcp.StdioTransport{})
 }

@@ -15,9 +15,8 @@
 //
 // The server logs to stderr; a masked error's ref appears there once. With
 // -bare it runs without mcperr, to compare with what the SDK does alone.
-// Without -bare, the gosdk server reads stdio through gosdk.StdioTransport,
-// which answers a malformed line with a JSON-RPC error where the SDK's own
-// transport ends the session.
+// Either way, the gosdk server reads stdio through the SDK's own
+// mcp.StdioTransport.
 package main
 
 import (
