@@ -56,14 +56,6 @@ var builtins = [...]Info{
 	{Code: Unavailable, Category: Server, Description: "The server cannot serve the request right now.", Retryable: true},
 }
 
-// Builtin returns the built-in codes with their information, in
-// documentation order. The slice is a fresh copy.
-func Builtin() []Info {
-	out := make([]Info, len(builtins))
-	copy(out, builtins[:])
-	return out
-}
-
 // lookupBuiltin returns the information of a built-in code.
 func lookupBuiltin(c Code) (Info, bool) {
 	for _, in := range builtins {

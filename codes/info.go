@@ -1,7 +1,7 @@
 package codes
 
 import (
-	"net/url"
+	"strings"
 	"time"
 )
 
@@ -30,29 +30,46 @@ type Info struct {
 
 // validate checks that in can be registered.
 func (in Info) validate() error {
-	if err := in.Code.Validate(); err != nil {
+	if err := in.Code.validate(); err != nil {
 		return err
 	}
 	switch in.Category {
 	case Client, Business, Server:
 	default:
-		return &DefinitionError{Code: InvalidCode, Subject: string(in.Code),
+		return &DefinitionError{Mistake: InvalidCode, Subject: string(in.Code),
 			Reason: "a code needs a category: codes.Client, codes.Business or codes.Server"}
 	}
 	switch {
 	case in.RetryAfter < 0:
-		return &DefinitionError{Code: InvalidCode, Subject: string(in.Code),
+		return &DefinitionError{Mistake: InvalidCode, Subject: string(in.Code),
 			Reason: "RetryAfter is negative; give a delay of zero or more"}
 	case in.RetryAfter > 0 && !in.Retryable:
-		return &DefinitionError{Code: InvalidCode, Subject: string(in.Code),
+		return &DefinitionError{Mistake: InvalidCode, Subject: string(in.Code),
 			Reason: "RetryAfter is set but Retryable is false; set Retryable, or drop the delay"}
 	}
-	if in.DocURL != "" {
-		u, err := url.Parse(in.DocURL)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			return &DefinitionError{Code: InvalidCode, Subject: string(in.Code),
-				Reason: "DocURL must be an absolute http or https URL, such as https://example.com/errors#" + string(in.Code)}
-		}
+	if in.DocURL != "" && !docURL(in.DocURL) {
+		return &DefinitionError{Mistake: InvalidCode, Subject: string(in.Code),
+			Reason: "DocURL must be an absolute http or https URL without spaces, such as https://example.com/errors#" + string(in.Code)}
 	}
 	return nil
+}
+
+// docURL reports whether u is an absolute http or https URL with a host
+// and no space or control character: what the envelope's schema accepts.
+func docURL(u string) bool {
+	rest, ok := strings.CutPrefix(u, "https://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(u, "http://"); !ok {
+			return false
+		}
+	}
+	if rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#' {
+		return false // no host
+	}
+	for i := 0; i < len(u); i++ {
+		if u[i] <= ' ' || u[i] == 0x7f {
+			return false
+		}
+	}
+	return true
 }

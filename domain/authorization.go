@@ -2,7 +2,6 @@ package domain
 
 import (
 	"fmt"
-	"log/slog"
 
 	"github.com/mcperr/mcperr/codes"
 )
@@ -40,14 +39,6 @@ func (e *Authorization) ErrorCode() codes.Code { return codes.Forbidden }
 // PublicMessage returns "Access denied.".
 func (e *Authorization) PublicMessage() string { return accessDenied }
 
-// PublicDetails returns nil: nothing of an Authorization is public.
-func (e *Authorization) PublicDetails() map[string]any { return nil }
-
-// LogValue returns the permission and subject.
-func (e *Authorization) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("permission", e.Permission), slog.String("subject", e.Subject))
-}
-
 // Unauthenticated reports that the caller is not authenticated at all.
 type Unauthenticated struct {
 	// Reason says why authentication failed, such as "token expired". Log only.
@@ -67,11 +58,3 @@ func (e *Unauthenticated) ErrorCode() codes.Code { return codes.Unauthorized }
 
 // PublicMessage returns "Authentication required.".
 func (e *Unauthenticated) PublicMessage() string { return "Authentication required." }
-
-// PublicDetails returns nil.
-func (e *Unauthenticated) PublicDetails() map[string]any { return nil }
-
-// LogValue returns the reason.
-func (e *Unauthenticated) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("reason", e.Reason))
-}

@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"log/slog"
 	"maps"
 
 	"github.com/mcperr/mcperr/codes"
@@ -31,7 +30,7 @@ func (e *BusinessRule) Error() string { return e.PublicMessage() }
 
 // ErrorCode returns the rule, or codes.BusinessRuleViolation when unset.
 func (e *BusinessRule) ErrorCode() codes.Code {
-	if e.Rule.IsZero() {
+	if e.Rule == "" {
 		return codes.BusinessRuleViolation
 	}
 	return e.Rule
@@ -44,8 +43,3 @@ func (e *BusinessRule) PublicMessage() string {
 
 // PublicDetails returns a copy of the context.
 func (e *BusinessRule) PublicDetails() map[string]any { return maps.Clone(e.Context) }
-
-// LogValue returns the rule and context.
-func (e *BusinessRule) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("rule", string(e.ErrorCode())), slog.Any("context", e.Context))
-}

@@ -1,8 +1,6 @@
 package domain
 
 import (
-	"log/slog"
-
 	"github.com/mcperr/mcperr/codes"
 )
 
@@ -43,9 +41,4 @@ func (e *Conflict) PublicDetails() map[string]any {
 		return nil
 	}
 	return map[string]any{"resourceType": e.Resource}
-}
-
-// LogValue returns every field.
-func (e *Conflict) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("resource_type", e.Resource))
 }

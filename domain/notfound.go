@@ -2,7 +2,6 @@ package domain
 
 import (
 	"fmt"
-	"log/slog"
 
 	"github.com/mcperr/mcperr/codes"
 )
@@ -42,9 +41,4 @@ func (e *NotFound) PublicMessage() string {
 // PublicDetails returns the resource type and id.
 func (e *NotFound) PublicDetails() map[string]any {
 	return map[string]any{"resourceType": e.Resource, "resourceId": e.ID}
-}
-
-// LogValue returns every field for the log.
-func (e *NotFound) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("resource_type", e.Resource), slog.String("resource_id", e.ID))
 }

@@ -2,7 +2,6 @@ package domain
 
 import (
 	"fmt"
-	"log/slog"
 	"math"
 	"time"
 
@@ -55,11 +54,6 @@ func (e *RateLimited) PublicDetails() map[string]any {
 		return nil
 	}
 	return map[string]any{"retryAfterSeconds": e.retrySeconds()}
-}
-
-// LogValue returns every field.
-func (e *RateLimited) LogValue() slog.Value {
-	return slog.GroupValue(slog.Duration("retry_after", e.RetryAfter), slog.String("limit", e.Limit))
 }
 
 func (e *RateLimited) retrySeconds() int64 {

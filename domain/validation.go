@@ -14,7 +14,7 @@ type Violation struct {
 	Field string `json:"field"`
 	// Pointer, when set, is the JSON Pointer (RFC 6901) of the field in the
 	// arguments, such as "/items/2/qty", for programs; "" is the arguments
-	// as a whole. Build one with Pointer. The argument checks of mcperr's
+	// as a whole. The argument checks of mcperr's
 	// adapters always set it. Public.
 	Pointer string `json:"pointer,omitempty"`
 	// Reason, when set, is a short machine-readable reason: the JSON Schema
@@ -93,27 +93,6 @@ func (e *Validation) PublicDetails() map[string]any {
 		vs[i] = m
 	}
 	return map[string]any{"violations": vs}
-}
-
-// Pointer returns the JSON Pointer (RFC 6901) made of tokens, such as
-// "/items/2/qty" for "items", "2", "qty", escaping '~' and '/' in each
-// token. No tokens give "", the whole document.
-func Pointer(tokens ...string) string {
-	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		for i := 0; i < len(t); i++ {
-			switch t[i] {
-			case '~':
-				b.WriteString("~0")
-			case '/':
-				b.WriteString("~1")
-			default:
-				b.WriteByte(t[i])
-			}
-		}
-	}
-	return b.String()
 }
 
 // LogValue returns every violation, values included.

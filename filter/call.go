@@ -1,43 +1,68 @@
 package filter
 
-// Call identifies the request an error came from: a tool call, or, by its
-// Kind, a resource read, a prompt get or a completion. Adapters fill it from
+// The MCP methods whose failures a Pipeline handles, as Call.Method names
+// them.
+const (
+	methodCallTool     = "tools/call"
+	methodReadResource = "resources/read"
+	methodGetPrompt    = "prompts/get"
+	methodComplete     = "completion/complete"
+)
+
+// Call identifies the request an error came from. Adapters fill it from
 // the SDK's request.
 type Call struct {
-	// Tool is the name of the tool called.
+	// Method is the MCP method of the request: "tools/call" (the zero
+	// value means it too), "resources/read", "prompts/get" or
+	// "completion/complete". A tool call's failure is a result with
+	// isError set; the others' is a JSON-RPC error.
+	Method string
+	// Tool is the name of the tool called, for a tools/call.
 	Tool string
-	// RequestID is the JSON-RPC id of the request, as text; empty if the
-	// SDK does not expose it.
+	// Resource is the URI read, for a resources/read; for a completion,
+	// the URI (template) of the resource whose argument is completed.
+	Resource string
+	// Prompt is the name of the prompt, for a prompts/get; for a
+	// completion, the prompt whose argument is completed.
+	Prompt string
+	// RequestID is the id of the request: see RequestIDFromContext. The
+	// pipeline fills it from the context when it is empty.
 	RequestID string
 	// SessionID is the MCP session id; empty if there is none, as over
 	// stdio.
 	SessionID string
-
-	// Kind says what kind of request failed; the zero value is a tool call.
-	Kind Kind
-	// Resource is the URI read, for KindResource; for KindCompletion, the
-	// URI (template) of the resource whose argument is completed, if that
-	// is what is completed.
-	Resource string
-	// Prompt is the name of the prompt, for KindPrompt; for KindCompletion,
-	// the prompt whose argument is completed, if that is what is completed.
-	Prompt string
 	// ProtocolVersion is the MCP protocol version negotiated for the
 	// request, such as "2025-11-25"; empty if unknown. It decides the
-	// JSON-RPC code of a resource not found: see HandleRPC.
+	// JSON-RPC code of a resource not found: see Failure.JSONRPCCode.
 	ProtocolVersion string
 }
 
-// Target returns what the request names: the tool, the resource's URI or
-// the prompt, as its Kind says; for a completion, the prompt if set, else
-// the resource.
-func (c Call) Target() string {
-	switch c.Kind {
-	case KindResource:
+// isTool reports whether c is a tools/call.
+func (c Call) isTool() bool { return c.Method == "" || c.Method == methodCallTool }
+
+// noun names the kind of request in messages: "tool", "resource",
+// "prompt" or "completion".
+func (c Call) noun() string {
+	switch c.Method {
+	case methodReadResource:
+		return "resource"
+	case methodGetPrompt:
+		return "prompt"
+	case methodComplete:
+		return "completion"
+	}
+	return "tool"
+}
+
+// target returns what c names: the tool, the resource's URI or the prompt;
+// for a completion, the prompt if set, else the resource.
+func (c Call) target() string {
+	switch c.Method {
+	case methodReadResource:
 		return c.Resource
-	case KindPrompt:
+	case methodGetPrompt:
 		return c.Prompt
-	case KindCompletion:
+	case methodComplete:
 		if c.Prompt != "" {
 			return c.Prompt
 		}

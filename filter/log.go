@@ -10,29 +10,43 @@ import (
 	"github.com/cockroachdb/redact"
 )
 
-// logMessage is the message of every record the pipeline writes.
-const logMessage = "tool call failed"
-
-// log writes the one record of a handled error: at error level for server
-// errors, at info level for client and business ones. If the logger's
-// handler panics or returns an error, the record goes to the pipeline's
-// last-resort handler instead, with the reason.
-func (p *Pipeline) log(ctx context.Context, h *handling, r *Response, server bool) {
+// log writes the one record of a handled failure: at error level for
+// server errors, at info level for client and business ones. If the
+// logger's handler panics or returns an error, the record goes to the
+// pipeline's last-resort handler on standard error instead, with the
+// reason.
+func (p *Pipeline) log(ctx context.Context, h *handling, e Envelope, server bool) {
 	level := slog.LevelInfo
 	if server {
 		level = slog.LevelError
 	}
 	handler := p.handler()
-	if !p.enabled(ctx, handler, level) {
+	if !enabled(ctx, handler, level) {
+		h.logged = true
 		return
 	}
 	var buf [16]slog.Attr
-	attrs := p.attrs(buf[:0], h, r)
-	rec := slog.NewRecord(time.Now(), level, logMessageOf(h.call.Kind), 0)
+	attrs := p.attrs(buf[:0], h, e)
+	rec := slog.NewRecord(time.Now(), level, logMessageOf(h.call), 0)
+	rec.AddAttrs(attrs...)
+	h.logged = true
+	if err := handle(ctx, handler, rec); err != nil {
+		rec.AddAttrs(slog.String("log_handler_error", bound(err.Error(), maxLogValue)))
+		_ = handle(ctx, p.fallback, rec) // nothing is left to try
+	}
+}
+
+// warn writes a WARN record about the pipeline's configuration, to the
+// last-resort handler if the logger fails.
+func (p *Pipeline) warn(ctx context.Context, msg string, attrs ...slog.Attr) {
+	handler := p.handler()
+	if !enabled(ctx, handler, slog.LevelWarn) {
+		return
+	}
+	rec := slog.NewRecord(time.Now(), slog.LevelWarn, msg, 0)
 	rec.AddAttrs(attrs...)
 	if err := handle(ctx, handler, rec); err != nil {
-		rec.AddAttrs(slog.String("log_handler_error", bound(err.Error(), MaxLogValue)))
-		_ = handle(ctx, p.fallback, rec) // nothing is left to try
+		_ = handle(ctx, p.fallback, rec)
 	}
 }
 
@@ -47,7 +61,7 @@ func (p *Pipeline) handler() slog.Handler {
 
 // enabled asks handler whether it logs level; a handler that panics is
 // taken to log everything, so that the record reaches the last resort.
-func (p *Pipeline) enabled(ctx context.Context, handler slog.Handler, level slog.Level) (ok bool) {
+func enabled(ctx context.Context, handler slog.Handler, level slog.Level) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = true
@@ -72,13 +86,13 @@ func handle(ctx context.Context, handler slog.Handler, rec slog.Record) (err err
 // attrs returns the attributes of the record of h, every value bounded.
 // They are appended to attrs, which the caller provides so that they can
 // live on its stack.
-func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, r *Response) []slog.Attr {
-	attrs = append(attrs, targetAttr(h.call), slog.String("code", r.Code.String()))
-	if r.Ref != "" {
-		attrs = append(attrs, slog.String("ref", r.Ref))
+func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr {
+	attrs = append(attrs, targetAttr(h.call), slog.String("code", e.Code.String()))
+	if e.Ref != "" {
+		attrs = append(attrs, slog.String("ref", e.Ref))
 	}
-	if h.call.RequestID != "" {
-		attrs = append(attrs, slog.String("request_id", bound(h.call.RequestID, 256)))
+	if e.RequestID != "" {
+		attrs = append(attrs, slog.String("request_id", e.RequestID))
 	}
 	if h.call.SessionID != "" {
 		attrs = append(attrs, slog.String("session_id", bound(h.call.SessionID, 256)))
@@ -86,13 +100,13 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, r *Response) []slog.Att
 	if p.redact && !h.masked {
 		// The client read it already: keep it readable beside the redacted
 		// error.
-		attrs = append(attrs, slog.String("message", bound(r.Message, MaxLogValue)))
+		attrs = append(attrs, slog.String("message", bound(e.Message, maxLogValue)))
 	}
-	h.logged = loggedError{text: h.errText}
+	logged := &loggedError{text: h.errText}
 	if !p.redact {
-		h.logged.err = h.err
+		logged.err = h.err
 	}
-	attrs = append(attrs, slog.Any("error", &h.logged))
+	attrs = append(attrs, slog.Any("error", logged))
 	if h.err != h.orig {
 		attrs = append(attrs, slog.String("original_error", p.text(h.orig)))
 	}
@@ -104,8 +118,8 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, r *Response) []slog.Att
 			attrs = append(attrs, slog.Attr{Key: "fields", Value: logView(v)})
 		}
 	}
-	if len(r.Hints) > 0 {
-		attrs = append(attrs, slog.Any("hints", r.Hints))
+	if len(e.Hints) > 0 {
+		attrs = append(attrs, slog.Any("hints", e.Hints))
 	}
 	if stack := p.stackOf(h); stack != "" {
 		attrs = append(attrs, slog.String("stack", stack))
@@ -124,11 +138,13 @@ func (p *Pipeline) text(err error) (s string) {
 			s = fmt.Sprintf("<%T: its text cannot be redacted: ‹×›>", err)
 		}
 	}()
-	return bound(string(redact.Sprint(err).Redact()), MaxLogValue)
+	return bound(string(redact.Sprint(err).Redact()), maxLogValue)
 }
 
-// stackOf returns the stack of a panic, or the detailed form of an error
-// that carries a cockroachdb/errors stack; "" when there is none.
+// stackOf returns the stack of a panic, or the detailed form (%+v) of an
+// error chain that has a fmt.Formatter in it, as the errors of
+// cockroachdb/errors and pkg/errors are, whose detailed form holds their
+// stacks; "" when there is neither.
 func (p *Pipeline) stackOf(h *handling) (s string) {
 	defer func() {
 		if recover() != nil {
@@ -137,19 +153,19 @@ func (p *Pipeline) stackOf(h *handling) (s string) {
 	}()
 	var pe *PanicError
 	if (h.facts.panicked || h.facts.custom) && errors.As(h.err, &pe) || h.filterErr != nil && errors.As(h.filterErr, &pe) {
-		return bound(string(pe.Stack), MaxLogValue)
+		return bound(string(pe.Stack), maxLogValue)
 	}
-	if !hasStack(h.err) {
+	if !h.facts.formatter {
 		return ""
 	}
 	if p.redact {
-		return bound(string(redact.Sprintf("%+v", h.err).Redact()), MaxLogValue)
+		return bound(string(redact.Sprintf("%+v", h.err).Redact()), maxLogValue)
 	}
-	return bound(fmt.Sprintf("%+v", h.err), MaxLogValue)
+	return bound(fmt.Sprintf("%+v", h.err), maxLogValue)
 }
 
 // logValuer returns the first slog.LogValuer in the chain of the error
-// being handled, the log view of a domain error or ToolError, or nil.
+// being handled, the log view of a domain error, or nil.
 func (h *handling) logValuer() (v slog.LogValuer) {
 	if !h.facts.custom {
 		return h.facts.valuer
@@ -169,17 +185,6 @@ func (h *handling) logValuer() (v slog.LogValuer) {
 	return nil
 }
 
-// hasStack reports whether err's chain has a stack of
-// github.com/cockroachdb/errors, which its %+v form prints.
-func hasStack(err error) bool {
-	for e, n := err, 0; e != nil && n < MaxChain; e, n = errors.Unwrap(e), n+1 {
-		if nameOf(e) == stackLayer {
-			return true
-		}
-	}
-	return false
-}
-
 // loggedError is the value of a record's "error" attribute: an error, so
 // that handlers that understand errors (OpenTelemetry's log bridge,
 // Sentry's slog handler) receive one, whose Error is the text the pipeline
@@ -192,8 +197,5 @@ type loggedError struct {
 	err  error
 }
 
-// Error returns the text the pipeline logs.
 func (e *loggedError) Error() string { return e.text }
-
-// Unwrap returns the error logged, without redaction only.
 func (e *loggedError) Unwrap() error { return e.err }

@@ -8,76 +8,57 @@ import (
 	"github.com/mcperr/mcperr/codes"
 )
 
-// MetaKey is the key under which adapters put a Response's envelope in a
-// tool result's _meta. _meta is accepted by every client, whatever output
-// schema the tool declares.
-const MetaKey = "io.github.mcperr/error"
-
-// Response is the standard answer to a failed tool call: what the client,
-// and so the model, receives. Filters build one to handle an error; the
-// pipeline fills in what they leave out.
+// Response is a filter's answer to an error: what the client, and so the
+// model, should receive. The pipeline completes it (the code's category and
+// retry advice, the ref of a server error, the request id, the time) and
+// sends it as the Envelope and text blocks of a Failure.
 //
 // Everything in a Response is sent to the client. Put nothing secret in it.
 type Response struct {
 	// Code classifies the failure, such as NOT_FOUND. An unset code becomes
 	// INTERNAL_ERROR.
 	Code codes.Code
-	// Message is the text the model reads, exactly as it is here.
+	// Message is the text the model reads, exactly as it is here. It must
+	// not be empty.
 	Message string
 	// Details holds public facts about the failure, such as which fields
-	// were invalid.
+	// were invalid. They are encoded to JSON once, and sent as encoded.
 	Details map[string]any
 	// Hints are advice for the model: what it could do differently.
 	Hints []string
-	// Retryable says whether the same call may succeed later. A filter may
-	// leave it nil: the pipeline then takes it from the code's registration,
-	// so every Response it returns has it set. A pointer to false is an
-	// explicit "do not retry".
+	// Retryable says whether the same call may succeed later. Leave it nil
+	// to take the code's registration; a pointer to false is an explicit
+	// "do not retry".
 	Retryable *bool
-	// RetryAfter is how long the caller should wait before it retries. A
-	// filter may leave it zero: for a retryable Response the pipeline takes
-	// it from the error (toolerr.RetryAfterOf), or else from the code's
-	// registration. It is zero in every Response that is not retryable.
+	// RetryAfter is how long the caller should wait before it retries a
+	// retryable failure. Zero takes the error's delay (toolerr.RetryAfterOf)
+	// or else the code's registration.
 	RetryAfter time.Duration
-	// Ref identifies the one log record of this failure. The pipeline sets
-	// it for server errors.
-	Ref string
-	// RequestID is the JSON-RPC id of the request. Set by the pipeline.
-	RequestID string
-	// Timestamp is when the failure was handled. Set by the pipeline.
-	Timestamp time.Time
-
-	retry       bool           // what Retryable points to when the pipeline sets it
-	category    codes.Category // of Code, as registered; set by the pipeline
-	docURL      string         // of Code, as registered; set by the pipeline
-	detailsJSON []byte         // Details as JSON, when the pipeline encoded them
-	texts       []string       // as the pipeline rendered them
-	textsBuf    [2]string      // holds texts for the default renderer
 }
 
-// Texts returns the text blocks of the tool result, as the pipeline's
-// Renderer made them when it completed r (see WithRenderer); for a Response
-// the pipeline did not complete, those of RenderForModel. The first block
-// of the built-in renderers is the message, exactly. The slice belongs to
-// r: do not change it.
-func (r *Response) Texts() []string {
-	if r.texts != nil {
-		return r.texts
-	}
-	return RenderForModel(r)
-}
+// MetaKey is the key under which adapters put a failure's Envelope in a
+// tool result's _meta. _meta is accepted by every client, whatever output
+// schema the tool declares.
+const MetaKey = "io.github.mcperr/error"
 
-// EnvelopeVersion is the version of the envelope's form, sent in its
+// envelopeVersion is the version of the envelope's form, sent in its
 // "version" field. It changes only when a field changes meaning or goes
 // away; new optional fields may be added within a version.
-const EnvelopeVersion = 1
+const envelopeVersion = 1
 
-// Envelope is the machine-readable form of a Response, as sent in the tool
-// result's _meta under MetaKey. Its JSON form is described by the JSON
-// Schema that EnvelopeSchema returns. Read one back from a result with
-// ReadEnvelope, or the adapters' EnvelopeOf.
+// Envelope is the machine-readable form of a failure, for programs: sent
+// in a tool result's _meta under MetaKey, and as the data of the JSON-RPC
+// error of a failed resources/read, prompts/get or completion/complete.
+// Its JSON form is described by the JSON Schema that EnvelopeSchema
+// returns. The model reads the text blocks, not this.
 type Envelope struct {
-	// Version is EnvelopeVersion.
+	// URI is the URI of a resource that was not found: set only for
+	// NOT_FOUND in a resources/read, where the MCP specification's
+	// resources page puts it.
+	URI string `json:"uri,omitempty"`
+	// Version is the version of the envelope's form, 1. It changes only
+	// when a field changes meaning or goes away; new optional fields may be
+	// added within a version.
 	Version int `json:"version"`
 	// Error is always true: the result is a failure.
 	Error bool `json:"error"`
@@ -88,8 +69,8 @@ type Envelope struct {
 	Category codes.Category `json:"category,omitempty"`
 	// Message is the text the model read, exactly.
 	Message string `json:"message"`
-	// Details are the public details, if any.
-	Details map[string]any `json:"details,omitempty"`
+	// Details are the public details as JSON, if any: an object.
+	Details json.RawMessage `json:"details,omitempty"`
 	// Hints are the advice given to the model, if any.
 	Hints []string `json:"hints,omitempty"`
 	// Retryable says whether the same call may succeed later; false is "do
@@ -103,15 +84,15 @@ type Envelope struct {
 	DocURL string `json:"docUrl,omitempty"`
 	// Timestamp is when the failure was handled, in RFC 3339 form, UTC.
 	Timestamp string `json:"timestamp"`
-	// RequestID is the JSON-RPC id of the request, where known.
+	// RequestID is the id of the request: see RequestIDFromContext.
 	RequestID string `json:"requestId,omitempty"`
 	// Ref names the one log record of a server error.
 	Ref string `json:"ref,omitempty"`
 }
 
-// RetryAfter returns RetryAfterSeconds as a time.Duration.
-func (e *Envelope) RetryAfter() time.Duration {
-	if e == nil || !(e.RetryAfterSeconds > 0) || math.IsInf(e.RetryAfterSeconds, 0) {
+// retryAfter returns RetryAfterSeconds as a time.Duration.
+func (e Envelope) retryAfter() time.Duration {
+	if !(e.RetryAfterSeconds > 0) || math.IsInf(e.RetryAfterSeconds, 0) {
 		return 0
 	}
 	if e.RetryAfterSeconds >= math.MaxInt64/float64(time.Second) {
@@ -120,30 +101,13 @@ func (e *Envelope) RetryAfter() time.Duration {
 	return time.Duration(math.Round(e.RetryAfterSeconds * float64(time.Second)))
 }
 
-// Envelope returns the machine-readable form of r.
-func (r *Response) Envelope() Envelope {
-	retryable := r.Retryable != nil && *r.Retryable
-	var after float64
-	if retryable && r.RetryAfter > 0 {
-		// Whole milliseconds, rounded up, so a delay is never shortened.
-		after = float64((r.RetryAfter+time.Millisecond-1)/time.Millisecond) / 1000
+// clone returns a copy of e that shares nothing mutable with it.
+func (e Envelope) clone() Envelope {
+	if e.Details != nil {
+		e.Details = append(json.RawMessage(nil), e.Details...)
 	}
-	return Envelope{
-		Version:           EnvelopeVersion,
-		Error:             true,
-		Code:              r.Code,
-		Category:          r.category,
-		Message:           r.Message,
-		Details:           r.Details,
-		Hints:             r.Hints,
-		Retryable:         retryable,
-		RetryAfterSeconds: after,
-		DocURL:            r.docURL,
-		Timestamp:         r.Timestamp.UTC().Format(time.RFC3339Nano),
-		RequestID:         r.RequestID,
-		Ref:               r.Ref,
+	if e.Hints != nil {
+		e.Hints = append([]string(nil), e.Hints...)
 	}
+	return e
 }
-
-// MarshalJSON encodes r as its Envelope.
-func (r *Response) MarshalJSON() ([]byte, error) { return json.Marshal(r.Envelope()) }

@@ -3,6 +3,7 @@ package filter
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"reflect"
@@ -15,32 +16,17 @@ import (
 )
 
 // Limits that keep the pipeline total and its output bounded, whatever an
-// error, a filter or a client does.
+// error, a filter or a client does. The package documentation states them.
 const (
-	// MaxChain is the most errors the pipeline visits in one error chain,
-	// counting every branch of errors.Join. A longer chain, a cyclic one or
-	// one whose Unwrap panics is handled as an opaque internal error.
-	MaxChain = 256
-	// MaxLogValue is the longest text the pipeline writes in one log value,
-	// in bytes: an error's text, a stack, one field of a domain error. A
-	// longer one is cut, and the record says how many bytes were cut.
-	MaxLogValue = 8 << 10
-	// MaxMessage is the longest message a client receives, in bytes. A
-	// longer one is cut and ends in "…".
-	MaxMessage = 16 << 10
-	// MaxDetails is the longest JSON of a Response's details, in bytes. A
-	// Response with larger details is sent without them; the log says why.
-	MaxDetails = 16 << 10
-	// MaxHints is the most hints a client receives, each at most MaxHint
-	// bytes long.
-	MaxHints = 8
-	// MaxHint is the longest hint a client receives, in bytes.
-	MaxHint = 1 << 10
+	maxChain      = 256                // errors visited in one chain, every branch of a join counted
+	maxLogValue   = 8 << 10            // bytes of one logged value; a longer one is cut, saying how much
+	maxMessage    = 16 << 10           // bytes of a message or text block; a longer one ends in "…"
+	maxDetails    = 16 << 10           // bytes of the details' JSON; larger details are not sent
+	maxHints      = 8                  // hints sent
+	maxHint       = 1 << 10            // bytes of one hint
+	maxRetryAfter = 7 * 24 * time.Hour // the longest retry delay sent
+	maxBlocks     = 16                 // text blocks a Renderer may return
 )
-
-// MaxRetryAfter is the longest retry delay a client receives; a longer one
-// is sent as MaxRetryAfter.
-const MaxRetryAfter = 7 * 24 * time.Hour
 
 // maxGroupDepth and maxGroupAttrs bound the log view of a domain error.
 const (
@@ -49,12 +35,11 @@ const (
 )
 
 // opaqueError stands for an error whose chain the pipeline cannot walk
-// safely: cyclic, longer than MaxChain, or with an Unwrap that panics. It
+// safely: cyclic, longer than maxChain, or with an Unwrap that panics. It
 // has no Unwrap, so that filters and the built-in mapping see it alone, and
 // it is always masked.
 type opaqueError struct {
-	text   string // the error's text, bounded, computed safely
-	reason string // why the chain was not walked
+	text string // the error's type, and why its chain was not walked
 }
 
 func (e *opaqueError) Error() string { return e.text }
@@ -63,17 +48,18 @@ func (e *opaqueError) Error() string { return e.text }
 // errors.As and errors.Is visit it: depth first, each error before what it
 // wraps, the errors of a join in order.
 type chainFacts struct {
-	panicked bool                // a *PanicError is in the chain
-	public   toolerr.PublicError // the first public error
-	valuer   slog.LogValuer      // the first error with a log view
-	canceled bool                // context.Canceled is in the chain
-	deadline bool                // context.DeadlineExceeded is in the chain
-	custom   bool                // an error has an As or Is method of its own
+	panicked  bool                // a *PanicError is in the chain
+	public    toolerr.PublicError // the first public error
+	valuer    slog.LogValuer      // the first error with a log view
+	canceled  bool                // context.Canceled is in the chain
+	deadline  bool                // context.DeadlineExceeded is in the chain
+	custom    bool                // an error has an As or Is method of its own
+	formatter bool                // an error is a fmt.Formatter, whose %+v may hold a stack
 }
 
 // scan walks the chain of err once, and reports what it finds, or why the
 // chain cannot be walked safely: it visits every error reachable through
-// Unwrap() error, Unwrap() []error and Cause() error, at most MaxChain of
+// Unwrap() error, Unwrap() []error and Cause() error, at most maxChain of
 // them, recovers a panic in any of those methods, and notices an error met
 // twice. A short chain of pointers costs no allocation.
 func scan(err error) (f chainFacts, reason string) {
@@ -86,8 +72,8 @@ func scan(err error) (f chainFacts, reason string) {
 	var stackBuf [16]error
 	seen, stack := seenBuf[:0], append(stackBuf[:0], err)
 	for n := 0; len(stack) > 0; n++ {
-		if n >= MaxChain {
-			return f, "the chain has more than " + strconv.Itoa(MaxChain) + " errors"
+		if n >= maxChain {
+			return f, "the chain has more than " + strconv.Itoa(maxChain) + " errors"
 		}
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -135,12 +121,40 @@ func (f *chainFacts) note(e error) {
 			f.valuer = v
 		}
 	}
+	if _, ok := e.(fmt.Formatter); ok {
+		f.formatter = true
+	}
 	if _, ok := e.(interface{ As(any) bool }); ok {
 		f.custom = true
 	}
 	if _, ok := e.(interface{ Is(error) bool }); ok {
 		f.custom = true
 	}
+}
+
+// slowFacts finds what the mapping needs with errors.As and errors.Is, for
+// a chain with an error that has its own As or Is method.
+func slowFacts(err error) chainFacts {
+	var f chainFacts
+	var pe *PanicError
+	f.panicked = errors.As(err, &pe)
+	f.custom = true
+	var pub toolerr.PublicError
+	if errors.As(err, &pub) {
+		f.public = pub
+	}
+	f.canceled = errors.Is(err, context.Canceled)
+	f.deadline = errors.Is(err, context.DeadlineExceeded)
+	var lv interface {
+		error
+		slog.LogValuer
+	}
+	if errors.As(err, &lv) {
+		f.valuer = lv
+	}
+	var fm fmt.Formatter
+	f.formatter = errors.As(err, &fm)
+	return f
 }
 
 // inspect reports why the chain of err cannot be walked safely, or "".
@@ -158,7 +172,7 @@ type idKey struct {
 }
 
 // metBefore reports whether e is in seen, and adds it if not. A value that
-// cannot be compared is never met before: only MaxChain ends a cycle
+// cannot be compared is never met before: only maxChain ends a cycle
 // through it.
 func metBefore(seen []idKey, e error) (out []idKey, met bool) {
 	defer func() {
@@ -185,7 +199,7 @@ func metBefore(seen []idKey, e error) (out []idKey, met bool) {
 	return append(seen, k), false
 }
 
-// safeText returns the text of err, at most MaxLogValue bytes long, without
+// safeText returns the text of err, at most maxLogValue bytes long, without
 // letting a panic in its Error method escape.
 func safeText(err error) (text string) {
 	if err == nil {
@@ -196,7 +210,7 @@ func safeText(err error) (text string) {
 			text = fmt.Sprintf("<%T: its Error method panicked: %s>", err, safeSprint(v))
 		}
 	}()
-	return bound(err.Error(), MaxLogValue)
+	return bound(err.Error(), maxLogValue)
 }
 
 // safeSprint formats a panic value without letting its own methods panic
@@ -213,20 +227,20 @@ func safeSprint(v any) (s string) {
 	case nil:
 		return "<nil>"
 	case string:
-		return bound(x, MaxLogValue)
+		return bound(x, maxLogValue)
 	case error:
 		if reason := inspect(x); reason != "" {
 			return reflect.TypeOf(x).String() + " (not walked: " + reason + ")"
 		}
 		return safeText(x)
 	case fmt.Stringer:
-		return bound(x.String(), MaxLogValue)
+		return bound(x.String(), maxLogValue)
 	}
 	switch reflect.ValueOf(v).Kind() {
 	case reflect.Map, reflect.Slice, reflect.Array, reflect.Struct, reflect.Pointer, reflect.Interface:
-		return bound(fmt.Sprint(boundAny(reflect.ValueOf(v), 0)), MaxLogValue)
+		return bound(fmt.Sprint(boundAny(reflect.ValueOf(v), 0)), maxLogValue)
 	}
-	return bound(fmt.Sprint(v), MaxLogValue)
+	return bound(fmt.Sprint(v), maxLogValue)
 }
 
 // bound cuts s to at most max bytes, on a rune boundary, saying how much was
@@ -257,7 +271,7 @@ func boundMessage(s string, max int) string {
 }
 
 // logView returns the log view of a slog.LogValuer, resolved without
-// letting a panic escape, and bounded: strings cut to MaxLogValue, groups
+// letting a panic escape, and bounded: strings cut to maxLogValue, groups
 // at most maxGroupDepth deep and maxGroupAttrs wide, and any other value
 // turned into bounded JSON, so that a cyclic or enormous value cannot crash
 // or flood the log handler.
@@ -274,7 +288,7 @@ func boundValue(v slog.Value, depth int) slog.Value {
 	v = v.Resolve()
 	switch v.Kind() {
 	case slog.KindString:
-		return slog.StringValue(bound(v.String(), MaxLogValue))
+		return slog.StringValue(bound(v.String(), maxLogValue))
 	case slog.KindGroup:
 		if depth >= maxGroupDepth {
 			return slog.StringValue("<group nested too deep>")
@@ -315,7 +329,7 @@ func boundAny(v reflect.Value, depth int) any {
 		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
 		return v.Interface()
 	case reflect.String:
-		return bound(v.String(), MaxLogValue)
+		return bound(v.String(), maxLogValue)
 	case reflect.Interface, reflect.Pointer:
 		if v.IsNil() {
 			return nil
@@ -334,7 +348,7 @@ func boundAny(v reflect.Value, depth int) any {
 		return out
 	case reflect.Slice, reflect.Array:
 		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
-			return bound(string(v.Bytes()), MaxLogValue)
+			return bound(string(v.Bytes()), maxLogValue)
 		}
 		n := min(v.Len(), maxGroupAttrs)
 		out := make([]any, n, n+1)
@@ -368,5 +382,5 @@ func jsonText(v any) (s string) {
 	if err != nil {
 		return fmt.Sprintf("<%T: %s>", v, bound(err.Error(), 200))
 	}
-	return bound(string(b), MaxLogValue)
+	return bound(string(b), maxLogValue)
 }

@@ -8,16 +8,12 @@ import (
 	"github.com/mcperr/mcperr/codes"
 )
 
-// Coder is an error that carries a code.
-type Coder interface {
+// PublicError is an error whose message was written for the client: a
+// ToolError or a domain error, with its code. Errors that are not
+// PublicErrors are masked.
+type PublicError interface {
 	error
 	ErrorCode() codes.Code
-}
-
-// PublicError is an error whose message was written for the client: a
-// ToolError or a domain error. Errors that are not PublicErrors are masked.
-type PublicError interface {
-	Coder
 	PublicMessage() string
 }
 
@@ -53,47 +49,6 @@ var (
 	_ Detailer    = (*ToolError)(nil)
 	_ Hinter      = (*ToolError)(nil)
 )
-
-// CodeOf returns the code that classifies err: the code of the first Coder
-// in its chain; codes.Cancelled or codes.Timeout for a context error;
-// codes.InternalError for anything else. It returns the zero Code for a nil
-// error. A Coder that reports the zero code counts as codes.InternalError.
-func CodeOf(err error) codes.Code {
-	if err == nil {
-		return ""
-	}
-	var c Coder
-	if errors.As(err, &c) {
-		if code := c.ErrorCode(); !code.IsZero() {
-			return code
-		}
-		return codes.InternalError
-	}
-	switch {
-	case errors.Is(err, context.Canceled):
-		return codes.Cancelled
-	case errors.Is(err, context.DeadlineExceeded):
-		return codes.Timeout
-	}
-	return codes.InternalError
-}
-
-// PublicOf returns the first PublicError in err's chain: the error whose
-// message the client may read.
-func PublicOf(err error) (PublicError, bool) {
-	var p PublicError
-	ok := errors.As(err, &p)
-	return p, ok
-}
-
-// DetailsOf returns the public details of the first Detailer in err's chain.
-func DetailsOf(err error) map[string]any {
-	var d Detailer
-	if errors.As(err, &d) {
-		return d.PublicDetails()
-	}
-	return nil
-}
 
 // RetryableOf reports whether err says the call may be retried, and whether
 // it says anything at all. It asks the first ToolError with a retryable flag

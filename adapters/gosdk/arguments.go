@@ -9,13 +9,9 @@ import (
 	"github.com/mcperr/mcperr/internal/inputschema"
 )
 
-// methodListTools is the method whose results tell the middleware the
-// schemas of the tools it did not add.
-const methodListTools = "tools/list"
-
 // checkArguments reports how the arguments of req do not fit the input
 // schema of the tool it calls, or nil if they fit or the schema is not
-// known. It is called on the error path only, and sends no request: the
+// known. It is called on the failure path only, and sends no request: the
 // schema of a tool added through this package was compiled when it was
 // added; that of any other tool is learned from the tools/list results the
 // clients asked for, as every client lists the tools before it calls them.

@@ -8,28 +8,28 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/envelope"
 )
 
-// mappedError is an error the pipeline has turned into a Response. A wrapped
-// typed handler returns it, so that the SDK writes exactly the Response's
-// message as the result's text; an error result carries it through SetError,
-// so that middleware further out decorates the result instead of mapping and
-// logging the error a second time.
+// mappedError is an error the pipeline has handled. A wrapped typed handler
+// returns it, so that the SDK writes exactly the failure's message as the
+// result's text; an error result carries it through SetError, so that
+// middleware further out fills the result instead of mapping and logging
+// the error a second time.
 type mappedError struct {
-	resp *filter.Response
-	err  error // as the handler returned it; for the server only
+	f   *filter.Failure
+	err error // as the handler returned it; for the server only
 }
 
 // Error returns the message the client reads, exactly.
-func (e *mappedError) Error() string { return e.resp.Message }
+func (e *mappedError) Error() string { return e.f.Envelope.Message }
 
 // Unwrap returns the error as the handler returned it, so that other
 // middleware can inspect it with errors.Is and errors.As.
 func (e *mappedError) Unwrap() error { return e.err }
 
 // mapError hands err, raised by the call req, to the pipeline of st, with
-// the filters of the tool if it was added through this package, unless it
-// was mapped already.
+// the filters of the tool if it was added through this package.
 func (st *serverState) mapError(ctx context.Context, req *mcp.CallToolRequest, err error) *mappedError {
 	var filters []filter.Filter
 	if e := st.tool(callOf(req).Tool); e != nil {
@@ -46,7 +46,7 @@ func (st *serverState) mapWith(ctx context.Context, req *mcp.CallToolRequest, er
 	if m, ok := err.(*mappedError); ok {
 		return m
 	}
-	return &mappedError{resp: st.p.Handle(ctx, callOf(req), err, filters...), err: err}
+	return &mappedError{f: st.p.Handle(ctx, callOf(req), err, filters...), err: err}
 }
 
 // isProtocolError reports whether err is a deliberate JSON-RPC error, which
@@ -59,8 +59,7 @@ func isProtocolError(err error) bool {
 	return ok
 }
 
-// callOf describes the call req for the pipeline. The JSON-RPC request id is
-// not exposed by the SDK, so Call.RequestID stays empty.
+// callOf describes the call req for the pipeline.
 func callOf(req *mcp.CallToolRequest) filter.Call {
 	var c filter.Call
 	if req == nil {
@@ -75,16 +74,13 @@ func callOf(req *mcp.CallToolRequest) filter.Call {
 	return c
 }
 
-// fill makes r the error result of m, in place: one text block for each text
-// of the Response, its envelope in _meta beside any other keys, no structured
-// content, IsError set, and m kept for GetError. Filling a result twice with
-// the same m gives the same result.
+// fill makes r the error result of m, in place: one text block for each
+// text of the failure, its envelope in _meta beside any other keys, no
+// structured content, IsError set, and m kept for GetError. Filling a
+// result twice with the same m gives the same result.
 func fill(r *mcp.CallToolResult, m *mappedError) {
-	// One allocation holds the text blocks and content list of a Response
-	// of at most two blocks, as the default renderer makes, and the
-	// envelope.
-	texts := m.resp.Texts()
-	parts := &resultParts{env: m.resp.Envelope()}
+	texts := m.f.Texts
+	parts := &resultParts{env: m.f.Envelope}
 	var content []mcp.Content
 	if len(texts) <= len(parts.text) {
 		content = parts.content[:len(texts)]
@@ -108,11 +104,20 @@ func fill(r *mcp.CallToolResult, m *mappedError) {
 	r.SetError(m) // keeps the content set above
 }
 
-// resultParts are the parts of an error result that fill allocates at once.
+// resultParts are the parts of an error result that fill allocates at
+// once: the text blocks and content list of a failure of at most two
+// blocks, as the default renderer makes, and the envelope.
 type resultParts struct {
 	text    [2]mcp.TextContent
 	content [2]mcp.Content
 	env     filter.Envelope
+}
+
+// errorResult returns a new error result for m.
+func errorResult(m *mappedError) *mcp.CallToolResult {
+	r := &mcp.CallToolResult{}
+	fill(r, m)
+	return r
 }
 
 // EnvelopeOf returns the mcperr envelope of a tool result, as a client
@@ -124,17 +129,9 @@ type resultParts struct {
 //	if env, ok := gosdk.EnvelopeOf(res); ok && env.Code == codes.NotFound {
 //		...
 //	}
-func EnvelopeOf(res *mcp.CallToolResult) (*filter.Envelope, bool) {
+func EnvelopeOf(res *mcp.CallToolResult) (filter.Envelope, bool) {
 	if res == nil {
-		return nil, false
+		return filter.Envelope{}, false
 	}
-	env, err := filter.ReadEnvelope(res.Meta)
-	return env, err == nil
-}
-
-// errorResult returns a new error result for m.
-func errorResult(m *mappedError) *mcp.CallToolResult {
-	r := &mcp.CallToolResult{}
-	fill(r, m)
-	return r
+	return envelope.Read(res.Meta)
 }

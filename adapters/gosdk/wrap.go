@@ -2,14 +2,44 @@ package gosdk
 
 import (
 	"context"
+	"log/slog"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/isolate"
-	"github.com/mcperr/mcperr/internal/panics"
+	"github.com/mcperr/mcperr/internal/bind"
+	"github.com/mcperr/mcperr/internal/callctx"
+	"github.com/mcperr/mcperr/internal/guard"
 )
+
+// Option configures one tool where it is added or wrapped: given to
+// AddTool, AddRawTool, Wrap or WrapRaw. What applies to the whole server
+// is a filter.Option of its pipeline.
+type Option func(*config)
+
+type config struct {
+	filters []filter.Filter
+}
+
+// WithFilters binds exception filters to one tool. They run before the
+// server's global filters (filter.WithGlobalFilters), the first outermost.
+// A nil filter is a definition error.
+func WithFilters(filters ...filter.Filter) Option {
+	return func(c *config) { c.filters = append(c.filters[:len(c.filters):len(c.filters)], filters...) }
+}
+
+// newConfig applies opts in order and checks the filters given to fn.
+func newConfig(fn string, opts []Option) (config, error) {
+	var c config
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&c)
+		}
+	}
+	return c, bind.CheckFilters(fn, c.filters)
+}
 
 // Wrap returns a typed tool handler that runs the errors and panics of h
 // through the mcperr configuration of the server it runs on, with the
@@ -17,105 +47,116 @@ import (
 //
 //	mcp.AddTool(s, tool, gosdk.Wrap(h, gosdk.WithFilters(f)))
 //
-// The SDK rebuilds the result of a typed handler that fails and checks its
-// arguments before the handler runs, so Wrap gives the whole contract only
-// on a server where mcperr is installed (Install, or AddTool for any tool):
-// the middleware adds the error envelope and hint blocks and explains
-// refused arguments. AddTool does both in one line and is the drop-in to
-// prefer. On a server without mcperr, Wrap still masks and logs failures
-// with the default configuration, and its first failure writes one ERROR
-// record saying what is missing.
+// It is for tools that something else registers, such as a framework's
+// own registration helper; to add a tool yourself, AddTool does the same
+// in one line and checks the definition. The configuration is the one
+// Install gave the server running the call. On a server without mcperr
+// installed, Wrap still masks and logs failures, with the default
+// configuration, and its first failure writes one ERROR record saying what
+// is missing: the error envelope, and VALIDATION_ERROR for arguments the
+// SDK refused, need the middleware of Install.
 //
 // A *jsonrpc.Error that h returns as it is passes through, as do results
 // that h built itself with IsError set but without SetError, and successful
 // results. Like regexp.MustCompile, Wrap panics with a
-// *toolerr.DefinitionError, at start-up, if h or a filter is nil.
+// *codes.DefinitionError, at start-up, if h or a filter is nil.
 func Wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], opts ...Option) mcp.ToolHandlerFor[In, Out] {
-	if h == nil {
-		panic(nilHandler("Wrap"))
+	b := mustBinding("Wrap", h == nil, opts)
+	return wrap(h, b)
+}
+
+// WrapRaw returns a raw tool handler that runs the errors and panics of h
+// through the mcperr configuration of the server it runs on, as Wrap does
+// for typed handlers:
+//
+//	s.AddTool(tool, gosdk.WrapRaw(h))
+//
+// When h fails, the wrapped handler returns a complete error result: the
+// text blocks the pipeline rendered, the envelope in _meta[filter.MetaKey],
+// no structured content. Like regexp.MustCompile, WrapRaw panics with a
+// *codes.DefinitionError, at start-up, if h or a filter is nil.
+func WrapRaw(h mcp.ToolHandler, opts ...Option) mcp.ToolHandler {
+	b := mustBinding("WrapRaw", h == nil, opts)
+	return wrapRaw(h, b)
+}
+
+// mustBinding checks what Wrap or WrapRaw was given and returns the
+// binding of the wrapped handler; like regexp.MustCompile, it panics with
+// the definition error, at start-up.
+func mustBinding(fn string, nilHandler bool, opts []Option) *binding {
+	if nilHandler {
+		panic(&codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs a handler; pass the function that implements the tool"})
 	}
-	c := mustConfig("Wrap", opts)
-	return wrap(h, &binding{fn: "Wrap", filters: c.filters})
+	c, err := newConfig(fn, opts)
+	if err != nil {
+		panic(err)
+	}
+	return &binding{fn: fn, filters: c.filters}
 }
 
 // binding says where a wrapped handler finds its configuration: the state
 // of the server it was added to by AddTool or AddRawTool, or else that of
-// the server its session belongs to.
+// the server running the call, from the context.
 type binding struct {
 	st      *serverState // set by AddTool and AddRawTool
 	fn      string       // the function that wrapped the handler
 	filters []filter.Filter
-	unbound unbound
+
+	once    sync.Once
+	unbound *serverState // the default, where mcperr is not installed
 }
 
-// state returns the configuration of the call req.
-func (b *binding) state(ctx context.Context, req *mcp.CallToolRequest) *serverState {
+// state returns the configuration of the call in ctx.
+func (b *binding) state(ctx context.Context, tool string) *serverState {
 	if b.st != nil {
 		return b.st
 	}
-	if req != nil {
-		if st := sessions.Load(req.Session); st != nil {
+	if c := callctx.From(ctx); c != nil {
+		if st, ok := c.State.(*serverState); ok {
 			return st
 		}
 	}
-	return b.unbound.state(ctx, b.fn, callOf(req).Tool)
+	b.once.Do(func() {
+		p, _ := filter.New() // cannot fail without options
+		b.unbound = &serverState{p: p}
+		warn(ctx, "mcperr: handler runs without mcperr installed on its server",
+			slog.String("tool", tool), slog.String("wrapper", "gosdk."+b.fn),
+			slog.String("consequence", "its errors are masked and logged with the default configuration, without the error envelope or VALIDATION_ERROR for arguments the SDK refuses"),
+			slog.String("fix", "call gosdk.Install(s, pipeline) at start-up"))
+	})
+	return b.unbound
 }
 
 // fail maps err, raised by the call req, with the configuration of the call
-// and the filters of b.
-func (b *binding) fail(ctx context.Context, req *mcp.CallToolRequest, err error) *mappedError {
+// and the filters of b. A handler's error is classified by the arguments
+// first; a panic is not.
+func (b *binding) fail(ctx context.Context, req *mcp.CallToolRequest, err error, panicked bool) *mappedError {
 	if m, ok := err.(*mappedError); ok {
 		return m
 	}
-	return b.state(ctx, req).mapWith(ctx, req, err, b.filters)
+	st := b.state(ctx, callOf(req).Tool)
+	if !panicked {
+		err = st.classify(req, err)
+	}
+	return st.mapWith(ctx, req, err, b.filters)
 }
 
-// served reports whether mcperr's middleware runs the call req, and so
-// answers for a handler that ends its goroutine.
-func (b *binding) served(req *mcp.CallToolRequest) bool {
-	return b.st != nil || req != nil && sessions.Load(req.Session) != nil
-}
-
-// typedCall is one call of a typed handler.
-type typedCall[In, Out any] struct {
-	h   mcp.ToolHandlerFor[In, Out]
-	ctx context.Context
-	req *mcp.CallToolRequest
-	in  In
-}
-
-// typedResult is what a typed handler returned.
-type typedResult[Out any] struct {
-	res *mcp.CallToolResult
-	out Out
-	err error
-}
-
-func callTyped[In, Out any](c typedCall[In, Out]) typedResult[Out] {
-	res, out, err := c.h(c.ctx, c.req, c.in)
-	return typedResult[Out]{res, out, err}
-}
-
-// wrap wraps h with b. Where mcperr's middleware serves the call, h runs on
-// the calling goroutine; elsewhere on one of its own, so that a handler that
-// ends its goroutine is still answered.
+// wrap wraps h with b. h runs on the calling goroutine; a panic is
+// recovered there with defer.
 func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandlerFor[In, Out] {
-	runner := isolate.NewRunner(callTyped[In, Out])
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		ctx = filter.ContextWithRequestID(ctx, "") // as it is under the middleware
-		c := typedCall[In, Out]{h: h, ctx: ctx, req: req, in: in}
-		var r typedResult[Out]
-		var ended isolate.Outcome
-		if b.served(req) {
-			r, ended = runner.Call(c)
-		} else {
-			r, ended = runner.Run(c)
-		}
-		if failure := panics.Err(ended); failure != nil {
-			var zero Out
-			return nil, zero, b.fail(ctx, req, failure)
-		}
-		res, out, err := r.res, r.out, r.err
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		ctx = callctx.With(ctx, nil) // as it is under the middleware
+		returned := false
+		defer func() {
+			if !returned {
+				if failure := guard.Recovered(ctx, recover()); failure != nil {
+					var zero Out
+					res, out, err = nil, zero, b.fail(ctx, req, failure, true)
+				}
+			}
+		}()
+		res, out, err = h(ctx, req, in)
+		returned = true
 		switch {
 		case err == nil && (res == nil || !res.IsError || res.GetError() == nil):
 			return res, out, nil
@@ -127,95 +168,45 @@ func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandle
 			return res, out, err
 		}
 		var zero Out
-		return nil, zero, b.fail(ctx, req, err)
+		return nil, zero, b.fail(ctx, req, err, false)
 	}
 }
 
-// WrapRaw returns a raw tool handler that runs the errors and panics of h
-// through the mcperr configuration of the server it runs on, with the
-// filters given by WithFilters bound to this tool:
-//
-//	s.AddTool(tool, gosdk.WrapRaw(h))
-//
-// When h fails, the wrapped handler returns a complete error result: the
-// text blocks of the pipeline's Response (the message, then what the model
-// needs to act on it), the envelope in
-// _meta[filter.MetaKey], no structured content. Like the SDK's raw
-// handlers, WrapRaw does not check arguments against the input schema;
-// AddRawTool does. On a server without mcperr installed, WrapRaw uses the
-// default configuration, and its first failure writes one ERROR record
-// saying so.
-//
-// A *jsonrpc.Error that h returns as it is passes through, as do results
-// that h built itself with IsError set but without SetError, and successful
-// results. Like regexp.MustCompile, WrapRaw panics with a
-// *toolerr.DefinitionError, at start-up, if h or a filter is nil.
-func WrapRaw(h mcp.ToolHandler, opts ...Option) mcp.ToolHandler {
-	if h == nil {
-		panic(nilHandler("WrapRaw"))
-	}
-	c := mustConfig("WrapRaw", opts)
-	return wrapRaw(h, &binding{fn: "WrapRaw", filters: c.filters}, nil)
-}
-
-// wrapRaw wraps h with b. If check is not nil, it runs before h and h does
-// not run when it returns an error.
-func wrapRaw(h mcp.ToolHandler, b *binding, check func(*mcp.CallToolRequest) error) mcp.ToolHandler {
-	runner := isolate.NewRunner(callRaw)
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx = filter.ContextWithRequestID(ctx, "") // as it is under the middleware
-		if check != nil {
-			if bad := check(req); bad != nil {
-				return errorResult(b.fail(ctx, req, bad)), nil
+// wrapRaw wraps h with b. h runs on the calling goroutine; a panic is
+// recovered there with defer.
+func wrapRaw(h mcp.ToolHandler, b *binding) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		ctx = callctx.With(ctx, nil) // as it is under the middleware
+		returned := false
+		defer func() {
+			if !returned {
+				if failure := guard.Recovered(ctx, recover()); failure != nil {
+					res, err = errorResult(b.fail(ctx, req, failure, true)), nil
+				}
 			}
-		}
-		c := rawCall{h: h, ctx: ctx, req: req}
-		var r rawResult
-		var ended isolate.Outcome
-		if b.served(req) {
-			r, ended = runner.Call(c)
-		} else {
-			r, ended = runner.Run(c)
-		}
-		if failure := panics.Err(ended); failure != nil {
-			return errorResult(b.fail(ctx, req, failure)), nil
-		}
-		res, err := r.res, r.err
+		}()
+		res, err = h(ctx, req)
+		returned = true
 		if err != nil {
 			if isProtocolError(err) {
 				return res, err
 			}
-			return errorResult(b.fail(ctx, req, err)), nil
+			return errorResult(b.fail(ctx, req, err, false)), nil
 		}
 		if res == nil || !res.IsError {
 			return res, nil
 		}
 		if cause := res.GetError(); cause != nil {
-			fill(res, b.fail(ctx, req, cause))
+			fill(res, b.fail(ctx, req, cause, false))
 		}
 		return res, nil
 	}
 }
 
-// rawCall is one call of a raw handler.
-type rawCall struct {
-	h   mcp.ToolHandler
-	ctx context.Context
-	req *mcp.CallToolRequest
-}
-
-// rawResult is what a raw handler returned.
-type rawResult struct {
-	res *mcp.CallToolResult
-	err error
-}
-
-func callRaw(c rawCall) rawResult {
-	res, err := c.h(c.ctx, c.req)
-	return rawResult{res, err}
-}
-
-// nilHandler is the definition error of a nil handler given to fn.
-func nilHandler(fn string) *codes.DefinitionError {
-	return &codes.DefinitionError{Code: codes.NilHandler, Reason: fn + " needs a handler; pass the function that implements the tool"}
+// warn writes one ERROR record to slog.Default; a default handler that
+// panics is ignored, so that a warning about how a server is put together
+// can never take a call down with it.
+func warn(ctx context.Context, msg string, attrs ...slog.Attr) {
+	defer func() { _ = recover() }()
+	slog.Default().LogAttrs(ctx, slog.LevelError, msg, attrs...)
 }

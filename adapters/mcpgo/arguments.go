@@ -1,39 +1,61 @@
 package mcpgo
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"reflect"
-	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
-	"github.com/mcperr/mcperr/internal/inputschema"
-	"github.com/mcperr/mcperr/toolerr"
 )
 
-// checkArguments checks the arguments of req against s. It returns nil when
-// they fit.
-func checkArguments(s *inputschema.Schema, req *mcp.CallToolRequest) *domain.Validation {
+// classify returns err, or, when the arguments of req do not fit the input
+// schema of the tool as the server has it registered, the Validation that
+// says how, with err kept for the log: the failure is the client's. It
+// runs on the failure path only.
+func (st *serverState) classify(ctx context.Context, req *mcp.CallToolRequest, err error) error {
+	t := registeredTool(ctx, req.Params.Name)
+	if t == nil {
+		return err
+	}
+	doc, merr := inputSchemaDoc(&t.Tool)
+	if merr != nil || doc == nil {
+		return err
+	}
+	s, cerr := st.schemas.Get(doc)
+	if cerr != nil {
+		return err // a schema that does not compile checks nothing, as in the SDK's own validator
+	}
+	var v *domain.Validation
 	switch args := req.Params.Arguments.(type) {
 	case nil, map[string]any, []any, string, float64, bool, json.Number:
-		return s.Check(args) // as decoded from the request
+		v = s.Check(args) // as decoded from the request
 	case json.RawMessage:
-		return s.CheckJSON(args)
+		v = s.CheckJSON(args)
+	default:
+		b, merr := json.Marshal(args)
+		if merr != nil {
+			return err
+		}
+		v = s.CheckJSON(b)
 	}
-	if len(req.Params.RawArguments) > 0 {
-		return s.CheckJSON(req.Params.RawArguments)
+	if v == nil {
+		return err
 	}
-	doc, err := json.Marshal(req.Params.Arguments)
-	if err != nil {
-		return &domain.Validation{Violations: []domain.Violation{{Constraint: "The arguments must be a JSON object."}}}
-	}
-	return s.CheckJSON(doc)
+	return &refused{v: v, err: err}
 }
+
+// refused is a failure of a call whose arguments do not fit the tool's
+// schema: the Validation that says how, which the client reads, and the
+// error the call failed with, which the log keeps.
+type refused struct {
+	v   *domain.Validation
+	err error
+}
+
+func (r *refused) Error() string   { return r.v.Error() + " (failed with: " + r.err.Error() + ")" }
+func (r *refused) Unwrap() []error { return []error{r.v, r.err} }
 
 // registeredTool returns the tool that the server in ctx runs for a call to
 // name, found as the SDK finds it: among the session's own tools first, then
@@ -50,55 +72,6 @@ func registeredTool(ctx context.Context, name string) *server.ServerTool {
 	return nil
 }
 
-// schemaCache holds the compiled input schema of each tool, by name, and
-// notices when a tool is registered again with another schema. The zero
-// schemaCache is ready to use and safe for concurrent use.
-type schemaCache struct {
-	mu     sync.RWMutex
-	byName map[string]*cachedSchema
-	docs   inputschema.Cache
-}
-
-// cachedSchema is the input schema of one tool as it was compiled.
-type cachedSchema struct {
-	raw    json.RawMessage     // the tool's RawInputSchema, when it has one
-	input  mcp.ToolInputSchema // the tool's InputSchema otherwise
-	schema *inputschema.Schema // nil: nothing to check
-}
-
-// get returns the compiled input schema of tool, compiling it on first use,
-// or nil if the schema is empty or does not compile; the SDK's own
-// validator skips such tools too. A hit costs a map lookup and a comparison
-// that stops early on the maps and slices of the registered tool, and
-// allocates nothing.
-func (c *schemaCache) get(tool *mcp.Tool) *inputschema.Schema {
-	c.mu.RLock()
-	e := c.byName[tool.Name]
-	c.mu.RUnlock()
-	if e != nil && e.describes(tool) {
-		return e.schema
-	}
-	e = &cachedSchema{raw: bytes.Clone(tool.RawInputSchema), input: tool.InputSchema}
-	if doc, err := inputSchemaDoc(tool); err == nil && doc != nil {
-		e.schema, _ = c.docs.Get(doc)
-	}
-	c.mu.Lock()
-	if c.byName == nil {
-		c.byName = make(map[string]*cachedSchema)
-	}
-	c.byName[tool.Name] = e
-	c.mu.Unlock()
-	return e.schema
-}
-
-// describes reports whether e was compiled from the input schema of tool.
-func (e *cachedSchema) describes(tool *mcp.Tool) bool {
-	if len(tool.RawInputSchema) > 0 {
-		return bytes.Equal(e.raw, tool.RawInputSchema)
-	}
-	return e.raw == nil && reflect.DeepEqual(&e.input, &tool.InputSchema)
-}
-
 // inputSchemaDoc returns the JSON of the input schema of tool, read as the
 // SDK's own validator reads it: RawInputSchema when set, InputSchema
 // otherwise, nil when that is empty.
@@ -111,27 +84,4 @@ func inputSchemaDoc(tool *mcp.Tool) ([]byte, error) {
 		return nil, nil
 	}
 	return json.Marshal(in)
-}
-
-// compileInputSchema compiles the input schema of a tool added with
-// AddTool, refusing one that the server could not check arguments against.
-func compileInputSchema(tool *mcp.Tool) (*inputschema.Schema, error) {
-	invalid := func(reason string) error {
-		return &toolerr.DefinitionError{Code: codes.InvalidSchema, Subject: tool.Name, Reason: reason}
-	}
-	doc, err := inputSchemaDoc(tool)
-	if err != nil {
-		return nil, invalid("the input schema does not marshal to JSON: " + err.Error())
-	}
-	var root struct {
-		Type any `json:"type"`
-	}
-	if doc == nil || json.Unmarshal(doc, &root) != nil || root.Type != "object" {
-		return nil, invalid(`the input schema must be a JSON object with "type": "object"; mcp.NewTool makes one`)
-	}
-	s, err := inputschema.Compile(doc)
-	if err != nil {
-		return nil, invalid(err.Error())
-	}
-	return s, nil
 }

@@ -7,20 +7,20 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/envelope"
 )
 
-// errorResult returns the tool result of a pipeline Response: one text block
-// for each of its texts, as the pipeline rendered them, its envelope in
-// _meta under filter.MetaKey, no structured content, IsError set.
-func errorResult(r *filter.Response) *mcp.CallToolResult {
-	texts := r.Texts()
-	content := make([]mcp.Content, len(texts))
-	for i, t := range texts {
+// errorResult returns the tool result of a failure: one text block for
+// each of its texts, its envelope in _meta under filter.MetaKey, no
+// structured content, IsError set.
+func errorResult(f *filter.Failure) *mcp.CallToolResult {
+	content := make([]mcp.Content, len(f.Texts))
+	for i, t := range f.Texts {
 		content[i] = mcp.NewTextContent(t)
 	}
 	return &mcp.CallToolResult{
 		Result: mcp.Result{Meta: &mcp.Meta{
-			AdditionalFields: map[string]any{filter.MetaKey: r.Envelope()},
+			AdditionalFields: map[string]any{filter.MetaKey: f.Envelope},
 		}},
 		Content: content,
 		IsError: true,
@@ -36,19 +36,17 @@ func errorResult(r *filter.Response) *mcp.CallToolResult {
 //	if env, ok := mcpgo.EnvelopeOf(res); ok && env.Code == codes.NotFound {
 //		...
 //	}
-func EnvelopeOf(res *mcp.CallToolResult) (*filter.Envelope, bool) {
+func EnvelopeOf(res *mcp.CallToolResult) (filter.Envelope, bool) {
 	if res == nil || res.Meta == nil {
-		return nil, false
+		return filter.Envelope{}, false
 	}
-	env, err := filter.ReadEnvelope(res.Meta.AdditionalFields)
-	return env, err == nil
+	return envelope.Read(res.Meta.AdditionalFields)
 }
 
 // isProtocolError reports whether err is a deliberate protocol error, which
 // passes through for the SDK to send: a mcp.URLElicitationRequiredError,
-// returned as it is. As for the other SDK's *jsonrpc.Error, an error that
-// wraps one is a tool failure like any other, so that its text never reaches
-// the client unmapped.
+// returned as it is. An error that wraps one is a tool failure like any
+// other, so that its text never reaches the client unmapped.
 func isProtocolError(err error) bool {
 	switch err.(type) {
 	case mcp.URLElicitationRequiredError, *mcp.URLElicitationRequiredError:
@@ -57,11 +55,10 @@ func isProtocolError(err error) bool {
 	return false
 }
 
-// callOf describes the call req for the pipeline. The session id is the
-// SDK's; the request id is the JSON-RPC id that Install's hook stamped, or,
-// where no hook saw the call, the one minted for it in ctx.
-func (st *serverState) callOf(ctx context.Context, req *mcp.CallToolRequest) filter.Call {
-	c := filter.Call{Tool: req.Params.Name, RequestID: requestIDOf(req)}
+// callOf describes the call req for the pipeline; the session id is the
+// SDK's.
+func callOf(ctx context.Context, req *mcp.CallToolRequest) filter.Call {
+	c := filter.Call{Tool: req.Params.Name}
 	if s := server.ClientSessionFromContext(ctx); s != nil {
 		c.SessionID = s.SessionID()
 	}

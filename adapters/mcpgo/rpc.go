@@ -2,87 +2,50 @@ package mcpgo
 
 import (
 	"context"
-	"reflect"
-	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/isolate"
-	"github.com/mcperr/mcperr/internal/panics"
+	"github.com/mcperr/mcperr/internal/callctx"
+	"github.com/mcperr/mcperr/internal/guard"
 )
 
 // rpcFailure is what a resource, prompt or completion handler served by
-// mcperr returns when it fails: the JSON-RPC error of
-// filter.Pipeline.HandleRPC. The SDK sends its Error text, the message the
-// client reads, exactly, as the error's message, always under the code
-// -32603 and without data: mcp-go v1.2.1 offers no way to choose either for
-// a handler's error. It does not unwrap to the handler's error, so that
+// mcperr returns when it fails. The SDK sends its Error text, the message
+// the client reads, exactly, as the error's message, always under the code
+// -32603 and without data: mcp-go offers no way to choose either for a
+// handler's error. It does not unwrap to the handler's error, so that
 // nothing in that chain can make the SDK send more.
-type rpcFailure struct{ e *filter.RPCError }
+type rpcFailure struct{ f *filter.Failure }
 
-func (f *rpcFailure) Error() string { return f.e.Message }
+func (e *rpcFailure) Error() string { return e.f.Envelope.Message }
 
-// serveRPC runs one resource, prompt or completion handler, next, with the
-// configuration of st: a panic, or an error other than a deliberate
-// protocol error or one mapped already, becomes an *rpcFailure, mapped with
-// filters and logged once. If isolated, next runs on a goroutine of its
-// own, so that a handler that ends its goroutine is answered, and the
-// server goes on; the middleware isolates every call, and a handler added
-// with AddResource, AddResourceTemplate or AddPrompt, which always runs
-// under it, runs on its goroutine.
-func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), filters []filter.Filter, isolated bool) (Res, error) {
-	ctx = filter.ContextWithRequestID(ctx, call.RequestID)
+// serveRPC runs next, the handler of a resources/read, prompts/get or
+// completion/complete, on the calling goroutine: a panic, recovered here
+// with defer, or an error other than a deliberate protocol error or one
+// mapped already, becomes an *rpcFailure, mapped with filters and logged
+// once.
+func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), filters []filter.Filter) (res Res, err error) {
+	ctx = callctx.With(ctx, st)
 	var zero Res
-	var out rpcResult[Res]
-	var ended isolate.Outcome
-	if isolated {
-		out, ended = runnerOf[Res]().Run(rpcCall[Res]{ctx: ctx, next: next})
-	} else {
-		out, ended = runnerOf[Res]().Call(rpcCall[Res]{ctx: ctx, next: next})
+	returned := false
+	defer func() {
+		if !returned {
+			if failure := guard.Recovered(ctx, recover()); failure != nil {
+				res, err = zero, &rpcFailure{st.p.Handle(ctx, call, failure, filters...)}
+			}
+		}
+	}()
+	res, err = next(ctx)
+	returned = true
+	if err == nil || isProtocolError(err) {
+		return res, err
 	}
-	if failure := panics.Err(ended); failure != nil {
-		return zero, &rpcFailure{st.p.HandleRPC(ctx, call, failure, filters...)}
-	}
-	if out.err == nil || isProtocolError(out.err) {
-		return out.res, out.err
-	}
-	if f, ok := out.err.(*rpcFailure); ok {
+	if f, ok := err.(*rpcFailure); ok {
 		return zero, f
 	}
-	return zero, &rpcFailure{st.p.HandleRPC(ctx, call, out.err, filters...)}
-}
-
-// runners holds one Runner for each result type of serveRPC, so that its
-// calls reuse the Runner's pooled goroutines and allocate nothing once warm.
-var runners sync.Map // reflect.Type of Res -> *isolate.Runner[rpcCall[Res], rpcResult[Res]]
-
-// runnerOf returns the Runner of serveRPC for results of type Res.
-func runnerOf[Res any]() *isolate.Runner[rpcCall[Res], rpcResult[Res]] {
-	key := reflect.TypeFor[Res]()
-	if r, ok := runners.Load(key); ok {
-		return r.(*isolate.Runner[rpcCall[Res], rpcResult[Res]])
-	}
-	r, _ := runners.LoadOrStore(key, isolate.NewRunner(callRPC[Res]))
-	return r.(*isolate.Runner[rpcCall[Res], rpcResult[Res]])
-}
-
-// rpcCall is one call of a resource, prompt or completion handler.
-type rpcCall[Res any] struct {
-	ctx  context.Context
-	next func(context.Context) (Res, error)
-}
-
-// rpcResult is what it returned.
-type rpcResult[Res any] struct {
-	res Res
-	err error
-}
-
-func callRPC[Res any](c rpcCall[Res]) rpcResult[Res] {
-	res, err := c.next(c.ctx)
-	return rpcResult[Res]{res, err}
+	return zero, &rpcFailure{st.p.Handle(ctx, call, err, filters...)}
 }
 
 // rpcCallOf describes a request of kind for the pipeline: the session id
@@ -102,8 +65,7 @@ func (st *serverState) resourceMiddleware(next server.ResourceHandlerFunc) serve
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		call := rpcCallOf(ctx, filter.KindResource)
 		call.Resource = req.Params.URI
-		call.RequestID = headerID(req.Header)
-		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) }, nil, true)
+		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) }, nil)
 	}
 }
 
@@ -113,7 +75,61 @@ func (st *serverState) promptMiddleware(next server.PromptHandlerFunc) server.Pr
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		call := rpcCallOf(ctx, filter.KindPrompt)
 		call.Prompt = req.Params.Name
-		call.RequestID = headerID(req.Header)
-		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) }, nil, true)
+		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) }, nil)
 	}
+}
+
+// WrapPromptCompletion returns a prompt completion provider that runs the
+// errors and panics of p through the mcperr configuration of the server it
+// runs on, with the filters given by WithFilters before the global ones:
+//
+//	server.WithPromptCompletionProvider(mcpgo.WrapPromptCompletion(p))
+//
+// mcp-go has no middleware that sees a completion/complete before its
+// provider runs, so Install cannot cover completions: wrap the provider
+// instead. A failure is answered as a resources/read's is (see Install),
+// with `Internal error in completion for prompt "name" (ref: R).` for an
+// error that is masked. On a server without mcperr it uses the default
+// configuration. Like regexp.MustCompile, it panics with a
+// *codes.DefinitionError, at start-up, if p or a filter is nil.
+func WrapPromptCompletion(p server.PromptCompletionProvider, opts ...Option) server.PromptCompletionProvider {
+	return &promptCompletion{next: p, w: mustWrapper("WrapPromptCompletion", p == nil, opts)}
+}
+
+// WrapResourceCompletion is WrapPromptCompletion for the completion of a
+// resource template's arguments:
+//
+//	server.WithResourceCompletionProvider(mcpgo.WrapResourceCompletion(p))
+func WrapResourceCompletion(p server.ResourceCompletionProvider, opts ...Option) server.ResourceCompletionProvider {
+	return &resourceCompletion{next: p, w: mustWrapper("WrapResourceCompletion", p == nil, opts)}
+}
+
+// promptCompletion is a provider wrapped by WrapPromptCompletion.
+type promptCompletion struct {
+	next server.PromptCompletionProvider
+	w    *wrapper // its filters and state
+}
+
+// CompletePromptArgument implements server.PromptCompletionProvider.
+func (c *promptCompletion) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	call := rpcCallOf(ctx, filter.KindCompletion)
+	call.Prompt = prompt
+	return serveRPC(ctx, c.w.state(ctx), call, func(ctx context.Context) (*mcp.Completion, error) {
+		return c.next.CompletePromptArgument(ctx, prompt, arg, cc)
+	}, c.w.filters)
+}
+
+// resourceCompletion is a provider wrapped by WrapResourceCompletion.
+type resourceCompletion struct {
+	next server.ResourceCompletionProvider
+	w    *wrapper
+}
+
+// CompleteResourceArgument implements server.ResourceCompletionProvider.
+func (c *resourceCompletion) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	call := rpcCallOf(ctx, filter.KindCompletion)
+	call.Resource = uri
+	return serveRPC(ctx, c.w.state(ctx), call, func(ctx context.Context) (*mcp.Completion, error) {
+		return c.next.CompleteResourceArgument(ctx, uri, arg, cc)
+	}, c.w.filters)
 }

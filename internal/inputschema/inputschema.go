@@ -29,8 +29,7 @@ import (
 
 // Schema is a compiled input schema.
 type Schema struct {
-	s    *jsonschema.Schema
-	fast *fast // nil: every check goes to s
+	s *jsonschema.Schema
 }
 
 // Compile compiles a JSON Schema document (draft 2020-12 unless it says
@@ -51,7 +50,7 @@ func Compile(doc []byte) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	return &Schema{s: s, fast: compileFast(doc)}, nil
+	return &Schema{s: s}, nil
 }
 
 type noLoader struct{}
@@ -67,14 +66,6 @@ func (s *Schema) CheckJSON(args []byte) *domain.Validation {
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 		args = []byte("{}")
 	}
-	if s.fast != nil {
-		// The quick decoding reads numbers as float64, as the SDKs' own
-		// validators do; the full validator reads them exactly.
-		var quick any
-		if json.Unmarshal(args, &quick) == nil && s.fast.fits(quick) {
-			return nil
-		}
-	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
 		return &domain.Validation{Violations: []domain.Violation{{Constraint: "The arguments must be a JSON object.", Reason: "type"}}}
@@ -88,9 +79,6 @@ func (s *Schema) CheckJSON(args []byte) *domain.Validation {
 func (s *Schema) Check(args any) *domain.Validation {
 	if args == nil {
 		args = emptyObject
-	}
-	if s.fast != nil && s.fast.fits(args) {
-		return nil // arguments that fit cost no allocation
 	}
 	err := s.s.Validate(args)
 	if err == nil {
@@ -132,7 +120,7 @@ func collect(ve *jsonschema.ValidationError, args any, out *[]domain.Violation) 
 		}
 		return
 	}
-	*out = append(*out, domain.Violation{Field: field(loc, ""), Pointer: domain.Pointer(loc...), Reason: reason(ve.ErrorKind),
+	*out = append(*out, domain.Violation{Field: field(loc, ""), Pointer: jsonPointer(loc...), Reason: reason(ve.ErrorKind),
 		Constraint: constraint(ve.ErrorKind), Value: valueAt(args, loc)})
 }
 
@@ -188,7 +176,7 @@ func reason(k jsonschema.ErrorKind) string {
 
 // pointer is the JSON Pointer of the property name of the object at loc.
 func pointer(loc []string, name string) string {
-	return domain.Pointer(append(loc[:len(loc):len(loc)], name)...)
+	return jsonPointer(append(loc[:len(loc):len(loc)], name)...)
 }
 
 // rat formats a schema bound such as 1 or 0.5.
@@ -269,3 +257,24 @@ var emptyObject = map[string]any{}
 
 // englishPrinter renders the validator's own texts in English.
 var englishPrinter = message.NewPrinter(language.English)
+
+// jsonPointer returns the JSON Pointer (RFC 6901) made of tokens, such as
+// "/items/2/qty" for "items", "2", "qty", escaping '~' and '/' in each
+// token. No tokens give "", the whole document.
+func jsonPointer(tokens ...string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		for i := 0; i < len(t); i++ {
+			switch t[i] {
+			case '~':
+				b.WriteString("~0")
+			case '/':
+				b.WriteString("~1")
+			default:
+				b.WriteByte(t[i])
+			}
+		}
+	}
+	return b.String()
+}

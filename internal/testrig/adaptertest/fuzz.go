@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/errgen"
+	"github.com/mcperr/mcperr/internal/testrig/errgen"
 	"github.com/mcperr/mcperr/internal/panics"
 )
 

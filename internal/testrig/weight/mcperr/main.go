@@ -1,4 +1,4 @@
-// Command mcperr is internal/weight/bare with mcperr installed: the binary
+// Command mcperr is internal/testrig/weight/bare with mcperr installed: the binary
 // size BENCHMARKS.md reports against the bare one.
 package main
 
@@ -21,10 +21,13 @@ func greet(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolRes
 
 func main() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "1.0.0"}, nil)
+	if err := gosdk.Install(s, nil); err != nil {
+		log.Fatal(err)
+	}
 	if err := gosdk.AddTool(s, &mcp.Tool{Name: "greet"}, greet); err != nil {
 		log.Fatal(err)
 	}
-	if err := s.Run(context.Background(), &gosdk.StdioTransport{}); err != nil {
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
 }
