@@ -13,8 +13,13 @@
 // the same way. CodeOf, PublicOf, DetailsOf and RetryableOf apply them to
 // any error chain.
 //
-// Errorf formats a message like fmt.Sprintf, but the operand of each %w is
-// kept as the cause, for the log, and prints nothing in the message.
+// A cause is attached with WithCause, and a message with values in it is
+// built with fmt.Sprintf:
+//
+//	toolerr.New(fmt.Sprintf("Order %s could not be loaded; try again shortly.", id)).WithCause(err)
+//
+// The cause never reaches the client: Error, the log view, adds its text,
+// and errors.Is and errors.As find it.
 //
 // The package also holds the definition errors returned at start-up for a
 // bad tool name, a duplicate tool or code, a nil handler or filter. It does

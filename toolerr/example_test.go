@@ -13,7 +13,7 @@ import (
 
 func ExampleNew() {
 	err := toolerr.New("b must not be zero.").WithHint("Pass a non-zero b.")
-	fmt.Println(err.Message())
+	fmt.Println(err.PublicMessage())
 	fmt.Println(err.ErrorCode(), err.ErrorHint())
 	// Output:
 	// b must not be zero.
@@ -26,8 +26,8 @@ func ExampleToolError_WithCause() {
 		WithCode(codes.DatabaseError).
 		WithRetryable(true).
 		WithCause(cause)
-	fmt.Println(err.Message()) // what the model reads
-	fmt.Println(err.Error())   // what the log keeps
+	fmt.Println(err.PublicMessage()) // what the model reads
+	fmt.Println(err.Error())         // what the log keeps
 	fmt.Println(errors.Is(err, cause))
 	// Output:
 	// The order database is unavailable; try again shortly.
@@ -35,34 +35,28 @@ func ExampleToolError_WithCause() {
 	// true
 }
 
+// A message with values in it is formatted with fmt.Sprintf. WithCause keeps
+// a nil cause as no cause, and still returns a ToolError, so a failure that
+// may be nil is tested first.
+func ExampleToolError_WithCause_formatted() {
+	load := func(id string) error {
+		return fmt.Errorf("select order %s: password=hunter2: connection reset", id)
+	}
+	id := "o-7"
+	if err := load(id); err != nil {
+		terr := toolerr.New(fmt.Sprintf("Order %s could not be loaded; try again shortly.", id)).WithCause(err)
+		fmt.Println(terr.PublicMessage()) // what the model reads
+		fmt.Println(terr.Error())         // what the log keeps
+	}
+	// Output:
+	// Order o-7 could not be loaded; try again shortly.
+	// Order o-7 could not be loaded; try again shortly.: select order o-7: password=hunter2: connection reset
+}
+
 func ExampleToolError_WithDetails() {
 	err := toolerr.New("Not enough stock.").WithCode("INVENTORY_EXHAUSTED").WithDetails(map[string]any{"available": 2})
 	fmt.Println(err.ErrorCode(), err.PublicDetails())
 	// Output: INVENTORY_EXHAUSTED map[available:2]
-}
-
-func ExampleErrorf() {
-	dial := errors.New("dial 10.0.0.5: password=hunter2 refused")
-	err := toolerr.Errorf("The order service is down: %w", dial)
-	fmt.Println(err.Message()) // what the model reads
-	fmt.Println(err.Error())   // what the log keeps
-	fmt.Println(errors.Is(err, dial))
-	fmt.Println(toolerr.Errorf("Page %d is past the last page, %d.", 9, 3).Message())
-	// Output:
-	// The order service is down
-	// The order service is down: dial 10.0.0.5: password=hunter2 refused
-	// true
-	// Page 9 is past the last page, 3.
-}
-
-func ExampleWrap() {
-	lookup := func() error { return nil }
-	fmt.Println(toolerr.Wrap(lookup(), "The lookup failed.")) // nil stays nil
-	err := toolerr.Wrap(errors.New("timeout after 30s"), "The lookup failed; try a narrower query.")
-	fmt.Println(toolerr.CodeOf(err))
-	// Output:
-	// <nil>
-	// TOOL_ERROR
 }
 
 func ExampleCodeOf() {

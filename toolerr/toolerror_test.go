@@ -2,6 +2,7 @@ package toolerr_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -17,8 +18,8 @@ func TestToolError(t *testing.T) {
 		WithHint("Ask again later.").
 		WithRetryable(true).
 		WithCause(cause)
-	if e.Message() != "The weather service is down; try again in a minute." || e.PublicMessage() != e.Message() {
-		t.Errorf("message = %q", e.Message())
+	if e.PublicMessage() != "The weather service is down; try again in a minute." {
+		t.Errorf("message = %q", e.PublicMessage())
 	}
 	if e.Error() != "The weather service is down; try again in a minute.: upstream said 503" {
 		t.Errorf("Error() = %q", e.Error())
@@ -59,23 +60,48 @@ func TestNilSafety(t *testing.T) {
 	if e.WithCode("X") != nil || e.WithHint("h") != nil || e.WithCause(errors.New("x")) != nil || e.WithDetails(nil) != nil || e.WithRetryable(true) != nil {
 		t.Error("With on nil returned non-nil")
 	}
-	if e.Message() != "" || e.Error() != "<nil>" || e.Unwrap() != nil || e.ErrorHint() != "" || e.PublicDetails() != nil {
+	if e.PublicMessage() != "" || e.Error() != "<nil>" || e.Unwrap() != nil || e.ErrorHint() != "" || e.PublicDetails() != nil {
 		t.Error("nil ToolError accessors")
-	}
-	if toolerr.Wrap(nil, "msg") != nil {
-		t.Error("Wrap(nil) != nil")
 	}
 }
 
-func TestWrap(t *testing.T) {
-	cause := errors.New("secret db host")
-	err := toolerr.Wrap(cause, "The order service is down.")
-	var te *toolerr.ToolError
-	if !errors.As(err, &te) || te.Message() != "The order service is down." || !errors.Is(err, cause) {
-		t.Fatalf("Wrap = %v", err)
+// secretCause is a cause whose text must reach the log and never the
+// message.
+type secretCause struct{ addr string }
+
+func (e *secretCause) Error() string { return "dial " + e.addr + ": password=hunter2 refused" }
+
+func TestWithCauseKeepsTheCauseForTheLogOnly(t *testing.T) {
+	cause := &secretCause{addr: "10.0.0.5"}
+	err := toolerr.New(fmt.Sprintf("Order %s could not be loaded; try again shortly.", "o-7")).WithCause(cause)
+	if got, want := err.PublicMessage(), "Order o-7 could not be loaded; try again shortly."; got != want {
+		t.Errorf("PublicMessage() = %q, want %q", got, want)
 	}
-	if got := toolerr.Errorf("Page %d is past the end (%d pages).", 9, 3).Message(); got != "Page 9 is past the end (3 pages)." {
-		t.Errorf("Errorf = %q", got)
+	if got, want := err.Error(), "Order o-7 could not be loaded; try again shortly.: dial 10.0.0.5: password=hunter2 refused"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	// Through a further wrapping, as a handler would return it.
+	wrapped := fmt.Errorf("handler: %w", err)
+	var sc *secretCause
+	if !errors.As(wrapped, &sc) || sc != cause || !errors.Is(wrapped, cause) {
+		t.Error("errors.As or errors.Is did not find the cause through a wrapper")
+	}
+	var pub toolerr.PublicError
+	if !errors.As(wrapped, &pub) || strings.Contains(pub.PublicMessage(), "hunter2") {
+		t.Errorf("public message through a wrapper: %v", pub)
+	}
+
+	// Several causes: join them.
+	other := errors.New("replica down")
+	both := toolerr.New("Both replicas are down.").WithCause(errors.Join(cause, other))
+	if !errors.Is(both, cause) || !errors.Is(both, other) {
+		t.Errorf("joined causes not found in %v", both)
+	}
+
+	// A nil cause leaves none, and the ToolError is still returned.
+	none := toolerr.New("The file is gone.").WithCause(nil)
+	if none == nil || none.Unwrap() != nil || none.Error() != "The file is gone." {
+		t.Errorf("WithCause(nil) = %#v", none)
 	}
 }
 

@@ -163,7 +163,7 @@ const (
 	WrapIssueLink         // crdb.WithIssueLink with a private link
 	WrapStack             // crdb.WithStack
 	WrapToolError         // toolerr.New(public)...WithCause(e)
-	WrapToolErrorf        // toolerr.Errorf("public: %w", e)
+	WrapToolErrorf        // toolerr.New(public).WithCause(e) and nothing else
 	WrapHintBelow         // a private hint, then a layer that is not a hint layer
 	WrapDomain            // domain.NotFound or Conflict with cause e
 	WrapPanic             // a *filter.PanicError whose value is e
@@ -663,9 +663,9 @@ func identity(e error) (any, bool) {
 }
 
 func (g *Gen) wrap(e error) error {
-	// fmt.Errorf, toolerr.Errorf and crdb.Handled call the Error method of
-	// the error they wrap; for an error whose chain does not end, wrappers
-	// that do not are used instead.
+	// fmt.Errorf and crdb.Handled call the Error method of the error they
+	// wrap; for an error whose chain does not end, wrappers that do not are
+	// used instead.
 	walkable := g.TextSafe(e)
 	switch g.use("wrap", g.src.Op(NumWraps)) {
 	case WrapFmt:
@@ -699,10 +699,7 @@ func (g *Gen) wrap(e error) error {
 	case WrapToolError:
 		return g.toolError(g.Public(60), e)
 	case WrapToolErrorf:
-		if !walkable {
-			return toolerr.New(g.Public(40)).WithCause(e)
-		}
-		return toolerr.Errorf("%s: %w", g.Public(40), e)
+		return toolerr.New(g.Public(40)).WithCause(e)
 	case WrapHintBelow:
 		hinted := crdb.WithHint(e, "hint "+g.Private(20))
 		switch g.src.Op(5) {
