@@ -12,41 +12,24 @@ import (
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-type zeroCoded struct{}
+// The interfaces a domain error and a ToolError satisfy, which the
+// pipeline finds with errors.As.
+var (
+	_ toolerr.PublicError  = (*toolerr.ToolError)(nil)
+	_ toolerr.PublicError  = (*domain.NotFound)(nil)
+	_ toolerr.Detailer     = (*domain.NotFound)(nil)
+	_ toolerr.Hinter       = (*toolerr.ToolError)(nil)
+	_ toolerr.Retryabler   = (*domain.RateLimited)(nil)
+	_ toolerr.RetryDelayer = (*domain.RateLimited)(nil)
+)
 
-func (zeroCoded) Error() string         { return "zero" }
-func (zeroCoded) ErrorCode() codes.Code { return "" }
-func (zeroCoded) PublicMessage() string { return "zero" }
-
-func TestCodeOf(t *testing.T) {
-	tests := []struct {
-		err  error
-		want codes.Code
-	}{
-		{nil, ""},
-		{errors.New("x"), codes.InternalError},
-		{toolerr.New("x"), codes.ToolFailed},
-		{fmt.Errorf("a: %w", toolerr.New("x").WithCode("MY_CODE")), "MY_CODE"},
-		{fmt.Errorf("a: %w", domain.NewNotFound("A", "1")), codes.NotFound},
-		{errors.Join(errors.New("x"), domain.NewAuthorization("p", "s")), codes.Forbidden},
-		{fmt.Errorf("a: %w", context.Canceled), codes.Cancelled},
-		{fmt.Errorf("a: %w", context.DeadlineExceeded), codes.Timeout},
-		{zeroCoded{}, codes.InternalError},
-	}
-	for _, tt := range tests {
-		if got := toolerr.CodeOf(tt.err); got != tt.want {
-			t.Errorf("CodeOf(%v) = %q, want %q", tt.err, got, tt.want)
-		}
-	}
-}
-
-func TestPublicOf(t *testing.T) {
-	if _, ok := toolerr.PublicOf(errors.New("plain")); ok {
+func TestPublicErrorThroughWrapping(t *testing.T) {
+	var pub toolerr.PublicError
+	if errors.As(errors.New("plain"), &pub) {
 		t.Error("a plain error is public")
 	}
-	p, ok := toolerr.PublicOf(fmt.Errorf("wrap: %w", domain.NewNotFound("A", "1")))
-	if !ok || p.PublicMessage() != "A not found: 1" {
-		t.Errorf("PublicOf = %v, %v", p, ok)
+	if !errors.As(fmt.Errorf("wrap: %w", domain.NewNotFound("A", "1")), &pub) || pub.PublicMessage() != "A not found: 1" || pub.ErrorCode() != codes.NotFound {
+		t.Errorf("errors.As found %v", pub)
 	}
 }
 
@@ -67,15 +50,6 @@ func TestRetryableOf(t *testing.T) {
 		if r != tt.retry || k != tt.known {
 			t.Errorf("RetryableOf(%v) = %v, %v; want %v, %v", tt.err, r, k, tt.retry, tt.known)
 		}
-	}
-}
-
-func TestDetailsOf(t *testing.T) {
-	if toolerr.DetailsOf(errors.New("x")) != nil {
-		t.Error("details of a plain error")
-	}
-	if d := toolerr.DetailsOf(fmt.Errorf("w: %w", domain.NewNotFound("A", "1"))); d["resourceId"] != "1" {
-		t.Errorf("DetailsOf = %v", d)
 	}
 }
 

@@ -1,7 +1,6 @@
 package toolerr_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -59,28 +58,6 @@ func ExampleToolError_WithDetails() {
 	// Output: INVENTORY_EXHAUSTED map[available:2]
 }
 
-func ExampleCodeOf() {
-	fmt.Println(toolerr.CodeOf(fmt.Errorf("load: %w", domain.NewNotFound("Order", "1"))))
-	fmt.Println(toolerr.CodeOf(fmt.Errorf("query: %w", context.DeadlineExceeded)))
-	fmt.Println(toolerr.CodeOf(errors.New("disk full")))
-	// Output:
-	// NOT_FOUND
-	// TIMEOUT
-	// INTERNAL_ERROR
-}
-
-func ExamplePublicOf() {
-	err := fmt.Errorf("update order: %w", domain.NewBusinessRule("ORDER_ALREADY_DELIVERED", "Cannot change a delivered order.", nil))
-	if pub, ok := toolerr.PublicOf(err); ok {
-		fmt.Println(pub.ErrorCode(), pub.PublicMessage())
-	}
-	_, ok := toolerr.PublicOf(errors.New("password=hunter2"))
-	fmt.Println(ok)
-	// Output:
-	// ORDER_ALREADY_DELIVERED Cannot change a delivered order.
-	// false
-}
-
 func ExampleRetryableOf() {
 	fmt.Println(toolerr.RetryableOf(domain.NewRateLimited(0)))
 	fmt.Println(toolerr.RetryableOf(errors.New("x")))
@@ -107,17 +84,4 @@ func ExampleRetryAfterOf() {
 	// Output:
 	// 30s
 	// 0s
-}
-
-func ExampleDetailsOf() {
-	fmt.Println(toolerr.DetailsOf(domain.NewNotFound("User", "usr_1")))
-	// Output: map[resourceId:usr_1 resourceType:User]
-}
-
-func ExampleCheckToolName() {
-	fmt.Println(toolerr.CheckToolName("get_user"))
-	fmt.Println(toolerr.CheckToolName("get user"))
-	// Output:
-	// <nil>
-	// mcperr: INVALID_TOOL_NAME: "get user": character ' ' at byte 3 is not allowed; use only ASCII letters, digits, '_', '-' and '.'
 }

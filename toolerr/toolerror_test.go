@@ -104,18 +104,3 @@ func TestWithCauseKeepsTheCauseForTheLogOnly(t *testing.T) {
 		t.Errorf("WithCause(nil) = %#v", none)
 	}
 }
-
-func TestCheckToolName(t *testing.T) {
-	for _, ok := range []string{"divide", "get_user", "orders.update-v2", "A", strings.Repeat("x", 128)} {
-		if err := toolerr.CheckToolName(ok); err != nil {
-			t.Errorf("CheckToolName(%q) = %v", ok, err)
-		}
-	}
-	for _, bad := range []string{"", "has space", "slash/name", "émoji", "comma,", strings.Repeat("x", 129)} {
-		err := toolerr.CheckToolName(bad)
-		var de *toolerr.DefinitionError
-		if !errors.As(err, &de) || de.Code != codes.InvalidToolName {
-			t.Errorf("CheckToolName(%q) = %v, want INVALID_TOOL_NAME", bad, err)
-		}
-	}
-}
