@@ -17,16 +17,15 @@
 //
 // The other packages, from the leaves up:
 //
-//   - mcperr/codes: the Code type, the built-in codes, and the Registry where
-//     an application registers its own;
+//   - mcperr/codes: the Code type, the built-in codes, the Registry of an
+//     application's own, and the definition errors of start-up;
 //   - mcperr/domain: errors a service layer returns without knowing about
 //     MCP (NotFound, Validation, Authorization, BusinessRule, ...);
 //   - mcperr/toolerr: ToolError, the message meant for the model, and the
-//     functions that classify any error (CodeOf, PublicOf, ...);
+//     interfaces that classify any error;
 //   - mcperr/filter: the pipeline, a server's one error-handling
-//     configuration: exception filters, the standard response, refs,
-//     logging through log/slog, reporting, and the rendering of failures
-//     for the model.
+//     configuration: exception filters, observers, refs, logging through
+//     log/slog, and the rendering of failures for the model.
 //
 // For tests: mcperr/mcperrtest holds assertions on what a client received
 // and what the server logged; mcperr/adapters/gosdk/gosdktest and

@@ -9,14 +9,22 @@ import (
 	"testing"
 )
 
-// TestReadmeSnippetsCompile checks that every Go snippet in README.md is
-// quoted, line for line, from a Go file of the module, which the build and
-// go vet compile. A snippet that drifts from the code, or was never code,
-// fails here.
+// TestReadmeSnippetsCompile checks that every Go snippet in README.md and
+// in docs/ is quoted, line for line, from a Go file of the module, which
+// the build and go vet compile. A snippet that drifts from the code, or was
+// never code, fails here.
 func TestReadmeSnippetsCompile(t *testing.T) {
-	snippets := goBlocks(t, "README.md")
-	if len(snippets) < 5 {
-		t.Fatalf("README.md has %d Go snippets; the tour alone has more", len(snippets))
+	readme := goBlocks(t, "README.md")
+	if len(readme) < 5 {
+		t.Fatalf("README.md has %d Go snippets; the tour alone has more", len(readme))
+	}
+	snippets := readme
+	pages, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range pages {
+		snippets = append(snippets, goBlocks(t, page)...)
 	}
 	var files [][]string
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
@@ -40,12 +48,13 @@ func TestReadmeSnippetsCompile(t *testing.T) {
 	}
 	for _, sn := range snippets {
 		if !quoted(normalize(sn.text), files) {
-			t.Errorf("README.md:%d: this Go snippet is not quoted from any Go file of the module:\n%s", sn.line, sn.text)
+			t.Errorf("%s:%d: this Go snippet is not quoted from any Go file of the module:\n%s", sn.file, sn.line, sn.text)
 		}
 	}
 }
 
 type snippet struct {
+	file string
 	line int
 	text string
 }
@@ -65,7 +74,7 @@ func goBlocks(t *testing.T, name string) []snippet {
 		line := sc.Text()
 		switch {
 		case cur == nil && strings.TrimSpace(line) == "```go":
-			cur = &snippet{line: n + 1}
+			cur = &snippet{file: name, line: n + 1}
 		case cur != nil && strings.TrimSpace(line) == "```":
 			out = append(out, *cur)
 			cur = nil

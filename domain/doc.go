@@ -8,9 +8,10 @@
 // on any SDK. mcperr turns them into tool results at the boundary.
 //
 // Every type keeps two audiences apart. Its PublicMessage and PublicDetails
-// are what the model may read; its Error text and LogValue are for the
-// server's log only and may carry more (a Validation's offending value, an
-// Authorization's permission and subject). Field comments say which is which.
+// are what the model may read; its Error text (and a Validation's
+// LogValue, which holds the offending values) is for the server's log only
+// and may carry more (an Authorization's permission and subject). Field
+// comments say which is which.
 //
 // The types work with errors.Is and errors.As through any amount of
 // fmt.Errorf("...: %w") wrapping and errors.Join.
