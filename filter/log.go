@@ -29,11 +29,13 @@ func (p *Pipeline) log(ctx context.Context, h *handling, e Envelope, server bool
 	attrs := p.attrs(buf[:0], h, e)
 	rec := slog.NewRecord(time.Now(), level, logMessageOf(h.call), 0)
 	rec.AddAttrs(attrs...)
-	h.logged = true
 	if err := handle(ctx, handler, rec); err != nil {
 		rec.AddAttrs(slog.String("log_handler_error", bound(err.Error(), maxLogValue)))
 		_ = handle(ctx, p.fallback, rec) // nothing is left to try
 	}
+	// Set only now: a handler that ends its goroutine in Handle leaves it
+	// unset, and the last resort writes the record instead.
+	h.logged = true
 }
 
 // warn writes a WARN record about the pipeline's configuration, to the

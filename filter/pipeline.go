@@ -112,6 +112,11 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 		if !done {
 			// Only a runtime.Goexit in a filter, observer, renderer or log
 			// handler gets here: everything else is recovered where it runs.
+			// The goroutine ends; the record is written here, once, and the
+			// adapter's layers of the same call are told not to write another.
+			if c := callctx.From(ctx); c != nil {
+				c.Exited = true
+			}
 			f = p.lastResort(ctx, h, recover())
 		}
 	}()
