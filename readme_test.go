@@ -27,7 +27,7 @@ func TestReadmeSnippetsCompile(t *testing.T) {
 		snippets = append(snippets, goBlocks(t, page)...)
 	}
 	var files [][]string
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
