@@ -1,6 +1,7 @@
 package codes_test
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -20,50 +21,28 @@ func ExampleNewRegistry() {
 	// Output: PAYMENT_GATEWAY_DOWN server true
 }
 
-func ExampleRegistry_Register() {
-	var reg codes.Registry
-	fmt.Println(reg.Register(codes.Info{Code: "insufficient funds", Category: codes.Business}))
-	fmt.Println(reg.Register(codes.Info{Code: codes.NotFound, Category: codes.Client}))
+// NewRegistry refuses a malformed name, and a name that is built in or
+// given twice, with a *DefinitionError that says what to fix.
+func ExampleDefinitionError() {
+	_, err := codes.NewRegistry(codes.Info{Code: "insufficient funds", Category: codes.Business})
+	fmt.Println(err)
+	_, err = codes.NewRegistry(codes.Info{Code: codes.NotFound, Category: codes.Client})
+	fmt.Println(err)
+	var de *codes.DefinitionError
+	if errors.As(err, &de) {
+		fmt.Println(de.Mistake, de.Subject)
+	}
 	// Output:
 	// mcperr: INVALID_CODE: "insufficient funds": a code must be UPPER_SNAKE: capital letters, digits and single underscores, starting with a letter (for example INSUFFICIENT_FUNDS)
 	// mcperr: DUPLICATE_CODE: "NOT_FOUND": the code is built in; use it as it is or choose another name
-}
-
-func ExampleRegistry_All() {
-	reg, _ := codes.NewRegistry(codes.Info{Code: "ORDER_ALREADY_SHIPPED", Category: codes.Business, Description: "The order has left the warehouse."})
-	for _, in := range reg.All() {
-		if in.Category == codes.Business {
-			fmt.Printf("%s: %s\n", in.Code, in.Description)
-		}
-	}
-	// Output:
-	// BUSINESS_RULE_VIOLATION: A business rule refused the request.
-	// ORDER_ALREADY_SHIPPED: The order has left the warehouse.
+	// DUPLICATE_CODE NOT_FOUND
 }
 
 func ExampleRegistry_Lookup() {
-	var reg codes.Registry // the zero Registry knows the built-in codes
+	var reg *codes.Registry // a nil Registry knows the built-in codes
 	in, ok := reg.Lookup(codes.RateLimited)
 	fmt.Println(ok, in.Category, in.Retryable, in.Description)
 	// Output: true client true Too many requests; retry later.
-}
-
-func ExampleBuiltin() {
-	for _, in := range codes.Builtin()[:3] {
-		fmt.Println(in.Code, in.Category)
-	}
-	// Output:
-	// VALIDATION_ERROR client
-	// NOT_FOUND client
-	// UNAUTHORIZED client
-}
-
-func ExampleCode_Validate() {
-	fmt.Println(codes.Code("INSUFFICIENT_FUNDS").Validate())
-	fmt.Println(codes.Code("").Validate())
-	// Output:
-	// <nil>
-	// mcperr: INVALID_CODE: a code must not be empty
 }
 
 // A registration can say how long to wait before a retry, and where the
@@ -89,8 +68,9 @@ func ExampleInfo() {
 	// mcperr: INVALID_CODE: "SLOW": RetryAfter is set but Retryable is false; set Retryable, or drop the delay
 }
 
-func ExampleCategory_UnmarshalText() {
-	var c codes.Category
-	fmt.Println(c.UnmarshalText([]byte("business")), c)
-	// Output: <nil> business
+// A Category is its text: client, business or server.
+func ExampleCategory() {
+	in, _ := (*codes.Registry)(nil).Lookup(codes.BusinessRuleViolation)
+	fmt.Println(in.Category, in.Category == "business")
+	// Output: business true
 }

@@ -21,19 +21,45 @@ type public interface {
 	error
 	ErrorCode() codes.Code
 	PublicMessage() string
+}
+
+// detailer is what a domain error with public details offers.
+type detailer interface {
 	PublicDetails() map[string]any
-	slog.LogValuer
 }
 
 var (
-	_ public = (*domain.NotFound)(nil)
-	_ public = (*domain.Validation)(nil)
-	_ public = (*domain.Authorization)(nil)
-	_ public = (*domain.Unauthenticated)(nil)
-	_ public = (*domain.BusinessRule)(nil)
-	_ public = (*domain.Conflict)(nil)
-	_ public = (*domain.RateLimited)(nil)
+	_ public         = (*domain.NotFound)(nil)
+	_ public         = (*domain.Validation)(nil)
+	_ public         = (*domain.Authorization)(nil)
+	_ public         = (*domain.Unauthenticated)(nil)
+	_ public         = (*domain.BusinessRule)(nil)
+	_ public         = (*domain.Conflict)(nil)
+	_ public         = (*domain.RateLimited)(nil)
+	_ detailer       = (*domain.NotFound)(nil)
+	_ detailer       = (*domain.Validation)(nil)
+	_ detailer       = (*domain.BusinessRule)(nil)
+	_ detailer       = (*domain.Conflict)(nil)
+	_ detailer       = (*domain.RateLimited)(nil)
+	_ slog.LogValuer = (*domain.Validation)(nil)
 )
+
+// TestOnlyValidationHasALogValue pins which types have a log view of their
+// own, and which have public details: a type that has none can never put a
+// log-only fact in one.
+func TestOnlyValidationHasALogValue(t *testing.T) {
+	for _, err := range []error{&domain.NotFound{}, &domain.Authorization{}, &domain.Unauthenticated{},
+		&domain.BusinessRule{}, &domain.Conflict{}, &domain.RateLimited{}} {
+		if _, ok := err.(slog.LogValuer); ok {
+			t.Errorf("%T has a LogValue: its Error text is its log view", err)
+		}
+	}
+	for _, err := range []error{&domain.Authorization{}, &domain.Unauthenticated{}} {
+		if _, ok := err.(detailer); ok {
+			t.Errorf("%T has PublicDetails: a client reads only its message", err)
+		}
+	}
+}
 
 func TestPublicAndPrivateViews(t *testing.T) {
 	tests := []struct {
@@ -66,9 +92,12 @@ func TestPublicAndPrivateViews(t *testing.T) {
 			if tt.err.PublicMessage() != tt.message {
 				t.Errorf("public message = %q, want %q", tt.err.PublicMessage(), tt.message)
 			}
-			details, err := json.Marshal(tt.err.PublicDetails())
-			if err != nil {
-				t.Fatal(err)
+			var details []byte
+			if d, ok := tt.err.(detailer); ok {
+				var err error
+				if details, err = json.Marshal(d.PublicDetails()); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if strings.Contains(tt.err.PublicMessage()+string(details), secret) {
 				t.Errorf("log-only data in the public view: %q %s", tt.err.PublicMessage(), details)
@@ -76,7 +105,10 @@ func TestPublicAndPrivateViews(t *testing.T) {
 			if tt.logHas == "" {
 				return
 			}
-			logView := tt.err.Error() + " " + tt.err.LogValue().String()
+			logView := tt.err.Error()
+			if lv, ok := tt.err.(slog.LogValuer); ok {
+				logView += " " + lv.LogValue().String()
+			}
 			if !strings.Contains(logView, tt.logHas) {
 				t.Errorf("log view %q lacks %q", logView, tt.logHas)
 			}
@@ -121,25 +153,8 @@ func TestDetails(t *testing.T) {
 	if !domain.NewRateLimited(time.Second).Retryable() {
 		t.Error("RateLimited must be retryable")
 	}
-	if domain.NewAuthorization("p", "s").PublicDetails() != nil {
-		t.Error("Authorization has public details")
-	}
-}
-
-func TestPointer(t *testing.T) {
-	for _, tt := range []struct {
-		tokens []string
-		want   string
-	}{
-		{nil, ""},
-		{[]string{""}, "/"},
-		{[]string{"items", "1", "qty"}, "/items/1/qty"},
-		{[]string{"a/b", "m~n"}, "/a~1b/m~0n"},
-		{[]string{"~1"}, "/~01"},
-	} {
-		if got := domain.Pointer(tt.tokens...); got != tt.want {
-			t.Errorf("Pointer(%q) = %q, want %q", tt.tokens, got, tt.want)
-		}
+	if (&domain.RateLimited{}).PublicDetails() != nil || (&domain.Conflict{}).PublicDetails() != nil {
+		t.Error("a RateLimited without delay or a Conflict without resource has public details")
 	}
 }
 
@@ -155,5 +170,44 @@ func TestValidationDetailsCarryPointerAndReason(t *testing.T) {
 		"map[constraint:The arguments must be a JSON object. field: pointer: reason:type]]]"
 	if got != want {
 		t.Errorf("PublicDetails = %s\nwant %s", got, want)
+	}
+}
+
+// TestLogViews pins the Error text of every type, the log view of the
+// types without a LogValue, and the Validation's LogValue, which alone
+// holds the offending values.
+func TestLogViews(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{domain.NewAuthorization("orders:write", "usr_7"), `access denied: subject "usr_7" lacks permission "orders:write"`},
+		{domain.NewAuthorization("orders:write", ""), `access denied: permission "orders:write" required`},
+		{&domain.Unauthenticated{}, "unauthenticated"},
+		{&domain.Unauthenticated{Reason: "token expired"}, "unauthenticated: token expired"},
+		{&domain.RateLimited{Limit: "100/min"}, "rate limited (100/min): Too many requests. Retry later."},
+		{domain.NewRateLimited(2 * time.Second), "rate limited: Too many requests. Retry after 2 seconds."},
+		{&domain.NotFound{Resource: "Order", ID: "o1", Cause: sql.ErrNoRows}, "Order not found: o1: " + sql.ErrNoRows.Error()},
+		{&domain.Conflict{Cause: errors.New("unique violation")}, "The request conflicts with the current state.: unique violation"},
+		{domain.NewBusinessRule("", "Too late.", nil), "Too late."},
+		{domain.NewValidation("email", secret, "Must be an email"), "Validation failed for email: Must be an email"},
+	}
+	for _, tt := range tests {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("%T.Error() = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+	v := &domain.Validation{Violations: []domain.Violation{
+		{Field: "email", Constraint: "Must be an email", Value: secret},
+		{Constraint: "The arguments must be a JSON object.", Value: 42},
+	}}
+	got := v.LogValue().String()
+	for _, want := range []string{"email", "Must be an email", secret, "(root)", "42"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("LogValue = %s, lacks %q", got, want)
+		}
+	}
+	if strings.Contains(v.Error(), secret) {
+		t.Errorf("Error() = %q holds a value", v.Error())
 	}
 }

@@ -28,21 +28,19 @@ func ExampleNewValidation() {
 
 // A Validation can point at the field with a JSON Pointer, and give a
 // machine-readable reason, for programs; the model reads the message.
-func ExamplePointer() {
+func ExampleValidation() {
 	err := &domain.Validation{Violations: []domain.Violation{{
 		Field:      "items/1/qty",
-		Pointer:    domain.Pointer("items", "1", "qty"),
+		Pointer:    "/items/1/qty",
 		Reason:     "minimum",
 		Constraint: "must be at least 1",
 		Value:      0,
 	}}}
 	fmt.Println(err.PublicMessage())
 	fmt.Println(err.PublicDetails())
-	fmt.Println(domain.Pointer("a/b", "c~d"))
 	// Output:
 	// Validation failed for items/1/qty: must be at least 1
 	// map[violations:[map[constraint:must be at least 1 field:items/1/qty pointer:/items/1/qty reason:minimum]]]
-	// /a~1b/c~0d
 }
 
 func ExampleNewAuthorization() {

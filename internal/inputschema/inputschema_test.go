@@ -146,3 +146,74 @@ func TestPointersAndReasons(t *testing.T) {
 		t.Errorf("arguments that are not an object: %+v, want pointer \"\" and reason type", root)
 	}
 }
+
+// TestJSONPointer checks the JSON Pointers (RFC 6901) the violations carry,
+// '~' and '/' escaped in each token.
+func TestJSONPointer(t *testing.T) {
+	for _, tt := range []struct {
+		tokens []string
+		want   string
+	}{
+		{nil, ""},
+		{[]string{""}, "/"},
+		{[]string{"items", "1", "qty"}, "/items/1/qty"},
+		{[]string{"a/b", "m~n"}, "/a~1b/m~0n"},
+		{[]string{"~1"}, "/~01"},
+	} {
+		if got := jsonPointer(tt.tokens...); got != tt.want {
+			t.Errorf("jsonPointer(%q) = %q, want %q", tt.tokens, got, tt.want)
+		}
+	}
+}
+
+// TestCheckArgumentsOfAnyShape checks what is not a JSON object: broken
+// JSON, and decoded arguments absent or of another type.
+func TestCheckArgumentsOfAnyShape(t *testing.T) {
+	s, err := Compile([]byte(orderSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := s.CheckJSON([]byte(`{"orderId": SECRET`))
+	if v == nil || len(v.Violations) != 1 || v.Violations[0].Reason != "type" || v.Violations[0].Field != "" {
+		t.Fatalf("CheckJSON(broken JSON) = %+v, want one type violation of the whole", v)
+	}
+	if strings.Contains(v.PublicMessage(), "SECRET") {
+		t.Errorf("the broken arguments reached the message: %s", v.PublicMessage())
+	}
+	if v := s.Check(nil); v == nil || len(v.Violations) != 2 {
+		t.Errorf("Check(nil) = %+v, want the two required fields", v)
+	}
+	if v := s.Check(map[string]any{"orderId": "ord_1", "count": json.Number("2")}); v != nil {
+		t.Errorf("Check(decoded arguments that fit) = %+v", v)
+	}
+	if v := s.Check("SECRET"); v == nil || v.Violations[0].Pointer != "" || v.Violations[0].Reason != "type" {
+		t.Errorf("Check(a string) = %+v, want a type violation of the whole", v)
+	}
+	open, err := Compile([]byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{``, `null`, ` {} `, `{"any":1}`} {
+		if v := open.CheckJSON([]byte(args)); v != nil {
+			t.Errorf("CheckJSON(%q) against {} = %+v", args, v)
+		}
+	}
+}
+
+func TestMarshal(t *testing.T) {
+	raw := json.RawMessage(`{"type":"object"}`)
+	if b, err := Marshal(raw); err != nil || string(b) != string(raw) {
+		t.Errorf("Marshal(raw) = %s, %v", b, err)
+	}
+	b, err := Marshal(map[string]any{"type": "object"})
+	if err != nil || string(b) != `{"type":"object"}` {
+		t.Errorf("Marshal(map) = %s, %v", b, err)
+	}
+	if _, err := Marshal(func() {}); err == nil {
+		t.Error("Marshal(func) succeeded")
+	}
+	var c Cache
+	if _, err := c.Get([]byte(`{`)); err == nil {
+		t.Error("Cache.Get compiled broken JSON")
+	}
+}
