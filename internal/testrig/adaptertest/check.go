@@ -31,8 +31,18 @@ type Result struct {
 	// canary must not appear in it.
 	Raw []byte
 	// Typed is the envelope as the adapter's EnvelopeOf read it from the
-	// result; nil when it found none.
-	Typed *filter.Envelope
+	// result; the zero Envelope when it found none.
+	Typed filter.Envelope
+}
+
+// EnvelopeVersion is the version of the envelope's form that the adapters
+// send.
+const EnvelopeVersion = 1
+
+// found reports whether e is an envelope EnvelopeOf found, not the zero
+// value it returns when there is none.
+func found(e filter.Envelope) bool {
+	return e.Version != 0 || e.Error || e.Code != "" || e.Message != ""
 }
 
 // Envelope returns the mcperr envelope in r's _meta, or nil.
@@ -134,7 +144,7 @@ func Check(t *testing.T, c Case, r Result, records []map[string]any) {
 	switch {
 	case w.Code == "" && env != nil:
 		t.Errorf("want no error envelope, got %v", env)
-	case w.Code == "" && r.Typed != nil:
+	case w.Code == "" && found(r.Typed):
 		t.Errorf("EnvelopeOf found %+v in a result without one", r.Typed)
 	case w.Code != "":
 		checkEnvelope(t, w, env, r.Typed, ref, wantText)
@@ -149,11 +159,17 @@ func Check(t *testing.T, c Case, r Result, records []map[string]any) {
 }
 
 // checkTyped checks that the typed envelope says what the decoded one does.
-func checkTyped(t *testing.T, env map[string]any, typed *filter.Envelope) {
+func checkTyped(t *testing.T, env map[string]any, typed filter.Envelope) {
 	t.Helper()
-	if typed == nil {
+	if !found(typed) {
 		t.Errorf("EnvelopeOf found no envelope in a result that has one: %v", env)
 		return
+	}
+	if len(typed.Details) > 0 {
+		var details map[string]any
+		if err := json.Unmarshal(typed.Details, &details); err != nil || details == nil {
+			t.Errorf("EnvelopeOf's details %s are not a JSON object: %v", typed.Details, err)
+		}
 	}
 	b, err := json.Marshal(typed)
 	if err != nil {
@@ -168,7 +184,7 @@ func checkTyped(t *testing.T, env map[string]any, typed *filter.Envelope) {
 	}
 }
 
-func checkEnvelope(t *testing.T, w Expect, env map[string]any, typed *filter.Envelope, ref, text string) {
+func checkEnvelope(t *testing.T, w Expect, env map[string]any, typed filter.Envelope, ref, text string) {
 	t.Helper()
 	if env == nil {
 		t.Fatalf("no error envelope in _meta[%q]", filter.MetaKey)
@@ -178,8 +194,8 @@ func checkEnvelope(t *testing.T, w Expect, env map[string]any, typed *filter.Env
 	if env["error"] != true || env["code"] != string(w.Code) || env["message"] != text {
 		t.Errorf("envelope = %v, want error true, code %s, message %q", env, w.Code, text)
 	}
-	if env["version"] != float64(filter.EnvelopeVersion) {
-		t.Errorf("envelope version = %v, want %d", env["version"], filter.EnvelopeVersion)
+	if env["version"] != float64(EnvelopeVersion) {
+		t.Errorf("envelope version = %v, want %d", env["version"], EnvelopeVersion)
 	}
 	if w.Category != "" && env["category"] != w.Category {
 		t.Errorf("envelope category = %v, want %s", env["category"], w.Category)

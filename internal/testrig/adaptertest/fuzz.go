@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,7 +15,6 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/testrig/errgen"
-	"github.com/mcperr/mcperr/internal/panics"
 )
 
 // FuzzBehaviour is what one call of a failing tool of a fuzz target does.
@@ -43,29 +43,33 @@ type FuzzArgs struct {
 
 // Fuzz is the SDK-independent half of an adapter's fuzz target: the log
 // and the registry of its one pipeline, the behaviours of the calls under
-// way and the incidents reported.
+// way and the failures its observer was told of.
 type Fuzz struct {
 	Log        errgen.Log
 	Registry   *codes.Registry
 	behaviours sync.Map // int64 → *FuzzBehaviour
 	next       atomic.Int64
 	mu         sync.Mutex
-	incidents  []filter.Incident
+	observed   []filter.Failure
 }
 
 // NewFuzz returns a Fuzz with the generator's registry.
 func NewFuzz() *Fuzz { return &Fuzz{Registry: errgen.Registry()} }
 
 // Pipeline returns a pipeline that logs into f.Log, knows f.Registry and
-// reports to f.
+// tells f of every failure.
 func (f *Fuzz) Pipeline() (*filter.Pipeline, error) {
-	rep := filter.ReporterFunc(func(_ context.Context, in filter.Incident) {
+	observe := func(_ context.Context, fl filter.Failure) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		f.incidents = append(f.incidents, in)
-	})
-	return filter.New(filter.WithLogger(f.Log.Logger()), filter.WithRegistry(f.Registry), filter.WithReporter(rep))
+		f.observed = append(f.observed, fl)
+	}
+	return filter.New(filter.WithLogger(f.Log.Logger()), filter.WithRegistry(f.Registry), filter.WithObserver(observe))
 }
+
+// recovered is what an adapter makes of a recovered panic value v: a
+// *filter.PanicError with the stack.
+func recovered(v any) error { return &filter.PanicError{Value: v, Stack: debug.Stack()} }
 
 // Fail does what the behaviour n says: a tool's handler returns it.
 func (f *Fuzz) Fail(n int64) error {
@@ -81,18 +85,18 @@ func DecodeFuzz(data []byte, tools []string) (tool string, b *FuzzBehaviour, g *
 	src := errgen.NewSource(data)
 	tool = tools[src.Op(len(tools))]
 	panicsWith := src.Op(2) == 1
-	g = errgen.New(src, errgen.Config{Panic: panics.Recovered, ChainLimit: filter.MaxChain})
+	g = errgen.New(src, errgen.Config{Panic: recovered, ChainLimit: MaxChain})
 	return tool, &FuzzBehaviour{Err: g.Error(), Panics: panicsWith}, g
 }
 
-// Start makes b the behaviour of a new n and forgets the incidents reported
+// Start makes b the behaviour of a new n and forgets the failures observed
 // so far. It returns n, a description of the call of tool for messages, and
 // end, which forgets b.
 func (f *Fuzz) Start(tool string, b *FuzzBehaviour) (n int64, what string, end func()) {
 	n = f.next.Add(1)
 	f.behaviours.Store(n, b)
 	f.mu.Lock()
-	f.incidents = nil
+	f.observed = nil
 	f.mu.Unlock()
 	return n, fmt.Sprintf("%T from %s (panics: %v)", b.Err, tool, b.Panics), func() { f.behaviours.Delete(n) }
 }
@@ -154,7 +158,8 @@ type FuzzAnswer struct {
 // result, never a protocol error; nothing private on the wire; a registered
 // code and a bounded message, the first content; a ref for a server error
 // only, that names exactly one of one "tool call failed" record; no logged
-// value past its bound; and at most one incident reported, with the ref.
+// value past its bound; and the observer told of the failure once, with
+// the client's code and ref.
 func (f *Fuzz) Check(t *testing.T, what, wire string, a FuzzAnswer) {
 	t.Helper()
 	recs, lerr := f.Log.Take()
@@ -183,7 +188,7 @@ func (f *Fuzz) Check(t *testing.T, what, wire string, a FuzzAnswer) {
 		t.Errorf("code %q is not registered, for %s", errgen.Cut(code), what)
 	}
 	// In runes: JSON turns each byte of invalid UTF-8 into three of U+FFFD.
-	if n := utf8.RuneCountInString(msg); n == 0 || n > filter.MaxMessage {
+	if n := utf8.RuneCountInString(msg); n == 0 || n > MaxMessage {
 		t.Errorf("message of %d runes, for %s", n, what)
 	}
 	if a.Contents == 0 {
@@ -203,7 +208,7 @@ func (f *Fuzz) Check(t *testing.T, what, wire string, a FuzzAnswer) {
 		if ref != "" && strings.Contains(rec.Raw, ref) {
 			withRef++
 		}
-		if l, where := errgen.Longest(rec.Fields); l > filter.MaxLogValue+100 {
+		if l, where := errgen.Longest(rec.Fields); l > MaxLogValue+100 {
 			t.Errorf("a logged value of %d runes: %s, for %s", l, where, what)
 		}
 	}
@@ -214,10 +219,12 @@ func (f *Fuzz) Check(t *testing.T, what, wire string, a FuzzAnswer) {
 		t.Errorf("ref %s is in %d records, want 1, for %s", ref, withRef, what)
 	}
 	f.mu.Lock()
-	incidents := f.incidents
+	observed := f.observed
 	f.mu.Unlock()
-	if len(incidents) > 1 || len(incidents) == 1 && incidents[0].Ref != ref {
-		t.Errorf("%d incidents reported, for a response with ref %q, for %s", len(incidents), ref, what)
+	if len(observed) != 1 {
+		t.Errorf("the observer was told of %d failures, want 1, for %s", len(observed), what)
+	} else if o := observed[0].Envelope; o.Ref != ref || string(o.Code) != code {
+		t.Errorf("the observer was told of code %q ref %q, the client read code %q ref %q, for %s", errgen.Cut(string(o.Code)), o.Ref, errgen.Cut(code), ref, what)
 	}
 }
 

@@ -31,6 +31,53 @@ const HostileCanary = "hunter2-CANARY-hostile"
 // a call left unanswered fails its test instead of hanging the suite.
 const HostileCallTimeout = 5 * time.Second
 
+// NoAnswerWait is how long a test waits for the answer to a call that must
+// go unanswered (HostileWant.NoAnswer) before it takes the silence for
+// what it is.
+const NoAnswerWait = 500 * time.Millisecond
+
+// ErrNoAnswer is the ProtocolErr of a Result that CallOrNoAnswer returns
+// for a call that got no answer.
+var ErrNoAnswer = errors.New("adaptertest: the call got no answer")
+
+// CallOrNoAnswer runs call on a goroutine of its own, with a context that
+// expires after wait, and returns what it returned. When call has not
+// returned by then, or ends its goroutine without returning (a
+// runtime.Goexit in a handler that runs on the caller's goroutine, as with
+// mcp-go's in-process client), it returns a Result whose ProtocolErr is
+// ErrNoAnswer. A call that returns an error once its context has expired
+// got no answer either.
+func CallOrNoAnswer(wait time.Duration, call func(ctx context.Context) Result) Result {
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	answer := make(chan Result, 1)
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		answer <- call(ctx)
+	}()
+	select {
+	case <-ended:
+		select {
+		case r := <-answer:
+			if r.ProtocolErr != nil && ctx.Err() != nil {
+				return Result{ProtocolErr: fmt.Errorf("%w within %v: %w", ErrNoAnswer, wait, r.ProtocolErr)}
+			}
+			return r
+		default:
+			return Result{ProtocolErr: fmt.Errorf("%w: the calling goroutine ended", ErrNoAnswer)}
+		}
+	case <-ctx.Done():
+		return Result{ProtocolErr: fmt.Errorf("%w within %v", ErrNoAnswer, wait)}
+	}
+}
+
+// Unanswered reports whether r stands for a call that got no answer: a
+// ProtocolErr of ErrNoAnswer or of an expired context.
+func Unanswered(r Result) bool {
+	return errors.Is(r.ProtocolErr, ErrNoAnswer) || errors.Is(r.ProtocolErr, context.DeadlineExceeded)
+}
+
 // MaskedTextRE is the one text of a masked error: it captures the tool's
 // name and the ref.
 var MaskedTextRE = regexp.MustCompile(`^Internal error in tool "([^"]*)" \(ref: ([0-9a-f]{16})\)\.$`)
@@ -170,21 +217,27 @@ func (h *BrokenHandler) Handed() []string {
 	return append([]string(nil), h.seen...)
 }
 
-// Reports is a filter.Reporter that records the ref of every incident
-// handed to it, then runs Inner, if set.
+// Reports is a reporter: a filter.Observer (its method Report) that looks
+// at server failures only, those with a ref, as an error tracker does. It
+// records the ref of each, then runs Inner, if set. Give it to a pipeline
+// with filter.WithObserver(r.Report).
 type Reports struct {
 	mu    sync.Mutex
 	refs  []string
-	Inner func(filter.Incident)
+	Inner func(filter.Failure)
 }
 
-// Report records in's ref and runs r.Inner.
-func (r *Reports) Report(_ context.Context, in filter.Incident) {
+// Report records the ref of f, a server failure, and runs r.Inner; it
+// ignores a failure without a ref.
+func (r *Reports) Report(_ context.Context, f filter.Failure) {
+	if f.Envelope.Ref == "" {
+		return
+	}
 	r.mu.Lock()
-	r.refs = append(r.refs, in.Ref)
+	r.refs = append(r.refs, f.Envelope.Ref)
 	r.mu.Unlock()
 	if r.Inner != nil {
-		r.Inner(in)
+		r.Inner(f)
 	}
 }
 
@@ -251,6 +304,11 @@ func goexits(context.Context) error { runtime.Goexit(); return nil }
 
 // HostileWant is what the client must read for a failing call.
 type HostileWant struct {
+	// NoAnswer means the call must go unanswered (a runtime.Goexit), with
+	// one record of it at error level with a ref; the other fields but
+	// LogHas are then ignored. Make such a call with CallOrNoAnswer, or
+	// with a context that expires after NoAnswerWait.
+	NoAnswer bool
 	// Text is the exact first text block; empty means the masked text of
 	// tool "x" with a ref.
 	Text string
@@ -259,9 +317,8 @@ type HostileWant struct {
 	// Hints are the exact Hint lines of the block after the message, each
 	// "Hint: ...".
 	Hints []string
-	// Bounded asks only that the text be at most filter.MaxMessage bytes
-	// long and the hints at most filter.MaxHints of filter.MaxHint bytes,
-	// instead of exact texts.
+	// Bounded asks only that the text be at most MaxMessage bytes long and
+	// the hints at most MaxHints of MaxHint bytes, instead of exact texts.
 	Bounded bool
 	// LogHas are strings the failure's one record must hold.
 	LogHas []string
@@ -273,17 +330,27 @@ type HostileCase struct {
 	Do   HostileBehaviour
 	// Filters are global on an installed server, the tool's own for Wrap.
 	Filters []filter.Filter
-	// Report runs inside the reporter of an installed server.
-	Report func(filter.Incident)
+	// Report runs inside the reporter (see Reports) of an installed
+	// server, for each server failure.
+	Report func(filter.Failure)
 	// Options are more options of an installed server's pipeline, such as
 	// a Renderer or an Observer.
 	Options []filter.Option
 	// LogMode breaks the logger: "panic", "error" or "goexit".
 	LogMode string
-	Want    HostileWant
+	// LastResort means the failure's record goes to the pipeline's
+	// last-resort handler, on standard error: a runtime.Goexit in a filter,
+	// an observer or the renderer. See CapturesStderr.
+	LastResort bool
+	Want       HostileWant
 	// SkipFor maps entry names to why the case does not apply there.
 	SkipFor map[string]string
 }
+
+// CapturesStderr reports whether the test of c must capture standard error
+// (CaptureStderr) before it builds a pipeline, to see the failure's record:
+// the logger is broken, or the record goes to the last resort.
+func (c HostileCase) CapturesStderr() bool { return c.LogMode != "" || c.LastResort }
 
 // TypedNilFilter transforms every error into a typed nil whose Error
 // panics.
@@ -308,7 +375,7 @@ var GoexitFilter = filter.Func(func(context.Context, filter.Call, error) (*filte
 // SkipFor name.
 const WrapWithoutInstall = "Wrap without Install"
 
-const noReporter = "the default configuration of a tool wrapped without Install has no reporter"
+const noReporter = "the default configuration of a tool wrapped without Install has no observer to report with"
 
 const noOptions = "the default configuration of a tool wrapped without Install has no renderer or observer of its own"
 
@@ -323,58 +390,67 @@ func HostileCases() []HostileCase {
 		{Name: "chain cyclic through Unwrap() error on itself", Do: Fails(&SelfError{}), Want: HostileWant{LogHas: []string{"*adaptertest.SelfError"}}},
 		{Name: "chain cyclic through two errors", Do: Fails(NewPair()), Want: HostileWant{LogHas: []string{"*adaptertest.PairError"}}},
 		{Name: "chain cyclic through Unwrap() []error", Do: Fails(&JoinSelfError{}), Want: HostileWant{LogHas: []string{"*adaptertest.JoinSelfError"}}},
-		{Name: "chain longer than MaxChain", Do: Fails(LongChain(filter.MaxChain + 5)), Want: HostileWant{LogHas: []string{"*adaptertest.LayerError"}}},
+		{Name: "chain longer than MaxChain", Do: Fails(LongChain(MaxChain + 5)), Want: HostileWant{LogHas: []string{"*adaptertest.LayerError"}}},
 		{Name: "panic", Do: PanicsWith("nil map write: " + HostileCanary), Want: HostileWant{LogHas: []string{"nil map write", "goroutine"}}},
 		{Name: "panic with nil", Do: PanicsWith(nil), Want: HostileWant{LogHas: []string{"panic called with nil argument"}}},
 		HostileHTTPCases()[0],
 		HostileHTTPCases()[1],
 		{Name: "filter panics", Do: plain, Filters: []filter.Filter{PanickingFilter}},
 		{Name: "filter turns the error into a typed nil whose Error panics", Do: plain, Filters: []filter.Filter{TypedNilFilter}},
-		{Name: "filter calls runtime.Goexit", Do: plain, Filters: []filter.Filter{GoexitFilter}},
-		{Name: "reporter panics", Do: plain, Report: func(filter.Incident) { panic("reporter broke: " + HostileCanary) },
+		// A runtime.Goexit in the pipeline ends the goroutine that serves the
+		// call: the call goes unanswered, its one record is written by the
+		// last resort, and the server goes on.
+		{Name: "filter calls runtime.Goexit", Do: plain, Filters: []filter.Filter{GoexitFilter}, LastResort: true, Want: exited},
+		{Name: "reporter panics", Do: plain, Report: func(filter.Failure) { panic("reporter broke: " + HostileCanary) },
 			SkipFor: map[string]string{WrapWithoutInstall: noReporter}},
-		{Name: "reporter calls runtime.Goexit", Do: plain, Report: func(filter.Incident) { runtime.Goexit() },
+		{Name: "reporter calls runtime.Goexit", Do: plain, Report: func(filter.Failure) { runtime.Goexit() }, LastResort: true, Want: exited,
 			SkipFor: map[string]string{WrapWithoutInstall: noReporter}},
-		{Name: "renderer panics", Do: plain, Options: []filter.Option{filter.WithRenderer(func(*filter.Response) []string {
+		{Name: "renderer panics", Do: plain, Options: []filter.Option{filter.WithRenderer(func(filter.Envelope) []string {
 			panic("renderer broke: " + HostileCanary)
 		})}, SkipFor: map[string]string{WrapWithoutInstall: noOptions}},
-		{Name: "renderer calls runtime.Goexit", Do: plain, Options: []filter.Option{filter.WithRenderer(func(*filter.Response) []string {
+		{Name: "renderer calls runtime.Goexit", Do: plain, Options: []filter.Option{filter.WithRenderer(func(filter.Envelope) []string {
 			runtime.Goexit()
 			return nil
-		})}, SkipFor: map[string]string{WrapWithoutInstall: noOptions}},
-		{Name: "observer panics", Do: plain, Options: []filter.Option{filter.WithObserver(filter.ObserverFunc(func(context.Context, filter.Failure) {
+		})}, LastResort: true, Want: exited, SkipFor: map[string]string{WrapWithoutInstall: noOptions}},
+		{Name: "observer panics", Do: plain, Options: []filter.Option{filter.WithObserver(func(context.Context, filter.Failure) {
 			panic("observer broke: " + HostileCanary)
-		}))}, SkipFor: map[string]string{WrapWithoutInstall: noOptions}},
-		{Name: "observer calls runtime.Goexit", Do: plain, Options: []filter.Option{filter.WithObserver(filter.ObserverFunc(func(context.Context, filter.Failure) {
+		})}, SkipFor: map[string]string{WrapWithoutInstall: noOptions}},
+		{Name: "observer calls runtime.Goexit", Do: plain, Options: []filter.Option{filter.WithObserver(func(context.Context, filter.Failure) {
 			runtime.Goexit()
-		}))}, SkipFor: map[string]string{WrapWithoutInstall: noOptions}},
+		})}, LastResort: true, Want: exited, SkipFor: map[string]string{WrapWithoutInstall: noOptions}},
 		{Name: "log handler panics", Do: plain, LogMode: "panic"},
 		{Name: "log handler returns an error", Do: plain, LogMode: "error"},
-		{Name: "log handler calls runtime.Goexit", Do: plain, LogMode: "goexit"},
+		{Name: "log handler calls runtime.Goexit", Do: plain, LogMode: "goexit", Want: exited},
 		{Name: "issue link is not a hint", Do: Fails(crdb.WithIssueLink(errors.New("unsupported: "+HostileCanary),
 			crdb.IssueLink{IssueURL: "https://example.invalid/" + HostileCanary, Detail: "detail " + HostileCanary}))},
 		{Name: "third-party ErrorHint deep in the chain", Do: Fails(fmt.Errorf("query: %w", &HintedError{}))},
 		{Name: "hint below a ToolError's cause", Do: Fails(toolerr.New("The order service failed.").
 			WithCause(crdb.WithHint(errors.New("cause: "+HostileCanary), "secret hint: "+HostileCanary))),
 			Want: HostileWant{Text: "The order service failed.", Code: codes.ToolFailed}},
-		{Name: "hint at the top survives masking", Do: Fails(crdb.WithHint(errors.New("db: "+HostileCanary), "Retry later.")),
-			Want: HostileWant{Hints: []string{"Hint: Retry later."}}},
+		// A masked error has no hints at all.
+		{Name: "hint at the top of a masked error does not reach the model", Do: Fails(crdb.WithHint(errors.New("db: "+HostileCanary), "Retry later."))},
 		{Name: "oversized message and hints", Do: func(context.Context) error {
-			e := toolerr.New(strings.Repeat("m", 3*filter.MaxMessage)).WithHint(strings.Repeat("h", 4*filter.MaxHint))
-			return crdb.WithHint(crdb.WithHint(e, strings.Repeat("i", 2*filter.MaxHint)), strings.Repeat("j", 2*filter.MaxHint))
+			e := toolerr.New(strings.Repeat("m", 3*MaxMessage)).WithHint(strings.Repeat("h", 4*MaxHint))
+			return crdb.WithHint(crdb.WithHint(e, strings.Repeat("i", 2*MaxHint)), strings.Repeat("j", 2*MaxHint))
 		}, Want: HostileWant{Code: codes.ToolFailed, Bounded: true}},
 	}
 }
 
-// HostileHTTPCases are the failures that, over streamable HTTP, must get a
-// masked answer, not a dropped connection: panic(http.ErrAbortHandler) and
-// runtime.Goexit.
+// exited is what a call whose goroutine a runtime.Goexit ended must give:
+// no answer, one record at error level with a ref.
+var exited = HostileWant{NoAnswer: true}
+
+// HostileHTTPCases are the failures that net/http treats specially:
+// panic(http.ErrAbortHandler), which must get a masked answer, not a
+// dropped connection; and runtime.Goexit in the handler, which leaves the
+// call unanswered, as net/http does, logged once with a ref, the server
+// serving on.
 func HostileHTTPCases() []HostileCase {
 	return []HostileCase{
 		{Name: "panic with http.ErrAbortHandler", Do: PanicsWith(http.ErrAbortHandler),
 			Want: HostileWant{LogHas: []string{http.ErrAbortHandler.Error()}}},
 		{Name: "runtime.Goexit", Do: goexits,
-			Want: HostileWant{LogHas: []string{"runtime.Goexit"}}},
+			Want: HostileWant{NoAnswer: true, LogHas: []string{"the handler called runtime.Goexit"}}},
 	}
 }
 
@@ -384,7 +460,7 @@ type HostileRun struct {
 	Records  []map[string]any // the logger's records
 	Handed   []string         // records handed to a broken log handler
 	Fallback []string         // the last-resort handler's lines
-	Reports  []string         // refs handed to the reporter
+	Reports  []string         // refs handed to the reporter (Reports.Got)
 	// WantEnvelope means the result must carry the envelope; without it,
 	// an envelope, if any, is still checked.
 	WantEnvelope bool
@@ -393,10 +469,18 @@ type HostileRun struct {
 // CheckHostile checks what one failing call of tool gave against want: one
 // isError result without the canary, within the bounds of a message and
 // its hints, with the texts, envelope and ref want says, logged once and
-// reported at most once.
+// reported at most once. With want.NoAnswer: no answer (see Unanswered),
+// and one record at error level with a ref, reported at most once.
 func CheckHostile(t *testing.T, tool string, want HostileWant, run HostileRun) {
 	t.Helper()
 	r := run.R
+	if want.NoAnswer {
+		if !Unanswered(r) {
+			t.Errorf("want no answer, got %v %s", r.ProtocolErr, r.Raw)
+		}
+		checkOneRecord(t, run, "", want.LogHas, true)
+		return
+	}
 	if r.ProtocolErr != nil {
 		t.Fatalf("want one isError result, got a protocol error or no answer: %v", r.ProtocolErr)
 	}
@@ -406,7 +490,7 @@ func CheckHostile(t *testing.T, tool string, want HostileWant, run HostileRun) {
 	if !r.IsError || len(r.Texts) == 0 {
 		t.Fatalf("want an isError result with text, got %s", r.Raw)
 	}
-	if len(r.Texts[0]) > filter.MaxMessage {
+	if len(r.Texts[0]) > MaxMessage {
 		t.Errorf("message of %d bytes, more than MaxMessage", len(r.Texts[0]))
 	}
 	code := want.Code
@@ -424,11 +508,11 @@ func CheckHostile(t *testing.T, tool string, want HostileWant, run HostileRun) {
 		}
 	}
 	hints := HintLines(rest)
-	if len(hints) > filter.MaxHints {
+	if len(hints) > MaxHints {
 		t.Errorf("%d hints, more than MaxHints", len(hints))
 	}
 	for _, h := range hints {
-		if len(h) > len("Hint: ")+filter.MaxHint {
+		if len(h) > len("Hint: ")+MaxHint {
 			t.Errorf("hint %.40q... of %d bytes: want at most MaxHint bytes", h, len(h))
 		}
 	}
@@ -460,38 +544,72 @@ func CheckHostile(t *testing.T, tool string, want HostileWant, run HostileRun) {
 			t.Errorf("envelope ref %v, text ref %q", env["ref"], ref)
 		}
 	}
-	checkOneRecord(t, run, ref, want.LogHas)
+	checkOneRecord(t, run, ref, want.LogHas, false)
 }
+
+// fallbackRefRE finds the ref and the level of a record of the last-resort
+// handler, a text handler.
+var (
+	fallbackRefRE   = regexp.MustCompile(`(?:^| )ref=([0-9a-f]{16})(?: |$)`)
+	fallbackLevelRE = regexp.MustCompile(`(?:^| )level=([A-Z]+)(?: |$)`)
+)
 
 // checkOneRecord checks that the failure was logged once: one "tool call
 // failed" record, in the logger or, if the logger failed, in the
 // last-resort handler, holding ref when there is one; and that the reporter
-// was called at most once, with ref.
-func checkOneRecord(t *testing.T, run HostileRun, ref string, logHas []string) {
+// was called at most once, with ref. With findRef, ref is not known from
+// an answer: the record must be at error level with a ref, which must be
+// in no other record.
+func checkOneRecord(t *testing.T, run HostileRun, ref string, logHas []string, findRef bool) {
 	t.Helper()
-	failed, withRef := 0, 0
+	failed := 0
 	var text string // the failure's record
 	for _, rec := range run.Records {
-		b, _ := json.Marshal(rec)
 		if rec["msg"] == "tool call failed" {
+			b, _ := json.Marshal(rec)
 			failed++
 			text = string(b)
-		}
-		if ref != "" && strings.Contains(string(b), ref) {
-			withRef++
+			if findRef {
+				ref, _ = rec["ref"].(string)
+				if rec["level"] != "ERROR" {
+					t.Errorf("the failure was logged at %v, want ERROR: %s", rec["level"], b)
+				}
+			}
 		}
 	}
 	for _, l := range run.Fallback {
 		if strings.Contains(l, `msg="tool call failed"`) {
 			failed++
 			text = l
-		}
-		if ref != "" && strings.Contains(l, ref) {
-			withRef++
+			if findRef {
+				ref = ""
+				if m := fallbackRefRE.FindStringSubmatch(l); m != nil {
+					ref = m[1]
+				}
+				if m := fallbackLevelRE.FindStringSubmatch(l); m == nil || m[1] != "ERROR" {
+					t.Errorf("the failure was logged below ERROR: %s", l)
+				}
+			}
 		}
 	}
 	if failed != 1 {
 		t.Errorf("%d records of the failure, want 1: log %v, last resort %q", failed, run.Records, run.Fallback)
+	}
+	if findRef && failed == 1 && !timeoutRefRE.MatchString(ref) {
+		t.Errorf("the failure's record has ref %q, want 16 hex digits: %s", ref, text)
+	}
+	withRef := 0
+	if ref != "" {
+		for _, rec := range run.Records {
+			if b, _ := json.Marshal(rec); strings.Contains(string(b), ref) {
+				withRef++
+			}
+		}
+		for _, l := range run.Fallback {
+			if strings.Contains(l, ref) {
+				withRef++
+			}
+		}
 	}
 	if ref != "" && withRef != 1 {
 		t.Errorf("ref %s is in %d records, want 1: log %v, last resort %q", ref, withRef, run.Records, run.Fallback)
@@ -513,7 +631,7 @@ func checkOneRecord(t *testing.T, run HostileRun, ref string, logHas []string) {
 		}
 	}
 	if len(run.Reports) > 1 || len(run.Reports) == 1 && run.Reports[0] != ref {
-		t.Errorf("reporter called with %q, want at most once with the client's ref %q", run.Reports, ref)
+		t.Errorf("reporter called with %q, want at most once with the failure's ref %q", run.Reports, ref)
 	}
 }
 

@@ -65,20 +65,26 @@ func LoadTools() []LoadTool {
 // hexRefRE finds what may be refs in a log record.
 var hexRefRE = regexp.MustCompile(`[0-9a-f]{16}`)
 
-// RefReporter is a filter.Reporter that counts the incidents of each ref.
+// RefReporter is a reporter: its method Report is a filter.Observer that
+// counts the server failures (those with a ref) of each ref. Give it to a
+// pipeline with filter.WithObserver(r.Report).
 type RefReporter struct {
 	mu   sync.Mutex
 	refs map[string]int
 }
 
-// Report counts in's ref.
-func (r *RefReporter) Report(_ context.Context, in filter.Incident) {
+// Report counts the ref of f, a server failure; it ignores a failure
+// without a ref.
+func (r *RefReporter) Report(_ context.Context, f filter.Failure) {
+	if f.Envelope.Ref == "" {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.refs == nil {
 		r.refs = map[string]int{}
 	}
-	r.refs[in.Ref]++
+	r.refs[f.Envelope.Ref]++
 }
 
 // Refs returns how many times each ref was reported so far.

@@ -120,10 +120,23 @@ type RPCExpect struct {
 	PassThrough bool
 }
 
+// Kind is the kind of request of an RPCCase: its MCP method.
+type Kind string
+
+// The kinds of RPCCase.
+const (
+	KindResource   Kind = "resources/read"
+	KindPrompt     Kind = "prompts/get"
+	KindCompletion Kind = "completion/complete"
+)
+
+// Method returns the MCP method of k, as filter.Call.Method holds it.
+func (k Kind) Method() string { return string(k) }
+
 // RPCCase is one resources/read, prompts/get or completion/complete.
 type RPCCase struct {
 	Name string
-	Kind filter.Kind
+	Kind Kind
 	// Target is the URI read, the prompt got, or the prompt whose argument
 	// "name" is completed.
 	Target string
@@ -136,11 +149,10 @@ type RPCCase struct {
 // RPCCases returns the table of resource, prompt and completion requests.
 func RPCCases() []RPCCase {
 	internal := func(what string) RPCExpect {
-		return RPCExpect{Code: filter.CodeInternalError, EnvCode: codes.InternalError, Masked: true, Logged: 1,
+		return RPCExpect{Code: CodeInternalError, EnvCode: codes.InternalError, Masked: true, Logged: 1,
 			Message: "Internal error in " + what + " (ref: {ref})."}
 	}
-	r, p := filter.KindResource, filter.KindPrompt
-	c := filter.KindCompletion
+	r, p, c := KindResource, KindPrompt, KindCompletion
 	withLog := func(e RPCExpect, s ...string) RPCExpect { e.LogContains = s; return e }
 	return []RPCCase{
 		{"resource: success", r, "file:///ok.txt", nil, RPCExpect{Text: "hello"}},
@@ -148,16 +160,16 @@ func RPCCases() []RPCCase {
 			withLog(internal(`resource "file:///internal.txt"`), "password="+Canary)},
 		{"resource: panic", r, "file:///panic.txt", nil, withLog(internal(`resource "file:///panic.txt"`), Canary, "goroutine")},
 		{"resource: server survives a panic", r, "file:///ok.txt", nil, RPCExpect{Text: "hello"}},
-		{"resource: NotFound", r, "file:///missing.txt", nil, RPCExpect{Code: filter.CodeResourceNotFound, EnvCode: codes.NotFound,
+		{"resource: NotFound", r, "file:///missing.txt", nil, RPCExpect{Code: CodeResourceNotFound, EnvCode: codes.NotFound,
 			Message: "File not found: missing.txt", URI: true, Logged: 1, LogContains: []string{"stat " + Canary}}},
-		{"resource: Authorization", r, "file:///forbidden.txt", nil, RPCExpect{Code: filter.CodeInvalidParams, EnvCode: codes.Forbidden,
+		{"resource: Authorization", r, "file:///forbidden.txt", nil, RPCExpect{Code: CodeInvalidParams, EnvCode: codes.Forbidden,
 			Message: "Access denied.", Logged: 1, LogContains: []string{"user-" + Canary}}},
-		{"resource: ToolError", r, "file:///locked.txt", nil, RPCExpect{Code: filter.CodeInvalidParams, EnvCode: codes.ToolFailed,
+		{"resource: ToolError", r, "file:///locked.txt", nil, RPCExpect{Code: CodeInvalidParams, EnvCode: codes.ToolFailed,
 			Message: "The file is locked; try again in a minute.", Logged: 1, LogContains: []string{"flock: " + Canary}}},
-		{"resource: deadline", r, "file:///slow.txt", nil, RPCExpect{Code: filter.CodeInternalError, EnvCode: codes.Timeout,
+		{"resource: deadline", r, "file:///slow.txt", nil, RPCExpect{Code: CodeInternalError, EnvCode: codes.Timeout,
 			Message: "The request did not finish in time; try again later (ref: {ref}).", Server: true, Logged: 1}},
 		{"template: success", r, "orders://ord_1", nil, RPCExpect{Text: "order ord_1"}},
-		{"template: NotFound", r, "orders://ord_404", nil, RPCExpect{Code: filter.CodeResourceNotFound, EnvCode: codes.NotFound,
+		{"template: NotFound", r, "orders://ord_404", nil, RPCExpect{Code: CodeResourceNotFound, EnvCode: codes.NotFound,
 			Message: "Order not found: ord_404", URI: true, Logged: 1}},
 		{"template: panic", r, "orders://ord_panic", nil, withLog(internal(`resource "orders://ord_panic"`), Canary)},
 		{"resource: unknown", r, "file:///no-such-file.txt", nil, RPCExpect{PassThrough: true}},
@@ -165,11 +177,11 @@ func RPCCases() []RPCCase {
 		{"prompt: plain error with a secret", p, "prompt_internal", nil, withLog(internal(`prompt "prompt_internal"`), "token="+Canary)},
 		{"prompt: panic", p, "prompt_panic", nil, withLog(internal(`prompt "prompt_panic"`), Canary, "goroutine")},
 		{"prompt: server survives a panic", p, "greet", map[string]string{"name": "Bo"}, RPCExpect{Text: "Hello, Bo!"}},
-		{"prompt: Validation", p, "prompt_validation", nil, RPCExpect{Code: filter.CodeInvalidParams, EnvCode: codes.ValidationError,
+		{"prompt: Validation", p, "prompt_validation", nil, RPCExpect{Code: CodeInvalidParams, EnvCode: codes.ValidationError,
 			Message: "Validation failed for topic: Must be at most 20 characters", Logged: 1, LogContains: []string{Canary}}},
-		{"prompt: NotFound", p, "prompt_not_found", nil, RPCExpect{Code: filter.CodeInvalidParams, EnvCode: codes.NotFound,
+		{"prompt: NotFound", p, "prompt_not_found", nil, RPCExpect{Code: CodeInvalidParams, EnvCode: codes.NotFound,
 			Message: "Order not found: ord_404", Logged: 1}},
-		{"prompt: BusinessRule", p, "prompt_business", nil, RPCExpect{Code: filter.CodeInvalidParams, EnvCode: "ORDER_ALREADY_DELIVERED",
+		{"prompt: BusinessRule", p, "prompt_business", nil, RPCExpect{Code: CodeInvalidParams, EnvCode: "ORDER_ALREADY_DELIVERED",
 			Message: "Cannot summarize a delivered order", Logged: 1}},
 		{"prompt: unknown", p, "no_such_prompt", nil, RPCExpect{PassThrough: true}},
 		{"completion: success", c, "greet", map[string]string{"name": "A"}, RPCExpect{Text: "Ada"}},
@@ -184,9 +196,9 @@ func RPCCases() []RPCCase {
 // protocol version proto: -32002 up to 2025-11-25, -32602 from 2026-07-28.
 func NotFoundCode(proto string) int64 {
 	if proto != "" && proto < "2026-07-28" {
-		return filter.CodeResourceNotFound
+		return CodeResourceNotFound
 	}
-	return filter.CodeInvalidParams
+	return CodeInvalidParams
 }
 
 // WireError is a JSON-RPC error as a client received it.
@@ -262,8 +274,8 @@ func checkRPC(t *testing.T, c RPCCase, proto string, r RPCResult, records []map[
 	want := w.Code
 	switch {
 	case !withData:
-		want = filter.CodeInternalError
-	case want == filter.CodeResourceNotFound:
+		want = CodeInternalError
+	case want == CodeResourceNotFound:
 		want = NotFoundCode(proto)
 	}
 	if r.Err.Code != want {
@@ -314,8 +326,8 @@ func checkRPC(t *testing.T, c RPCCase, proto string, r RPCResult, records []map[
 	}
 	checkLog(t, Expect{Code: w.EnvCode, Masked: w.Masked, Server: w.Server, Logged: w.Logged, LogContains: w.LogContains}, records, ref)
 	if len(records) == 1 {
-		if got, _ := records[0]["msg"].(string); got != map[filter.Kind]string{filter.KindResource: "resource read failed",
-			filter.KindPrompt: "prompt get failed", filter.KindCompletion: "completion failed"}[c.Kind] {
+		if got, _ := records[0]["msg"].(string); got != map[Kind]string{KindResource: "resource read failed",
+			KindPrompt: "prompt get failed", KindCompletion: "completion failed"}[c.Kind] {
 			t.Errorf("record msg = %q for a %s", got, c.Kind)
 		}
 	}
