@@ -61,17 +61,17 @@ func rpcCallOf(req mcp.Request) filter.Call {
 	var c filter.Call
 	switch r := req.(type) {
 	case *mcp.ReadResourceRequest:
-		c.Kind = filter.KindResource
+		c.Method = methodReadResource
 		if r != nil && r.Params != nil {
 			c.Resource = r.Params.URI
 		}
 	case *mcp.GetPromptRequest:
-		c.Kind = filter.KindPrompt
+		c.Method = methodGetPrompt
 		if r != nil && r.Params != nil {
 			c.Prompt = r.Params.Name
 		}
 	case *mcp.CompleteRequest:
-		c.Kind = filter.KindCompletion
+		c.Method = methodComplete
 		if r != nil && r.Params != nil && r.Params.Ref != nil {
 			if r.Params.Ref.Type == "ref/prompt" {
 				c.Prompt = r.Params.Ref.Name

@@ -48,10 +48,10 @@ func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, n
 	return zero, &rpcFailure{st.p.Handle(ctx, call, err, filters...)}
 }
 
-// rpcCallOf describes a request of kind for the pipeline: the session id
+// rpcCallOf describes a request of the MCP method for the pipeline: the session id
 // and protocol version are the SDK's.
-func rpcCallOf(ctx context.Context, kind filter.Kind) filter.Call {
-	c := filter.Call{Kind: kind, ProtocolVersion: server.RequestProtocolVersion(ctx)}
+func rpcCallOf(ctx context.Context, method string) filter.Call {
+	c := filter.Call{Method: method, ProtocolVersion: server.RequestProtocolVersion(ctx)}
 	if s := server.ClientSessionFromContext(ctx); s != nil {
 		c.SessionID = s.SessionID()
 	}
@@ -63,7 +63,7 @@ func rpcCallOf(ctx context.Context, kind filter.Kind) filter.Call {
 // however they were added.
 func (st *serverState) resourceMiddleware(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-		call := rpcCallOf(ctx, filter.KindResource)
+		call := rpcCallOf(ctx, "resources/read")
 		call.Resource = req.Params.URI
 		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) }, nil)
 	}
@@ -73,7 +73,7 @@ func (st *serverState) resourceMiddleware(next server.ResourceHandlerFunc) serve
 // server: it serves every prompts/get, however the prompt was added.
 func (st *serverState) promptMiddleware(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		call := rpcCallOf(ctx, filter.KindPrompt)
+		call := rpcCallOf(ctx, "prompts/get")
 		call.Prompt = req.Params.Name
 		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) }, nil)
 	}
@@ -112,7 +112,7 @@ type promptCompletion struct {
 
 // CompletePromptArgument implements server.PromptCompletionProvider.
 func (c *promptCompletion) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	call := rpcCallOf(ctx, filter.KindCompletion)
+	call := rpcCallOf(ctx, "completion/complete")
 	call.Prompt = prompt
 	return serveRPC(ctx, c.w.state(ctx), call, func(ctx context.Context) (*mcp.Completion, error) {
 		return c.next.CompletePromptArgument(ctx, prompt, arg, cc)
@@ -127,7 +127,7 @@ type resourceCompletion struct {
 
 // CompleteResourceArgument implements server.ResourceCompletionProvider.
 func (c *resourceCompletion) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	call := rpcCallOf(ctx, filter.KindCompletion)
+	call := rpcCallOf(ctx, "completion/complete")
 	call.Resource = uri
 	return serveRPC(ctx, c.w.state(ctx), call, func(ctx context.Context) (*mcp.Completion, error) {
 		return c.next.CompleteResourceArgument(ctx, uri, arg, cc)
