@@ -190,3 +190,23 @@ func TestRegistryConcurrent(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestDocURLUnicodeSpaces checks the spaces and control characters outside
+// ASCII: the envelope schema's pattern ^https?://[^\s]+$, read by an
+// ECMA-262 validator (as JSON Schema says, and as the TypeScript SDK's
+// ajv does), refuses every Unicode space and line separator in a docUrl.
+func TestDocURLUnicodeSpaces(t *testing.T) {
+	for _, u := range []string{
+		"https://example.com/a\u00a0b", // no-break space
+		"https://example.com/a\u2028b", // line separator
+		"https://example.com/a\u3000b", // ideographic space
+		"https://example.com/a\ufeffb", // zero width no-break space
+		"https://example.com/a\u0085b", // next line, a C1 control character
+	} {
+		_, err := codes.NewRegistry(codes.Info{Code: "DOCS", Category: codes.Client, DocURL: u})
+		var de *codes.DefinitionError
+		if !errors.As(err, &de) || de.Mistake != codes.InvalidCode {
+			t.Errorf("DocURL %q: NewRegistry = %v, want an INVALID_CODE definition error", u, err)
+		}
+	}
+}

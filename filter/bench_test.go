@@ -43,7 +43,7 @@ func BenchmarkHandle(b *testing.B) {
 		})
 	}
 	observe := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
-	withFilter, err := filter.New(filter.WithLogger(logger), filter.WithFilters(observe))
+	withFilter, err := filter.New(filter.WithLogger(logger), filter.WithGlobalFilters(observe))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -114,14 +114,14 @@ func BenchmarkRender(b *testing.B) {
 		}
 		for _, f := range failures {
 			b.Run(f.name+"/"+r.name, func(b *testing.B) {
-				resp := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"}, f.err)
+				env := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"}, f.err).Envelope
 				n := 0
-				for _, t := range resp.Texts() {
+				for _, t := range r.fn(env) {
 					n += len(t)
 				}
 				b.ReportAllocs()
 				for b.Loop() {
-					r.fn(resp)
+					r.fn(env)
 				}
 				b.ReportMetric(float64(n), "content-B")
 			})

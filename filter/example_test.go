@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"time"
 
 	crdb "github.com/cockroachdb/errors"
@@ -49,11 +50,11 @@ func ExampleNew() {
 	call := filter.Call{Tool: "lookup"}
 
 	// A failure the model should read: sent as written.
-	fmt.Println(p.Handle(ctx, filter.Call{Tool: "divide"}, toolerr.New("b must not be zero.")).Message)
+	fmt.Println(p.Handle(ctx, filter.Call{Tool: "divide"}, toolerr.New("b must not be zero.")).Envelope.Message)
 
 	// Anything else: logged with a ref, masked for the client.
-	r := p.Handle(ctx, call, errors.New("connection refused by 10.0.0.12:5432"))
-	fmt.Println(r.Message)
+	f := p.Handle(ctx, call, errors.New("connection refused by 10.0.0.12:5432"))
+	fmt.Println(f.Envelope.Message)
 	// Output:
 	// level=INFO msg="tool call failed" tool=divide code=TOOL_ERROR error="b must not be zero."
 	// b must not be zero.
@@ -62,15 +63,16 @@ func ExampleNew() {
 }
 
 func ExamplePipeline_Handle() {
-	p, _ := filter.New(
-		filter.WithLogger(slog.New(slog.DiscardHandler)),
-		filter.WithClock(func() time.Time { return time.Date(2024, 1, 15, 10, 30, 0, 0, time.UTC) }),
-	)
-	r := p.Handle(context.Background(), filter.Call{Tool: "get_user", RequestID: "req_xyz789"},
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)))
+	f := p.Handle(context.Background(), filter.Call{Tool: "get_user", RequestID: "req_xyz789"},
 		fmt.Errorf("get user: %w", domain.NewNotFound("User", "usr_abc123")))
-	b, _ := json.MarshalIndent(r, "", "  ")
+	fmt.Printf("%q\n", f.Texts)
+	env := f.Envelope
+	env.Timestamp = "2024-01-15T10:30:00Z" // the time of the failure, fixed here for the output
+	b, _ := json.MarshalIndent(env, "", "  ")
 	fmt.Println(string(b))
 	// Output:
+	// ["User not found: usr_abc123" "Code: NOT_FOUND\nDetails: {\"resourceId\":\"usr_abc123\",\"resourceType\":\"User\"}\nRetry: no, not with the same arguments."]
 	// {
 	//   "version": 1,
 	//   "error": true,
@@ -99,11 +101,11 @@ func ExamplePipeline_Handle_order() {
 	}
 	p, _ := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
-		filter.WithFilters(trace("global 1"), trace("global 2")),
+		filter.WithGlobalFilters(trace("global 1"), trace("global 2")),
 	)
-	r := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"}, errors.New("boom"),
+	f := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"}, errors.New("boom"),
 		trace("per-tool 1"), trace("per-tool 2"))
-	fmt.Println("built-in mapping:", r.Code)
+	fmt.Println("built-in mapping:", f.Envelope.Code)
 	// Output:
 	// per-tool 1 saw: boom
 	// per-tool 2 saw: boom
@@ -117,11 +119,11 @@ func ExamplePipeline_Handle_order() {
 func ExamplePipeline_Handle_unregisteredCode() {
 	p, _ := filter.New(filter.WithLogger(stdoutLogger()))
 	for range 2 {
-		r := p.Handle(context.Background(), filter.Call{Tool: "pay"}, toolerr.New("Not enough money.").WithCode("NO_MONEY"))
-		fmt.Println(r.Code, *r.Retryable, r.Message)
+		env := p.Handle(context.Background(), filter.Call{Tool: "pay"}, toolerr.New("Not enough money.").WithCode("NO_MONEY")).Envelope
+		fmt.Println(env.Code, env.Retryable, env.Message)
 	}
 	// Output:
-	// level=WARN msg="mcperr: unregistered error code" unregistered_code=NO_MONEY sent_as=TOOL_ERROR tool=pay reason="the registry does not know it; register it with codes.NewRegistry and pass the registry to filter.WithRegistry"
+	// level=WARN msg="mcperr: unregistered error code" unregistered_code=NO_MONEY sent_as=TOOL_ERROR target=pay reason="the registry does not know it; register it with codes.NewRegistry and pass the registry to filter.WithRegistry"
 	// level=INFO msg="tool call failed" tool=pay code=TOOL_ERROR error="Not enough money." unregistered_code=NO_MONEY
 	// TOOL_ERROR false Not enough money.
 	// level=INFO msg="tool call failed" tool=pay code=TOOL_ERROR error="Not enough money." unregistered_code=NO_MONEY
@@ -144,7 +146,7 @@ func ExampleCatch() {
 		}
 		return nil, nil // rethrow: the built-in mapping masks it
 	})
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(database),
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithGlobalFilters(database),
 		filter.WithRefGenerator(countingRefs()))
 	ctx, call := context.Background(), filter.Call{Tool: "create_user"}
 
@@ -154,8 +156,8 @@ func ExampleCatch() {
 		&dbError{"53300", "too many connections for role app"},
 		errors.New("not a database error"),
 	} {
-		r := p.Handle(ctx, call, err)
-		fmt.Println(r.Code, r.Message)
+		env := p.Handle(ctx, call, err).Envelope
+		fmt.Println(env.Code, env.Message)
 	}
 	// Output:
 	// CONFLICT A record with this value already exists.
@@ -173,23 +175,23 @@ func ExampleFunc() {
 		return nil, nil
 	})
 	reg, _ := codes.NewRegistry(codes.Info{Code: "INSUFFICIENT_FUNDS", Category: codes.Business, Description: "The balance is too low."})
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRegistry(reg), filter.WithFilters(insufficient))
-	r := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"},
-		domain.NewBusinessRule("INSUFFICIENT_FUNDS", "Available: 100, requested: 150", map[string]any{"available": 100.0, "requested": 150.0}))
-	fmt.Println(r.Code, r.Message, r.Details)
-	// Output: INSUFFICIENT_FUNDS Insufficient funds for transfer map[available:100 requested:150]
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRegistry(reg), filter.WithGlobalFilters(insufficient))
+	env := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"},
+		domain.NewBusinessRule("INSUFFICIENT_FUNDS", "Available: 100, requested: 150", map[string]any{"available": 100.0, "requested": 150.0})).Envelope
+	fmt.Println(env.Code, env.Message, string(env.Details))
+	// Output: INSUFFICIENT_FUNDS Insufficient funds for transfer {"available":100,"requested":150}
 }
 
 // The text blocks the model reads, as the default renderer makes them: the
 // message exactly as written, then what the model needs to act on it.
-func ExampleResponse_Texts() {
+func ExampleFailure() {
 	reg, _ := codes.NewRegistry(codes.Info{Code: "INSUFFICIENT_FUNDS", Category: codes.Business, Description: "The balance is too low."})
 	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRegistry(reg))
 	err := toolerr.New("Insufficient funds for this transfer.").
 		WithCode("INSUFFICIENT_FUNDS").
 		WithDetails(map[string]any{"available": 100, "requested": 250}).
 		WithHint("Offer a transfer of at most 100.")
-	for _, text := range p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"}, err).Texts() {
+	for _, text := range p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"}, err).Texts {
 		fmt.Printf("[%s]\n", text)
 	}
 	// Output:
@@ -198,30 +200,6 @@ func ExampleResponse_Texts() {
 	// Details: {"available":100,"requested":250}
 	// Retry: no, not with the same arguments.
 	// Hint: Offer a transfer of at most 100.]
-}
-
-func ExampleResponse_Envelope() {
-	r := &filter.Response{Code: codes.NotFound, Message: "Order not found: 1", Timestamp: time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)}
-	e := r.Envelope()
-	fmt.Println(e.Error, e.Code, e.Timestamp)
-	// Output: true NOT_FOUND 2024-01-15T00:00:00Z
-}
-
-func ExampleWithReporter() {
-	sentry := filter.ReporterFunc(func(_ context.Context, in filter.Incident) {
-		fmt.Printf("report %s in %s: %v\n", in.Ref, in.Call.Tool, in.Err)
-	})
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithReporter(sentry), filter.WithRefGenerator(fixedRef))
-	p.Handle(context.Background(), filter.Call{Tool: "lookup"}, errors.New("disk full"))
-	p.Handle(context.Background(), filter.Call{Tool: "lookup"}, domain.NewNotFound("Order", "1")) // not a server error
-	// Output: report 4f9c2a7d1e0b3c58 in lookup: disk full
-}
-
-func ExampleWithExposedErrors() {
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRefGenerator(fixedRef),
-		filter.WithExposedErrors(os.Getenv("APP_ENV") != "production"))
-	fmt.Println(p.Handle(context.Background(), filter.Call{Tool: "lookup"}, errors.New("no such table: orders")).Message)
-	// Output: Internal error in tool "lookup" (ref: 4f9c2a7d1e0b3c58): no such table: orders
 }
 
 func ExampleWithRedaction() {
@@ -234,22 +212,22 @@ func ExampleWithRedaction() {
 func ExampleWithRegistry() {
 	reg, _ := codes.NewRegistry(codes.Info{Code: "INSUFFICIENT_FUNDS", Category: codes.Business, Description: "The balance is too low."})
 	p, _ := filter.New(filter.WithRegistry(reg), filter.WithLogger(slog.New(slog.DiscardHandler)))
-	r := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"},
-		domain.NewBusinessRule("INSUFFICIENT_FUNDS", "Insufficient funds for transfer", map[string]any{"available": 100}))
-	fmt.Println(r.Code, *r.Retryable, r.Message)
-	// Output: INSUFFICIENT_FUNDS false Insufficient funds for transfer
+	env := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"},
+		domain.NewBusinessRule("INSUFFICIENT_FUNDS", "Insufficient funds for transfer", map[string]any{"available": 100})).Envelope
+	fmt.Println(env.Code, env.Category, env.Retryable, env.Message)
+	// Output: INSUFFICIENT_FUNDS business false Insufficient funds for transfer
 }
 
-func ExampleWithFilters() {
+func ExampleWithGlobalFilters() {
 	// A global filter that only observes passes every error on.
 	var seen []string
 	observe := filter.Func(func(_ context.Context, call filter.Call, err error) (*filter.Response, error) {
 		seen = append(seen, call.Tool+": "+err.Error())
 		return nil, nil
 	})
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(observe))
-	r := p.Handle(context.Background(), filter.Call{Tool: "get_user"}, domain.NewNotFound("User", "u1"))
-	fmt.Println(seen, r.Code)
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithGlobalFilters(observe))
+	f := p.Handle(context.Background(), filter.Call{Tool: "get_user"}, domain.NewNotFound("User", "u1"))
+	fmt.Println(seen, f.Envelope.Code)
 	// Output: [get_user: User not found: u1] NOT_FOUND
 }
 
@@ -265,34 +243,27 @@ func ExampleWithRefGenerator() {
 	n := 0
 	refs := func() string { n++; return fmt.Sprintf("test-ref-%d", n) }
 	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRefGenerator(refs))
-	fmt.Println(p.Handle(context.Background(), filter.Call{Tool: "a"}, errors.New("x")).Message)
-	fmt.Println(p.Handle(context.Background(), filter.Call{Tool: "b"}, errors.New("y")).Message)
+	fmt.Println(p.Handle(context.Background(), filter.Call{Tool: "a"}, errors.New("x")).Envelope.Message)
+	fmt.Println(p.Handle(context.Background(), filter.Call{Tool: "b"}, errors.New("y")).Envelope.Message)
 	// Output:
 	// Internal error in tool "a" (ref: test-ref-1).
 	// Internal error in tool "b" (ref: test-ref-2).
 }
 
-func ExampleWithClock() {
-	at := time.Date(2024, 1, 15, 10, 30, 0, 0, time.UTC)
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithClock(func() time.Time { return at }))
-	r := p.Handle(context.Background(), filter.Call{Tool: "a"}, toolerr.New("No."))
-	fmt.Println(r.Envelope().Timestamp)
-	// Output: 2024-01-15T10:30:00Z
-}
-
-// A filter that panics is recovered, and the reporter finds the panic with
-// errors.As.
+// A handler's panic reaches the pipeline as a *PanicError, which the
+// adapters make where they recover it; an observer finds it with
+// errors.As, its value and stack for the server only.
 func ExamplePanicError() {
-	buggy := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
-		panic("index out of range")
-	})
-	report := filter.ReporterFunc(func(_ context.Context, in filter.Incident) {
+	report := func(_ context.Context, f filter.Failure) {
 		var pe *filter.PanicError
-		fmt.Println(errors.As(in.Err, &pe), pe.Value, len(pe.Stack) > 0)
-	})
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(buggy), filter.WithReporter(report))
-	p.Handle(context.Background(), filter.Call{Tool: "lookup"}, errors.New("x"))
-	// Output: true index out of range true
+		if errors.As(f.Err, &pe) {
+			fmt.Println(pe.Value, len(pe.Stack) > 0, f.Envelope.Code)
+		}
+	}
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithObserver(report))
+	panicked := &filter.PanicError{Value: "index out of range", Stack: debug.Stack()}
+	p.Handle(context.Background(), filter.Call{Tool: "lookup"}, panicked)
+	// Output: index out of range true INTERNAL_ERROR
 }
 
 // What the model reads for a failure whose code says it may be retried
@@ -301,9 +272,9 @@ func ExampleRenderForModel() {
 	reg, _ := codes.NewRegistry(codes.Info{Code: "LEDGER_BUSY", Category: codes.Server, Description: "The ledger is busy.",
 		Retryable: true, RetryAfter: 30 * time.Second})
 	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRegistry(reg), filter.WithRefGenerator(fixedRef))
-	r := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"},
+	f := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"},
 		toolerr.New("The ledger is busy; the transfer was not made.").WithCode("LEDGER_BUSY"))
-	for _, text := range filter.RenderForModel(r) {
+	for _, text := range filter.RenderForModel(f.Envelope) {
 		fmt.Printf("[%s]\n", text)
 	}
 	// Output:
@@ -317,45 +288,22 @@ func ExampleRenderForModel() {
 // rendered failures for it: the message, and a block for each hint.
 func ExampleRenderMessageOnly() {
 	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRenderer(filter.RenderMessageOnly))
-	r := p.Handle(context.Background(), filter.Call{Tool: "divide"}, toolerr.New("b must not be zero.").WithHint("Pass a non-zero b."))
-	fmt.Printf("%q\n", r.Texts())
+	f := p.Handle(context.Background(), filter.Call{Tool: "divide"}, toolerr.New("b must not be zero.").WithHint("Pass a non-zero b."))
+	fmt.Printf("%q\n", f.Texts)
 	// Output: ["b must not be zero." "Hint: Pass a non-zero b."]
 }
 
 // An application can render failures its own way. The Renderer sees only
-// what may be sent; one that fails is replaced by RenderForModel.
+// what may be sent, the envelope; one that fails is replaced by
+// RenderForModel.
 func ExampleWithRenderer() {
-	compact := func(r *filter.Response) []string {
-		return []string{fmt.Sprintf("%s [%s, retryable=%t]", r.Message, r.Code, *r.Retryable)}
+	compact := func(e filter.Envelope) []string {
+		return []string{fmt.Sprintf("%s [%s, retryable=%t]", e.Message, e.Code, e.Retryable)}
 	}
 	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRenderer(compact))
-	r := p.Handle(context.Background(), filter.Call{Tool: "get_order"}, domain.NewNotFound("Order", "ord_9"))
-	fmt.Println(r.Texts())
+	f := p.Handle(context.Background(), filter.Call{Tool: "get_order"}, domain.NewNotFound("Order", "ord_9"))
+	fmt.Println(f.Texts)
 	// Output: [Order not found: ord_9 [NOT_FOUND, retryable=false]]
-}
-
-// A client reads the envelope back from a result's _meta, as its SDK
-// decoded it.
-func ExampleReadEnvelope() {
-	meta := map[string]any{}
-	_ = json.Unmarshal([]byte(`{"io.github.mcperr/error":{"version":1,"error":true,"code":"RATE_LIMITED","category":"client",
-		"message":"Too many requests. Retry after 30 seconds.","retryable":true,"retryAfterSeconds":30,"timestamp":"2025-01-02T03:04:05Z"}}`), &meta)
-	env, err := filter.ReadEnvelope(meta)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(env.Version, env.Code, env.Category, env.Retryable, env.RetryAfter())
-	_, err = filter.ReadEnvelope(map[string]any{})
-	fmt.Println(err)
-	// Output:
-	// 1 RATE_LIMITED client true 30s
-	// mcperr: no error envelope in _meta
-}
-
-func ExampleEnvelope_RetryAfter() {
-	env := filter.Envelope{Retryable: true, RetryAfterSeconds: 1.5}
-	fmt.Println(env.RetryAfter())
-	// Output: 1.5s
 }
 
 // The envelope's JSON Schema is the contract a program can check

@@ -1,8 +1,6 @@
 package filter
 
 import (
-	"github.com/google/uuid"
-
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -10,22 +8,29 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
-	"github.com/mcperr/mcperr/internal/errgen"
+	"github.com/mcperr/mcperr/internal/testrig/errgen"
 )
 
-// FuzzHandle throws generated errors, filters, reporters, log handlers and
-// ref generators at Pipeline.Handle and checks what the pipeline promises:
-// it returns, in bounded time, one well-formed Response with a registered
-// code; a masked one reads exactly the masked message with a ref that names
-// exactly one log record; nothing private reaches the client; exactly one
-// "tool call failed" record is written; every logged value is bounded.
+// FuzzHandle throws generated errors, filters, observers, renderers, log
+// handlers and ref generators at Pipeline.Handle and checks what the
+// pipeline promises: it returns, in bounded time, one Failure whose
+// envelope fits the schema, with a registered code; a masked one reads
+// exactly the masked text with a ref that names exactly one log record;
+// nothing private reaches the client; what observers and renderers are
+// given is a copy; exactly one record of the failure is written; every
+// logged value is bounded.
 //
 // The input is decoded by errgen: first the pipeline's configuration, then
 // the error, then the tool's and the global filters, then the call.
@@ -39,7 +44,8 @@ func FuzzHandle(f *testing.F) {
 }
 
 // TestFuzzHandleSeedsCoverEveryOperation checks that the seeds of FuzzHandle
-// use every operation of the generator and every kind of filter.
+// use every operation of the generator, every kind of filter and every
+// method.
 func TestFuzzHandleSeedsCoverEveryOperation(t *testing.T) {
 	used := map[string]bool{}
 	for _, seed := range fzSeeds() {
@@ -47,8 +53,10 @@ func TestFuzzHandleSeedsCoverEveryOperation(t *testing.T) {
 		for op := range c.gen.Used {
 			used[op] = true
 		}
+		used[fmt.Sprint("method/", c.method)] = true
 	}
-	for kind, n := range map[string]int{"leaf": errgen.NumLeaves, "wrap": errgen.NumWraps, "hostile": errgen.NumHostile, "filter": fzNumFilters} {
+	for kind, n := range map[string]int{"leaf": errgen.NumLeaves, "wrap": errgen.NumWraps, "hostile": errgen.NumHostile, "filter": fzNumFilters,
+		"method": fzMethods} {
 		for i := range n {
 			if !used[fmt.Sprint(kind, "/", i)] {
 				t.Errorf("no seed uses %s/%d", kind, i)
@@ -61,7 +69,7 @@ func TestFuzzHandleSeedsCoverEveryOperation(t *testing.T) {
 // that only a hang trips it.
 const fzTimeout = 10 * time.Second
 
-// fzLogSlack is how much longer than MaxLogValue a logged value may be: a
+// fzLogSlack is how much longer than maxLogValue a logged value may be: a
 // short prefix, such as "a method of the error panicked: ", before a
 // bounded text.
 const fzLogSlack = 100
@@ -77,7 +85,9 @@ const (
 	fzLogModes
 )
 
-// Reporter modes.
+// Reporter modes: an Observer that looks at server failures, as an error
+// tracker does. (The byte that chooses it chose a Reporter before
+// observers replaced them; the corpus keeps its meaning.)
 const (
 	fzReportNone = iota
 	fzReportOK
@@ -103,7 +113,7 @@ const (
 const (
 	fzFilterPass      = iota
 	fzFilterTransform // returns a generated error
-	fzFilterRespond   // answers with a Response, its Ref "forged"
+	fzFilterRespond   // answers with a Response
 	fzFilterPanic
 	fzFilterTypedNil // returns a typed nil error
 	fzFilterCatch    // filter.Catch of *domain.NotFound
@@ -119,8 +129,8 @@ const (
 	fzRenderCustom  // two fixed blocks
 	fzRenderPanics  // panics with the canary
 	fzRenderNothing // returns no block
-	fzRenderTooMuch // 40 blocks of more than MaxMessage
-	fzRenderWrites  // writes the canary into the Response it gets
+	fzRenderTooMuch // 40 blocks of more than maxMessage
+	fzRenderWrites  // writes the canary into the Envelope it gets
 	fzRenderModes
 )
 
@@ -129,28 +139,40 @@ const (
 	fzObserveNone   = iota
 	fzObserveOK     // records what it is told
 	fzObservePanics // panics with the canary
-	fzObserveWrites // writes the canary into the Response it gets
+	fzObserveWrites // writes the canary into the Failure it gets
 	fzObserveModes
+)
+
+// Methods of the call.
+const (
+	fzMethodNone               = iota // "": a tool call
+	fzMethodTool                      // "tools/call"
+	fzMethodResource                  // "resources/read"
+	fzMethodPrompt                    // "prompts/get"
+	fzMethodCompletionPrompt          // "completion/complete" of a prompt's argument
+	fzMethodCompletionResource        // "completion/complete" of a resource's argument
+	fzMethods
 )
 
 // fzCase is one decoded input.
 type fzCase struct {
-	gen                   *errgen.Gen
-	redact, registry      bool
-	reporter, log, refGen int
-	render, observe       int
-	err                   error
-	toolFilters, global   []Filter
-	call                  Call
+	gen                 *errgen.Gen
+	redact, registry    bool
+	report, log, refGen int
+	render, observe     int
+	method              int
+	err                 error
+	toolFilters, global []Filter
+	call                Call
 }
 
 // fzDecode reads the configuration, the error, the filters and the call.
 func fzDecode(data []byte) *fzCase {
 	src := errgen.NewSource(data)
 	panicked := func(v any) error { return &PanicError{Value: v, Stack: debug.Stack()} }
-	c := &fzCase{gen: errgen.New(src, errgen.Config{Panic: panicked, ChainLimit: MaxChain})}
+	c := &fzCase{gen: errgen.New(src, errgen.Config{Panic: panicked, ChainLimit: maxChain})}
 	c.redact = src.Op(2) == 1
-	c.reporter = src.Op(fzReportModes)
+	c.report = src.Op(fzReportModes)
 	c.registry = src.Op(2) == 1
 	c.log = src.Op(fzLogModes)
 	c.refGen = src.Op(fzRefModes)
@@ -164,9 +186,29 @@ func fzDecode(data []byte) *fzCase {
 	c.observe = src.Op(fzObserveModes)
 	if src.Op(2) == 1 {
 		// A tool name longer than a log value may be.
-		c.call.Tool = strings.Repeat(c.call.Tool+"t", (MaxLogValue+MaxLogValue/2)/(len(c.call.Tool)+1))
+		c.call.Tool = strings.Repeat(c.call.Tool+"t", (maxLogValue+maxLogValue/2)/(len(c.call.Tool)+1))
 	}
+	c.method = src.Op(fzMethods)
+	fzSetMethod(&c.call, c.method)
 	return c
+}
+
+// fzSetMethod makes call a request of the method m, naming what the tool
+// name named.
+func fzSetMethod(call *Call, m int) {
+	name := call.Tool
+	switch m {
+	case fzMethodTool:
+		call.Method = "tools/call"
+	case fzMethodResource:
+		call.Method, call.Tool, call.Resource = "resources/read", "", name
+	case fzMethodPrompt:
+		call.Method, call.Tool, call.Prompt = "prompts/get", "", name
+	case fzMethodCompletionPrompt:
+		call.Method, call.Tool, call.Prompt = "completion/complete", "", name
+	case fzMethodCompletionResource:
+		call.Method, call.Tool, call.Resource = "completion/complete", "", name
+	}
 }
 
 func fzMark(g *errgen.Gen, kind string, i int) int {
@@ -193,7 +235,7 @@ func fzFilter(g *errgen.Gen) Filter {
 		next := g.Error()
 		return Func(func(context.Context, Call, error) (*Response, error) { return nil, next })
 	case fzFilterRespond:
-		resp := &Response{Code: g.ResponseCode(), Message: fzMessage(g), Details: g.Details(), Ref: "forged", RequestID: "forged"}
+		resp := &Response{Code: g.ResponseCode(), Message: fzMessage(g), Details: g.Details()}
 		for range src.Op(12) {
 			resp.Hints = append(resp.Hints, fzHint(g))
 		}
@@ -231,15 +273,15 @@ func fzFilter(g *errgen.Gen) Filter {
 }
 
 // fzMessage reads the public message of a filter's Response: any text,
-// empty, or about MaxMessage long, in bytes of one or two.
+// empty, or about maxMessage long, in bytes of one or two.
 func fzMessage(g *errgen.Gen) string {
 	switch g.Source().Op(4) {
 	case 1:
 		return ""
 	case 2:
-		return strings.Repeat("m", MaxMessage+g.Source().Intn(3)-1)
+		return strings.Repeat("m", maxMessage+g.Source().Intn(3)-1)
 	case 3:
-		return strings.Repeat("é", MaxMessage/2+g.Source().Intn(3)-1)
+		return strings.Repeat("é", maxMessage/2+g.Source().Intn(3)-1)
 	}
 	return g.Public(80)
 }
@@ -250,7 +292,7 @@ func fzHint(g *errgen.Gen) string {
 	case 1:
 		return ""
 	case 2:
-		return strings.Repeat("é", MaxHint/2+g.Source().Intn(3)-1)
+		return strings.Repeat("é", maxHint/2+g.Source().Intn(3)-1)
 	}
 	return g.Public(60)
 }
@@ -291,14 +333,18 @@ func (h fzHandler) WithGroup(name string) slog.Handler {
 	return fzHandler{h.next.WithGroup(name), h.mode}
 }
 
-// fzReporter records its incidents and fails as its mode says.
+// fzReporter is an Observer that records the server failures it is told
+// of, with their error, and fails as its mode says.
 type fzReporter struct {
 	mode      int
-	incidents []Incident
+	incidents []Failure
 }
 
-func (r *fzReporter) Report(_ context.Context, in Incident) {
-	r.incidents = append(r.incidents, in)
+func (r *fzReporter) observe(_ context.Context, f Failure) {
+	if f.Envelope.Category != codes.Server {
+		return
+	}
+	r.incidents = append(r.incidents, f)
 	switch r.mode {
 	case fzReportPanics:
 		panic("reporter " + errgen.Canary)
@@ -347,6 +393,23 @@ func TestFuzzHandleRenderersAndObservers(t *testing.T) {
 	}
 }
 
+// TestFuzzHandleMethods runs every seed of FuzzHandle as a request of every
+// method.
+func TestFuzzHandleMethods(t *testing.T) {
+	for _, seed := range fzSeeds() {
+		for m := range fzMethods {
+			c := fzDecode(seed)
+			c.call.Method, c.call.Resource, c.call.Prompt = "", "", ""
+			if c.call.Tool == "" {
+				c.call.Tool = c.call.Resource + c.call.Prompt
+			}
+			c.method = m
+			fzSetMethod(&c.call, m)
+			fzRun(t, c)
+		}
+	}
+}
+
 // fzRun runs one decoded input and checks every invariant.
 func fzRun(t *testing.T, c *fzCase) {
 	var logs, last bytes.Buffer
@@ -354,7 +417,6 @@ func fzRun(t *testing.T, c *fzCase) {
 	opts := []Option{
 		WithLogger(slog.New(fzHandler{slog.NewJSONHandler(&logs, all), c.log})),
 		WithRedaction(c.redact),
-		WithExposedErrors(false), // exposed errors leak on purpose
 	}
 	var registry *codes.Registry
 	if c.registry {
@@ -362,21 +424,22 @@ func fzRun(t *testing.T, c *fzCase) {
 		opts = append(opts, WithRegistry(registry))
 	}
 	if len(c.global) > 0 {
-		opts = append(opts, WithFilters(c.global...))
+		opts = append(opts, WithGlobalFilters(c.global...))
 	}
-	rep := &fzReporter{mode: c.reporter}
-	if c.reporter != fzReportNone {
-		opts = append(opts, WithReporter(rep))
+	rep := &fzReporter{mode: c.report}
+	if c.report != fzReportNone {
+		opts = append(opts, WithObserver(rep.observe))
 	}
 	if gen := fzRefGenerator(c.refGen); gen != nil {
 		opts = append(opts, WithRefGenerator(gen))
 	}
-	if fn := fzRenderer(c.render); fn != nil {
+	var rendered []Envelope // what the renderer was given, as it was given
+	if fn := fzRenderer(c.render, &rendered); fn != nil {
 		opts = append(opts, WithRenderer(fn))
 	}
 	obs := &fzObserver{mode: c.observe}
 	if c.observe != fzObserveNone {
-		opts = append(opts, WithObserver(obs))
+		opts = append(opts, WithObserver(obs.observe))
 	}
 	p, err := New(opts...)
 	if err != nil {
@@ -384,13 +447,13 @@ func fzRun(t *testing.T, c *fzCase) {
 	}
 	p.fallback = slog.NewJSONHandler(&last, all)
 
-	var r *Response
+	var f *Failure
 	var panicked any
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer func() { panicked = recover() }()
-		r = p.Handle(context.Background(), c.call, c.err, c.toolFilters...)
+		f = p.Handle(context.Background(), c.call, c.err, c.toolFilters...)
 	}()
 	select {
 	case <-done:
@@ -404,8 +467,8 @@ func fzRun(t *testing.T, c *fzCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fzCheck(t, c, registry, r, rep, recs)
-	fzCheckRendering(t, c, r, obs, recs)
+	fzCheck(t, c, registry, f, rep, recs)
+	fzCheckViews(t, c, f, obs, rendered, recs)
 }
 
 // fzAsJSON is s as a JSON log record holds it: each invalid UTF-8 byte
@@ -418,220 +481,363 @@ func fzAsJSON(s string) string {
 	return b.String()
 }
 
-// fzRenderer returns the Renderer of mode, or nil for the default.
-func fzRenderer(mode int) Renderer {
+// fzCopy returns a deep copy of e.
+func fzCopy(e Envelope) Envelope {
+	e.Details = bytes.Clone(e.Details)
+	e.Hints = append([]string(nil), e.Hints...)
+	if len(e.Hints) == 0 {
+		e.Hints = nil
+	}
+	return e
+}
+
+// fzCopyFailure returns a deep copy of f.
+func fzCopyFailure(f Failure) Failure {
+	f.Texts = append([]string(nil), f.Texts...)
+	f.Envelope = fzCopy(f.Envelope)
+	return f
+}
+
+// fzRenderer returns the Renderer of mode, or nil for the default. It
+// keeps a copy of each envelope it is given in *given.
+func fzRenderer(mode int, given *[]Envelope) Renderer {
+	var fn Renderer
 	switch mode {
 	case fzRenderMessage:
-		return RenderMessageOnly
+		fn = RenderMessageOnly
 	case fzRenderCustom:
-		return func(r *Response) []string { return []string{r.Message, "[" + string(r.Code) + "]"} }
+		fn = func(e Envelope) []string { return []string{e.Message, "[" + string(e.Code) + "]"} }
 	case fzRenderPanics:
-		return func(*Response) []string { panic("renderer " + errgen.Canary) }
+		fn = func(Envelope) []string { panic("renderer " + errgen.Canary) }
 	case fzRenderNothing:
-		return func(*Response) []string { return nil }
+		fn = func(Envelope) []string { return nil }
 	case fzRenderTooMuch:
-		return func(*Response) []string {
+		fn = func(Envelope) []string {
 			out := make([]string, 40)
 			for i := range out {
-				out[i] = strings.Repeat("x", MaxMessage+10)
+				out[i] = strings.Repeat("x", maxMessage+10)
 			}
 			return out
 		}
 	case fzRenderWrites:
-		return func(r *Response) []string {
-			r.Message, r.Details = errgen.Canary, map[string]any{"k": errgen.Canary}
+		fn = func(e Envelope) []string {
+			e.Message, e.Code, e.Ref, e.Retryable = errgen.Canary, "HACKED", "forged", !e.Retryable
+			for i := range e.Details {
+				e.Details[i] = errgen.Marker
+			}
+			for i := range e.Hints {
+				e.Hints[i] = errgen.Canary
+			}
 			return []string{"written"}
 		}
+	default:
+		return nil
 	}
-	return nil
+	return func(e Envelope) []string {
+		*given = append(*given, fzCopy(e))
+		return fn(e)
+	}
 }
 
 // fzObserver records what it is told and fails as its mode says.
 type fzObserver struct {
 	mode     int
-	failures []Failure
+	failures []Failure // deep copies, as told
 }
 
-func (o *fzObserver) Observe(_ context.Context, f Failure) {
-	o.failures = append(o.failures, f)
+func (o *fzObserver) observe(_ context.Context, f Failure) {
+	o.failures = append(o.failures, fzCopyFailure(f))
 	switch o.mode {
 	case fzObservePanics:
 		panic("observer " + errgen.Canary)
 	case fzObserveWrites:
-		f.Response.Message, f.Response.Code, f.Response.Ref = errgen.Canary, "HACKED", "forged"
+		for i := range f.Texts {
+			f.Texts[i] = errgen.Canary
+		}
+		for i := range f.Envelope.Details {
+			f.Envelope.Details[i] = errgen.Marker
+		}
+		for i := range f.Envelope.Hints {
+			f.Envelope.Hints[i] = errgen.Canary
+		}
+		f.Envelope.Message, f.Envelope.Code, f.Envelope.Ref = errgen.Canary, "HACKED", "forged"
+		f.Envelope.Retryable = !f.Envelope.Retryable
 	}
 }
 
-// fzCheckRendering checks the blocks the model reads and what observers
-// were told, whatever the renderer and observers did.
-func fzCheckRendering(t *testing.T, c *fzCase, r *Response, obs *fzObserver, recs []errgen.Record) {
+// fzCheckViews checks the blocks the model reads, and that what renderers
+// and observers were given is a copy: whatever they did, the Failure
+// returned is what they were given.
+func fzCheckViews(t *testing.T, c *fzCase, f *Failure, obs *fzObserver, rendered []Envelope, recs []errgen.Record) {
 	t.Helper()
-	if r == nil {
+	if f == nil {
 		return
 	}
 	what := fzDescribe(c)
-	texts := r.Texts()
+	texts := f.Texts
 	if len(texts) == 0 || len(texts) > maxBlocks {
 		t.Errorf("%d text blocks, want 1 to %d, for %s", len(texts), maxBlocks, what)
 	}
 	for _, b := range texts {
-		if len(b) > MaxMessage+len("…") {
-			t.Fatalf("a block of %d bytes, more than MaxMessage, for %s", len(b), what)
+		if len(b) > maxMessage || !utf8.ValidString(b) {
+			t.Fatalf("a block of %d bytes, more than %d, or not UTF-8, for %s", len(b), maxMessage, what)
 		}
 	}
+	env := f.Envelope
 	switch c.render {
 	case fzRenderDefault, fzRenderPanics, fzRenderNothing:
-		if len(texts) != 2 || texts[0] != r.Message || !strings.HasPrefix(texts[1], "Code: "+string(r.Code)+"\n") {
+		if len(texts) != 2 || texts[0] != env.Message || !strings.HasPrefix(texts[1], "Code: "+string(env.Code)+"\n") {
 			t.Errorf("texts %q, want the message and the block of RenderForModel, for %s", texts, what)
 		}
 	case fzRenderMessage:
-		if texts[0] != r.Message || len(texts) != 1+len(r.Hints) {
+		if texts[0] != env.Message || len(texts) != 1+len(env.Hints) {
 			t.Errorf("texts %q, want the message and one block a hint, for %s", texts, what)
 		}
 	case fzRenderWrites:
-		if r.Message == errgen.Canary || r.Details["k"] == errgen.Canary {
-			t.Errorf("the renderer's writes reached the Response, for %s", what)
+		if !reflect.DeepEqual(texts, []string{"written"}) {
+			t.Errorf("texts %q, want the renderer's, for %s", texts, what)
 		}
 	}
-	if n := len(obs.failures); n > 1 {
-		t.Errorf("the observer was told %d times, for %s", n, what)
+	if c.render != fzRenderDefault {
+		if len(rendered) != 1 {
+			t.Fatalf("the renderer was called %d times, for %s", len(rendered), what)
+		}
+		if !reflect.DeepEqual(fzCopy(env), rendered[0]) {
+			t.Errorf("the envelope sent %+v is not the one rendered %+v, for %s", env, rendered[0], what)
+		}
 	}
-	if c.observe == fzObserveWrites && (r.Code == "HACKED" || r.Ref == "forged") {
-		t.Errorf("the observer's writes reached the Response, for %s", what)
-	}
-	// An observer learns the error as the record holds it, redacted or
-	// not, and nothing more.
-	for _, f := range obs.failures {
+	if c.observe != fzObserveNone {
+		if len(obs.failures) != 1 {
+			t.Fatalf("the observer was told %d times, want once, for %s", len(obs.failures), what)
+		}
+		told := obs.failures[0]
+		if got := fzCopyFailure(*f); !reflect.DeepEqual(got, told) {
+			t.Errorf("the failure returned\n%+v\nis not what the observer was told\n%+v\nfor %s", got, told, what)
+		}
+		// An observer learns the error as the record holds it, redacted or
+		// not, and nothing more.
 		for _, rec := range recs {
-			if rec.Str("msg") == logMessage && rec.Str("error") != fzAsJSON(f.ErrorText) {
-				t.Errorf("the observer was told %q, the record holds %q, for %s", errgen.Cut(f.ErrorText), errgen.Cut(rec.Str("error")), what)
+			if fzFailedRecord(rec) && rec.Str("error") != fzAsJSON(told.ErrorText) {
+				t.Errorf("the observer was told %q, the record holds %q, for %s", errgen.Cut(told.ErrorText), errgen.Cut(rec.Str("error")), what)
 			}
 		}
 	}
 }
 
+// fzFailedRecord reports whether rec is the record of a failure.
+func fzFailedRecord(rec errgen.Record) bool {
+	switch rec.Str("msg") {
+	case "tool call failed", "resource read failed", "prompt get failed", "completion failed":
+		return true
+	}
+	return false
+}
+
 // fzDescribe names what a failing input was made of, for the report.
 func fzDescribe(c *fzCase) string {
-	return fmt.Sprintf("error %T (%d tool and %d global filters, redact=%v, reporter=%d, log=%d, refGen=%d, registry=%v, render=%d, observe=%d, tool of %d bytes)",
-		c.err, len(c.toolFilters), len(c.global), c.redact, c.reporter, c.log, c.refGen, c.registry, c.render, c.observe, len(c.call.Tool))
+	return fmt.Sprintf("error %T (%d tool and %d global filters, redact=%v, report=%d, log=%d, refGen=%d, registry=%v, render=%d, observe=%d, method=%q, target of %d bytes)",
+		c.err, len(c.toolFilters), len(c.global), c.redact, c.report, c.log, c.refGen, c.registry, c.render, c.observe, c.call.Method,
+		len(c.call.Tool+c.call.Resource+c.call.Prompt))
+}
+
+// fzMaskedText is the text of a masked error of call with ref, as the
+// package documents it: `Internal error in tool "x" (ref: R).`, the name
+// quoted and cut to 256 bytes.
+func fzMaskedText(call Call, ref string) string {
+	quote := func(s string) string {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+		if len(s) > 256 {
+			cut := 256 - len("…")
+			for !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+			s = s[:cut] + "…"
+		}
+		return strconv.Quote(s)
+	}
+	var what string
+	switch call.Method {
+	case "resources/read":
+		what = "resource " + quote(call.Resource)
+	case "prompts/get":
+		what = "prompt " + quote(call.Prompt)
+	case "completion/complete":
+		what = "completion"
+		switch {
+		case call.Prompt != "":
+			what += " for prompt " + quote(call.Prompt)
+		case call.Resource != "":
+			what += " for resource " + quote(call.Resource)
+		}
+	default:
+		what = "tool " + quote(call.Tool)
+	}
+	return "Internal error in " + what + " (ref: " + ref + ")."
 }
 
 // fzCheck checks the invariants of one call.
-func fzCheck(t *testing.T, c *fzCase, registry *codes.Registry, r *Response, rep *fzReporter, recs []errgen.Record) {
+func fzCheck(t *testing.T, c *fzCase, registry *codes.Registry, f *Failure, rep *fzReporter, recs []errgen.Record) {
 	t.Helper()
 	what := fzDescribe(c)
-	if r == nil {
+	if f == nil {
 		t.Fatalf("Handle returned nil for %s", what)
 	}
-	info, known := registry.Lookup(r.Code)
+	env := f.Envelope
+	if err := envelopeError(env); err != nil {
+		t.Errorf("%v, for %s", err, what)
+	}
+	info, known := registry.Lookup(env.Code)
 	if !known {
-		t.Errorf("code %q is not registered, for %s", errgen.Cut(string(r.Code)), what)
+		t.Errorf("code %q is not registered, for %s", errgen.Cut(string(env.Code)), what)
 	}
-	if r.Message == "" || len(r.Message) > MaxMessage {
-		t.Errorf("message of %d bytes, want 1 to %d, for %s", len(r.Message), MaxMessage, what)
+	if env.Category != info.Category {
+		t.Errorf("category %q, the registry says %q, for %s", env.Category, info.Category, what)
 	}
-	if len(r.Hints) > MaxHints {
-		t.Errorf("%d hints, want at most %d, for %s", len(r.Hints), MaxHints, what)
+	if env.Message == "" || len(env.Message) > maxMessage || !utf8.ValidString(env.Message) {
+		t.Errorf("message of %d bytes, want 1 to %d of UTF-8, for %s", len(env.Message), maxMessage, what)
 	}
-	for _, h := range r.Hints {
-		if h == "" || len(h) > MaxHint {
-			t.Errorf("a hint of %d bytes, want 1 to %d, for %s", len(h), MaxHint, what)
+	if len(env.Hints) > maxHints {
+		t.Errorf("%d hints, want at most %d, for %s", len(env.Hints), maxHints, what)
+	}
+	for _, h := range env.Hints {
+		if h == "" || len(h) > maxHint {
+			t.Errorf("a hint of %d bytes, want 1 to %d, for %s", len(h), maxHint, what)
 		}
 	}
-	if r.Details != nil {
-		b, err := json.Marshal(r.Details)
-		if err != nil || len(b) > MaxDetails {
-			t.Errorf("details of %d bytes of JSON (%v), want at most %d, for %s", len(b), err, MaxDetails, what)
+	if env.Details != nil {
+		var m map[string]any
+		if err := json.Unmarshal(env.Details, &m); err != nil || len(env.Details) > maxDetails || len(m) == 0 {
+			t.Errorf("details of %d bytes of JSON (%v), want a non-empty object of at most %d, for %s", len(env.Details), err, maxDetails, what)
 		}
 	}
-	if r.Retryable == nil {
-		t.Errorf("Retryable is nil, for %s", what)
+	if env.RetryAfterSeconds < 0 || env.RetryAfterSeconds > maxRetryAfter.Seconds() || env.RetryAfterSeconds > 0 && !env.Retryable {
+		t.Errorf("retryAfterSeconds %v, retryable %v, for %s", env.RetryAfterSeconds, env.Retryable, what)
 	}
-	switch id, err := uuid.Parse(r.RequestID); {
-	case r.Timestamp.IsZero():
-		t.Errorf("no timestamp, for %s", what)
-	case c.call.RequestID != "" && r.RequestID != c.call.RequestID:
-		t.Errorf("request id %q, want the call's %q, for %s", r.RequestID, c.call.RequestID, what)
-	case c.call.RequestID == "" && (err != nil || id.Version() != 7):
-		t.Errorf("request id %q, want a minted UUID v7 for a call without one, for %s", r.RequestID, what)
+	if at, err := time.Parse(time.RFC3339Nano, env.Timestamp); err != nil || at.Location() != time.UTC {
+		t.Errorf("timestamp %q, want RFC 3339 in UTC, for %s", env.Timestamp, what)
+	}
+	switch {
+	case c.call.RequestID != "" && env.RequestID != strings.ToValidUTF8(c.call.RequestID, "\uFFFD"):
+		t.Errorf("request id %q, want the call's %q, for %s", env.RequestID, c.call.RequestID, what)
+	case c.call.RequestID == "":
+		if id, err := uuid.Parse(env.RequestID); err != nil || id.Version() != 7 {
+			t.Errorf("request id %q, want a minted UUID v7 for a call without one, for %s", env.RequestID, what)
+		}
 	}
 	server := info.Category == codes.Server
 	switch {
-	case server && !fzValidRef(r.Ref):
-		t.Errorf("the %s error has ref %q, want a valid one, for %s", r.Code, r.Ref, what)
-	case !server && r.Ref != "":
-		t.Errorf("the %s error has ref %q, want none, for %s", r.Code, r.Ref, what)
+	case server && !fzValidRef(env.Ref):
+		t.Errorf("the %s error has ref %q, want a valid one, for %s", env.Code, env.Ref, what)
+	case !server && env.Ref != "":
+		t.Errorf("the %s error has ref %q, want none, for %s", env.Code, env.Ref, what)
 	}
-	if r.Code == codes.InternalError && !c.gen.PublicInternal {
-		want := fmt.Sprintf("Internal error in tool %q (ref: %s).", c.call.Tool, r.Ref)
-		if len(want) > MaxMessage && strings.HasSuffix(r.Message, "…") && strings.HasPrefix(want, strings.TrimSuffix(r.Message, "…")) {
-			want = r.Message // cut, as it must be
+	if env.Code == codes.InternalError && !c.gen.PublicInternal {
+		if want := fzMaskedText(c.call, env.Ref); env.Message != want {
+			t.Errorf("masked message %q, want %q, for %s", errgen.Cut(env.Message), errgen.Cut(want), what)
 		}
-		if r.Message != want {
-			t.Errorf("masked message %q, want %q, for %s", errgen.Cut(r.Message), errgen.Cut(want), what)
+		if env.Details != nil || env.Hints != nil || env.Retryable {
+			t.Errorf("a masked error has details %s, hints %q or retryable %v, for %s", env.Details, env.Hints, env.Retryable, what)
 		}
 	}
-	client, err := json.Marshal(r)
+	switch rpc := f.JSONRPCCode; {
+	case c.call.Method == "" || c.call.Method == "tools/call":
+		if rpc != 0 || env.URI != "" {
+			t.Errorf("a tool call has JSON-RPC code %d and uri %q, for %s", rpc, env.URI, what)
+		}
+	case server && rpc != -32603,
+		!server && rpc != -32602 && rpc != -32002,
+		rpc == -32002 && (c.call.Method != "resources/read" || env.Code != codes.NotFound):
+		t.Errorf("JSON-RPC code %d for a %s %s error, for %s", rpc, env.Category, env.Code, what)
+	}
+	if (env.URI != "") != (c.call.Method == "resources/read" && env.Code == codes.NotFound && c.call.Resource != "") {
+		t.Errorf("uri %q for a %s of %s, for %s", errgen.Cut(env.URI), env.Code, c.call.Method, what)
+	}
+	if !fzSame(f.Err, c.err) {
+		t.Errorf("Failure.Err is %T, want the error handled, for %s", f.Err, what)
+	}
+	if f.Call.Tool != c.call.Tool || f.Call.Method != c.call.Method {
+		t.Errorf("Failure.Call %+v, want the call, for %s", f.Call, what)
+	}
+	client, err := json.Marshal(env)
 	if err != nil {
-		t.Fatalf("the response cannot be encoded: %v, for %s", err, what)
+		t.Fatalf("the envelope cannot be encoded: %v, for %s", err, what)
 	}
-	seen := string(client) + "\n" + strings.Join(r.Texts(), "\n")
+	seen := string(client) + "\n" + strings.Join(f.Texts, "\n")
 	if errgen.Leaked(seen) {
 		i := strings.IndexByte(seen, errgen.Marker)
 		t.Errorf("the canary reached the client, at %q, for %s", errgen.Cut(seen[max(0, i-100):]), what)
 	}
 
-	// Reporter: at most once, with the ref, for a server error.
-	if n := len(rep.incidents); n > 1 {
-		t.Errorf("the reporter was called %d times, for %s", n, what)
-	} else if n == 1 && (rep.incidents[0].Ref != r.Ref || !server) {
-		t.Errorf("the reporter got ref %q for a %s response with ref %q, for %s", rep.incidents[0].Ref, r.Code, r.Ref, what)
+	// The reporter: told once of a server failure, with the error and the
+	// ref; never of another.
+	switch n := len(rep.incidents); {
+	case c.report == fzReportNone:
+	case server && n != 1, !server && n != 0:
+		t.Errorf("the reporter was told %d times of a %s failure, for %s", n, env.Category, what)
+	case n == 1 && (rep.incidents[0].Envelope.Ref != env.Ref || !fzSame(rep.incidents[0].Err, c.err)):
+		t.Errorf("the reporter got ref %q and error %T for a failure with ref %q, for %s", rep.incidents[0].Envelope.Ref, rep.incidents[0].Err, env.Ref, what)
 	}
 
-	// Records: one "tool call failed", at most one warning of each kind.
+	// Records: one of the failure, at most one warning.
 	var failed []errgen.Record
-	warnCode, warnRef, withRef, mentionRef := 0, 0, 0, 0
+	warnCode, withRef, mentionRef := 0, 0, 0
 	for _, rec := range recs {
 		switch msg := rec.Str("msg"); {
-		case msg == "tool call failed":
+		case fzFailedRecord(rec):
 			failed = append(failed, rec)
 		case msg == "mcperr: unregistered error code":
 			warnCode++
-		case strings.HasPrefix(msg, "mcperr: WithRefGenerator"):
-			warnRef++
 		default:
 			t.Errorf("unexpected record %s, for %s", errgen.Cut(rec.Raw), what)
 		}
-		if r.Ref != "" && rec.Str("ref") == r.Ref {
+		if env.Ref != "" && rec.Str("ref") == env.Ref {
 			withRef++
 		}
-		if r.Ref != "" && strings.Contains(rec.Raw, r.Ref) {
+		if env.Ref != "" && strings.Contains(rec.Raw, env.Ref) {
 			mentionRef++
 		}
-		if n, where := errgen.Longest(rec.Fields); n > MaxLogValue+fzLogSlack {
-			t.Errorf("a logged value of %d runes, more than MaxLogValue+%d: %s, in a %q record, for %s", n, fzLogSlack, where, rec.Str("msg"), what)
+		if n, where := errgen.Longest(rec.Fields); n > maxLogValue+fzLogSlack {
+			t.Errorf("a logged value of %d runes, more than maxLogValue+%d: %s, in a %q record, for %s", n, fzLogSlack, where, rec.Str("msg"), what)
 		}
 	}
 	if len(failed) != 1 {
-		t.Fatalf("%d \"tool call failed\" records, want 1, for %s", len(failed), what)
+		t.Fatalf("%d records of the failure, want 1, for %s", len(failed), what)
 	}
-	if warnCode > 1 || warnRef > 1 {
-		t.Errorf("%d warnings of unregistered codes and %d of the ref generator, want at most 1 each, for %s", warnCode, warnRef, what)
+	if warnCode > 1 {
+		t.Errorf("%d warnings of unregistered codes, want at most 1, for %s", warnCode, what)
 	}
 	rec := failed[0]
-	if rec.Str("ref") != r.Ref || rec.Str("code") != string(r.Code) {
-		t.Errorf("the record has ref %q and code %q, the response %q and %q, for %s", rec.Str("ref"), rec.Str("code"), r.Ref, r.Code, what)
+	if rec.Str("ref") != env.Ref || rec.Str("code") != string(env.Code) || rec.Str("request_id") != env.RequestID {
+		t.Errorf("the record has ref %q, code %q and request id %q, the envelope %q, %q and %q, for %s",
+			rec.Str("ref"), rec.Str("code"), rec.Str("request_id"), env.Ref, env.Code, env.RequestID, what)
+	}
+	if rec.Str("msg") != logMessageOf(c.call) {
+		t.Errorf("the record says %q for a %q request, for %s", rec.Str("msg"), c.call.Method, what)
 	}
 	if want := map[bool]string{true: "ERROR", false: "INFO"}[server]; rec.Str("level") != want {
-		t.Errorf("the record of a %s response is at level %s, want %s, for %s", r.Code, rec.Str("level"), want, what)
+		t.Errorf("the record of a %s failure is at level %s, want %s, for %s", env.Code, rec.Str("level"), want, what)
 	}
-	if r.Ref != "" {
+	if rec.Str("error") != fzAsJSON(f.ErrorText) {
+		t.Errorf("Failure.ErrorText %q, the record's error %q, for %s", errgen.Cut(f.ErrorText), errgen.Cut(rec.Str("error")), what)
+	}
+	if env.Ref != "" {
 		// A ref from the default or a custom generator is random and long:
 		// nothing else can mention it by chance. "same" can.
-		if withRef != 1 || len(r.Ref) >= 16 && mentionRef != 1 {
-			t.Errorf("ref %s is the ref of %d records and appears in %d, want exactly one, for %s", r.Ref, withRef, mentionRef, what)
+		if withRef != 1 || len(env.Ref) >= 16 && mentionRef != 1 {
+			t.Errorf("ref %s is the ref of %d records and appears in %d, want exactly one, for %s", env.Ref, withRef, mentionRef, what)
 		}
 	}
+}
+
+// fzSame reports whether a and b are the same error; for an error of an
+// incomparable type, whether they have the same type and equal values.
+func fzSame(a, b error) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = reflect.TypeOf(a) == reflect.TypeOf(b) && reflect.DeepEqual(a, b)
+		}
+	}()
+	return a == b
 }
 
 // fzValidRef reports whether ref is 1 to 64 ASCII letters, digits, '-', '_'
@@ -648,15 +854,31 @@ func fzValidRef(ref string) bool {
 	return true
 }
 
-// fzSeed assembles a seed: the configuration (redact, reporter, registry,
-// log handler, ref generator), then the rest of the structure, then the
-// parameters.
+// fzWithMethod returns seed with the method m: the operations the seed
+// leaves unread padded with zeros (which read as they did), then m.
+func fzWithMethod(seed []byte, m int) []byte {
+	n := int(seed[0])
+	ops, params := seed[1:1+n], seed[1+n:]
+	for pad := 0; pad < 255-n; pad++ {
+		more := append(append(bytes.Clone(ops), make([]byte, pad)...), byte(m))
+		s := errgen.Encode(more, params)
+		if fzDecode(s).method == m {
+			return s
+		}
+	}
+	panic("fzWithMethod: no room for the method")
+}
+
+// fzSeed assembles a seed: the configuration (redact, reporter observer,
+// registry, log handler, ref generator), then the rest of the structure,
+// then the parameters.
 func fzSeed(cfg [5]byte, ops []byte, params ...byte) []byte {
 	return errgen.Encode(append(cfg[:], ops...), params)
 }
 
 // fzSeeds are the hand-picked inputs: each operation of the generator, each
-// kind of filter, each failing log handler, reporter and ref generator.
+// kind of filter, each failing log handler, reporter observer and ref
+// generator, each method.
 func fzSeeds() [][]byte {
 	var plain [5]byte
 	registered := [5]byte{0, fzReportOK, 1, 0, 0}
@@ -727,6 +949,7 @@ func fzSeeds() [][]byte {
 			fzSeed([5]byte{0, 0, 0, byte(mode)}, []byte{0, errgen.LeafToolError, 0, 1, 13}, 3, 'N', 'o', '.'))
 	}
 	for mode := range fzReportModes {
+		seeds = append(seeds, fzSeed([5]byte{0, byte(mode)}, []byte{0, errgen.LeafText}))
 		seeds = append(seeds, fzSeed([5]byte{0, byte(mode), 1}, []byte{0, errgen.LeafToolError, 0, 1, 12}, 3, 'N', 'o', '.'))
 	}
 	for mode := range fzRefModes {
@@ -734,5 +957,13 @@ func fzSeeds() [][]byte {
 	}
 	// A tool name longer than a log value.
 	seeds = append(seeds, fzSeed(plain, []byte{0, errgen.LeafToolError, 0, 1, 13, 0, 0, 1}, 3, 'N', 'o', '.', 3, 'l', 'o', 'n'))
+	// Each method, with a masked error, a resource not found and a
+	// filter's answer.
+	for m := range fzMethods {
+		seeds = append(seeds,
+			fzWithMethod(fzSeed(plain, []byte{0, errgen.LeafText}), m),
+			fzWithMethod(fzSeed(plain, []byte{0, errgen.LeafNotFound, 0}, 4, 'F', 'i', 'l', 'e', 1, 'x', 8, 'f', 'i', 'l', 'e', ':', '/', '/', 'x'), m),
+			fzWithMethod(fzSeed(plain, []byte{0, errgen.LeafText, 0, 1, fzFilterRespond, 2, 0, 0, 0, 0}, 0, 5, 'D', 'o', 'w', 'n', '.', 2, 'p', 'r'), m))
+	}
 	return seeds
 }

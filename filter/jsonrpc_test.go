@@ -15,9 +15,9 @@ import (
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// TestHandleRPCCodes pins the JSON-RPC code of each kind of failure, for
+// TestJSONRPCCodes pins the JSON-RPC code of each kind of failure, for
 // each kind of request and protocol revision.
-func TestHandleRPCCodes(t *testing.T) {
+func TestJSONRPCCodes(t *testing.T) {
 	reg, err := codes.NewRegistry(
 		codes.Info{Code: "PAYMENTS_DOWN", Category: codes.Server, Description: "The payment service is down."},
 		codes.Info{Code: "ORDER_LOCKED", Category: codes.Business, Description: "The order is locked."})
@@ -29,10 +29,15 @@ func TestHandleRPCCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	resource := func(v string) filter.Call {
-		return filter.Call{Kind: filter.KindResource, Resource: "file:///a.txt", ProtocolVersion: v}
+		return filter.Call{Method: "resources/read", Resource: "file:///a.txt", ProtocolVersion: v}
 	}
-	prompt := filter.Call{Kind: filter.KindPrompt, Prompt: "greet", ProtocolVersion: "2025-11-25"}
-	completion := filter.Call{Kind: filter.KindCompletion, Prompt: "greet"}
+	prompt := filter.Call{Method: "prompts/get", Prompt: "greet", ProtocolVersion: "2025-11-25"}
+	completion := filter.Call{Method: "completion/complete", Prompt: "greet"}
+	const (
+		invalidParams    = -32602
+		internalError    = -32603
+		resourceNotFound = -32002
+	)
 	notFound := domain.NewNotFound("File", "a.txt")
 	for _, c := range []struct {
 		name string
@@ -41,30 +46,32 @@ func TestHandleRPCCodes(t *testing.T) {
 		code int64
 		uri  bool
 	}{
-		{"internal", resource("2026-07-28"), errors.New("boom"), filter.CodeInternalError, false},
-		{"panic", prompt, &filter.PanicError{Value: "x"}, filter.CodeInternalError, false},
-		{"server code", prompt, toolerr.New("Payments are down.").WithCode("PAYMENTS_DOWN"), filter.CodeInternalError, false},
-		{"timeout", completion, fmt.Errorf("x: %w", context.DeadlineExceeded), filter.CodeInternalError, false},
-		{"not found, 2026-07-28", resource("2026-07-28"), notFound, filter.CodeInvalidParams, true},
-		{"not found, 2025-11-25", resource("2025-11-25"), notFound, filter.CodeResourceNotFound, true},
-		{"not found, 2024-11-05", resource("2024-11-05"), notFound, filter.CodeResourceNotFound, true},
-		{"not found, unknown version", resource(""), notFound, filter.CodeInvalidParams, true},
-		{"not found in a prompt", prompt, notFound, filter.CodeInvalidParams, false},
-		{"validation", prompt, domain.NewValidation("name", "x", "Too long"), filter.CodeInvalidParams, false},
-		{"forbidden", resource("2025-11-25"), domain.NewAuthorization("files:read", "u1"), filter.CodeInvalidParams, false},
-		{"business", prompt, toolerr.New("The order is locked.").WithCode("ORDER_LOCKED"), filter.CodeInvalidParams, false},
-		{"tool error", completion, toolerr.New("No such argument."), filter.CodeInvalidParams, false},
-		{"rate limited", resource("2026-07-28"), domain.NewRateLimited(0), filter.CodeInvalidParams, false},
+		{"internal", resource("2026-07-28"), errors.New("boom"), internalError, false},
+		{"panic", prompt, &filter.PanicError{Value: "x"}, internalError, false},
+		{"server code", prompt, toolerr.New("Payments are down.").WithCode("PAYMENTS_DOWN"), internalError, false},
+		{"timeout", completion, fmt.Errorf("x: %w", context.DeadlineExceeded), internalError, false},
+		{"not found, 2026-07-28", resource("2026-07-28"), notFound, invalidParams, true},
+		{"not found, 2025-11-25", resource("2025-11-25"), notFound, resourceNotFound, true},
+		{"not found, 2024-11-05", resource("2024-11-05"), notFound, resourceNotFound, true},
+		{"not found, unknown version", resource(""), notFound, invalidParams, true},
+		{"not found in a prompt", prompt, notFound, invalidParams, false},
+		{"not found in a completion", filter.Call{Method: "completion/complete", Resource: "file:///{x}", ProtocolVersion: "2025-11-25"}, notFound, invalidParams, false},
+		{"validation", prompt, domain.NewValidation("name", "x", "Too long"), invalidParams, false},
+		{"forbidden", resource("2025-11-25"), domain.NewAuthorization("files:read", "u1"), invalidParams, false},
+		{"business", prompt, toolerr.New("The order is locked.").WithCode("ORDER_LOCKED"), invalidParams, false},
+		{"tool error", completion, toolerr.New("No such argument."), invalidParams, false},
+		{"rate limited", resource("2026-07-28"), domain.NewRateLimited(0), invalidParams, false},
+		{"cancelled", resource("2026-07-28"), context.Canceled, invalidParams, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e := p.HandleRPC(context.Background(), c.call, c.err)
-			if e.Code != c.code {
-				t.Errorf("code = %d, want %d (%s)", e.Code, c.code, e.Message)
+			f := checked(t, p.Handle(context.Background(), c.call, c.err))
+			if f.JSONRPCCode != c.code {
+				t.Errorf("JSON-RPC code = %d, want %d (%s)", f.JSONRPCCode, c.code, f.Envelope.Message)
 			}
-			if e.Message != e.Response.Message || e.Error() != e.Message {
-				t.Errorf("message %q, response %q", e.Message, e.Response.Message)
+			if len(f.Texts) == 0 || f.Texts[0] != f.Envelope.Message {
+				t.Errorf("texts %q, envelope message %q", f.Texts, f.Envelope.Message)
 			}
-			b, err := json.Marshal(e.Data)
+			b, err := json.Marshal(f.Envelope)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +79,7 @@ func TestHandleRPCCodes(t *testing.T) {
 			if err := json.Unmarshal(b, &data); err != nil {
 				t.Fatalf("data %s: %v", b, err)
 			}
-			if data["code"] != string(e.Response.Code) || data["message"] != e.Message || data["error"] != true {
+			if data["code"] != string(f.Envelope.Code) || data["message"] != f.Envelope.Message || data["error"] != true {
 				t.Errorf("data is not the envelope: %s", b)
 			}
 			if _, has := data["uri"]; has != c.uri || c.uri && data["uri"] != c.call.Resource {
@@ -80,8 +87,39 @@ func TestHandleRPCCodes(t *testing.T) {
 			}
 		})
 	}
-	if e := p.HandleRPC(context.Background(), prompt, nil); e != nil {
-		t.Errorf("HandleRPC(nil) = %v, want nil", e)
+	for _, method := range []string{"", "tools/call"} {
+		f := checked(t, p.Handle(context.Background(), filter.Call{Method: method, Tool: "x"}, notFound))
+		if f.JSONRPCCode != 0 || f.Envelope.URI != "" {
+			t.Errorf("a tool call (method %q): JSON-RPC code %d, uri %q; want neither", method, f.JSONRPCCode, f.Envelope.URI)
+		}
+	}
+	if f := p.Handle(context.Background(), prompt, nil); f != nil {
+		t.Errorf("Handle(nil) = %v, want nil", f)
+	}
+}
+
+// TestLogRecordsNameTheRequest checks the record of each kind of request:
+// its message, and the attribute that names what failed.
+func TestLogRecordsNameTheRequest(t *testing.T) {
+	for _, c := range []struct {
+		call filter.Call
+		msg  string
+		key  string
+		want any
+	}{
+		{filter.Call{Tool: "divide"}, "tool call failed", "tool", "divide"},
+		{filter.Call{Method: "tools/call", Tool: "divide"}, "tool call failed", "tool", "divide"},
+		{filter.Call{Method: "resources/read", Resource: "file:///x"}, "resource read failed", "resource", "file:///x"},
+		{filter.Call{Method: "prompts/get", Prompt: "greet"}, "prompt get failed", "prompt", "greet"},
+		{filter.Call{Method: "completion/complete", Prompt: "greet"}, "completion failed", "completion", map[string]any{"prompt": "greet"}},
+		{filter.Call{Method: "completion/complete", Resource: "file:///{x}"}, "completion failed", "completion", map[string]any{"resource": "file:///{x}"}},
+	} {
+		h := newHarness(t)
+		h.handle(t, context.Background(), c.call, errors.New("boom"))
+		recs := h.records(t)
+		if len(recs) != 1 || recs[0]["msg"] != c.msg || fmt.Sprint(recs[0][c.key]) != fmt.Sprint(c.want) {
+			t.Errorf("%+v: records %v, want %q with %s=%v", c.call, recs, c.msg, c.key, c.want)
+		}
 	}
 }
 
@@ -94,7 +132,7 @@ func TestMaskedTexts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return p.Handle(context.Background(), call, errors.New("boom")).Message
+		return checked(t, p.Handle(context.Background(), call, errors.New("boom"))).Envelope.Message
 	}
 	long := "file:///" + strings.Repeat("a", 5000)
 	for _, c := range []struct {
@@ -102,18 +140,18 @@ func TestMaskedTexts(t *testing.T) {
 		want string
 	}{
 		{filter.Call{Tool: "lookup"}, `Internal error in tool "lookup" (ref: 4f9c2a7d1e0b3c58).`},
-		{filter.Call{Kind: filter.KindResource, Resource: "file:///x"}, `Internal error in resource "file:///x" (ref: 4f9c2a7d1e0b3c58).`},
-		{filter.Call{Kind: filter.KindResource, Resource: "file:///a b\n"}, `Internal error in resource "file:///a b\n" (ref: 4f9c2a7d1e0b3c58).`},
-		{filter.Call{Kind: filter.KindPrompt, Prompt: "greet"}, `Internal error in prompt "greet" (ref: 4f9c2a7d1e0b3c58).`},
-		{filter.Call{Kind: filter.KindCompletion, Prompt: "greet"}, `Internal error in completion for prompt "greet" (ref: 4f9c2a7d1e0b3c58).`},
-		{filter.Call{Kind: filter.KindCompletion, Resource: "orders://{id}"}, `Internal error in completion for resource "orders://{id}" (ref: 4f9c2a7d1e0b3c58).`},
-		{filter.Call{Kind: filter.KindCompletion}, `Internal error in completion (ref: 4f9c2a7d1e0b3c58).`},
+		{filter.Call{Method: "resources/read", Resource: "file:///x"}, `Internal error in resource "file:///x" (ref: 4f9c2a7d1e0b3c58).`},
+		{filter.Call{Method: "resources/read", Resource: "file:///a b\n"}, `Internal error in resource "file:///a b\n" (ref: 4f9c2a7d1e0b3c58).`},
+		{filter.Call{Method: "prompts/get", Prompt: "greet"}, `Internal error in prompt "greet" (ref: 4f9c2a7d1e0b3c58).`},
+		{filter.Call{Method: "completion/complete", Prompt: "greet"}, `Internal error in completion for prompt "greet" (ref: 4f9c2a7d1e0b3c58).`},
+		{filter.Call{Method: "completion/complete", Resource: "orders://{id}"}, `Internal error in completion for resource "orders://{id}" (ref: 4f9c2a7d1e0b3c58).`},
+		{filter.Call{Method: "completion/complete"}, `Internal error in completion (ref: 4f9c2a7d1e0b3c58).`},
 	} {
 		if got := handle(c.call); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.call, got, c.want)
 		}
 	}
-	got := handle(filter.Call{Kind: filter.KindResource, Resource: long})
+	got := handle(filter.Call{Method: "resources/read", Resource: long})
 	if !strings.HasSuffix(got, "(ref: 4f9c2a7d1e0b3c58).") || len(got) > 400 {
 		t.Errorf("long URI: %d bytes, %q", len(got), got[len(got)-40:])
 	}

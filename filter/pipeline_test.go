@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -19,11 +20,23 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/panics"
+	"github.com/mcperr/mcperr/internal/guard"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
 const canary = "hunter2-CANARY-9d41"
+
+// The bounds the package documentation states.
+const (
+	maxChain      = 256
+	maxLogValue   = 8 << 10
+	maxMessage    = 16 << 10
+	maxDetails    = 16 << 10
+	maxHints      = 8
+	maxHint       = 1 << 10
+	maxRetryAfter = 7 * 24 * time.Hour
+	maxBlocks     = 16
+)
 
 // harness is a pipeline writing JSON log records into a buffer.
 type harness struct {
@@ -43,6 +56,23 @@ func newHarness(t *testing.T, opts ...filter.Option) *harness {
 	return h
 }
 
+// handle runs Handle and checks that the envelope of what it returns fits
+// the schema.
+func (h *harness) handle(t *testing.T, ctx context.Context, call filter.Call, err error, filters ...filter.Filter) *filter.Failure {
+	t.Helper()
+	return checked(t, h.p.Handle(ctx, call, err, filters...))
+}
+
+// checked checks that the envelope of f, if any, fits the schema, and
+// returns f.
+func checked(t testing.TB, f *filter.Failure) *filter.Failure {
+	t.Helper()
+	if f != nil {
+		filter.CheckEnvelope(t, f.Envelope)
+	}
+	return f
+}
+
 func (h *harness) records(t *testing.T) []map[string]any {
 	t.Helper()
 	var out []map[string]any
@@ -58,15 +88,39 @@ func (h *harness) records(t *testing.T) []map[string]any {
 	return out
 }
 
-// clientBytes is everything of a response a client can see.
-func clientBytes(t *testing.T, r *filter.Response) string {
+// clientBytes is everything of a failure a client can see: the envelope's
+// JSON, the text blocks and the JSON-RPC code.
+func clientBytes(t testing.TB, f *filter.Failure) string {
 	t.Helper()
-	b, err := json.Marshal(r)
+	b, err := json.Marshal(f.Envelope)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b) + "\n" + strings.Join(r.Texts(), "\n")
+	return fmt.Sprintf("%s\n%s\n%d", b, strings.Join(f.Texts, "\n"), f.JSONRPCCode)
 }
+
+// details decodes the details of an envelope; nil if there are none.
+func details(t testing.TB, e filter.Envelope) map[string]any {
+	t.Helper()
+	if e.Details == nil {
+		return nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(e.Details, &m); err != nil {
+		t.Fatalf("details %s: %v", e.Details, err)
+	}
+	return m
+}
+
+// recovered panics with v and returns what an adapter makes of it: the
+// *filter.PanicError guard.Recovered builds, with the stack.
+func recovered(v any) (err error) {
+	defer func() { err = guard.Recovered(context.Background(), recover()) }()
+	panic(v)
+}
+
+// masked is the text of a masked error of the tool "lookup".
+func masked(ref string) string { return fmt.Sprintf(`Internal error in tool "lookup" (ref: %s).`, ref) }
 
 var call = filter.Call{Tool: "lookup", RequestID: "7", SessionID: "sess-1"}
 
@@ -78,7 +132,7 @@ func TestContract(t *testing.T) {
 		code      codes.Code
 		message   string // "{ref}" stands for the ref
 		details   map[string]any
-		retryable any // nil: absent
+		retryable bool
 		masked    bool
 		level     string
 		logHas    []string
@@ -96,15 +150,15 @@ func TestContract(t *testing.T) {
 			[]string{"user-" + canary}},
 		{"Unauthenticated", &domain.Unauthenticated{Reason: "token " + canary + " expired"}, codes.Unauthorized, "Authentication required.", nil, false, false, "INFO", []string{canary}},
 		{"BusinessRule", domain.NewBusinessRule("ORDER_ALREADY_DELIVERED", "Cannot change status of a delivered order", map[string]any{"currentStatus": "delivered"}),
-			"ORDER_ALREADY_DELIVERED", "Cannot change status of a delivered order", map[string]any{"currentStatus": "delivered"}, nil, false, "INFO", nil},
+			"ORDER_ALREADY_DELIVERED", "Cannot change status of a delivered order", map[string]any{"currentStatus": "delivered"}, false, false, "INFO", nil},
 		{"Conflict hides its cause", &domain.Conflict{Resource: "User", Message: "Email taken.", Cause: errors.New(canary)}, codes.Conflict, "Email taken.",
 			map[string]any{"resourceType": "User"}, false, false, "INFO", []string{canary}},
 		{"RateLimited", domain.NewRateLimited(1500 * time.Millisecond), codes.RateLimited, "Too many requests. Retry after 2 seconds.",
 			map[string]any{"retryAfterSeconds": 2.0}, true, false, "INFO", nil},
 		{"plain error", fmt.Errorf("dial 10.0.0.5: password=%s refused", canary), codes.InternalError,
-			`Internal error in tool "lookup" (ref: {ref}).`, nil, false, true, "ERROR", []string{"password=" + canary}},
+			masked("{ref}"), nil, false, true, "ERROR", []string{"password=" + canary}},
 		{"cockroach error keeps its stack", crdb.Wrap(crdb.New("conn reset "+canary), "query"), codes.InternalError,
-			`Internal error in tool "lookup" (ref: {ref}).`, nil, false, true, "ERROR", []string{canary, "pipeline_test.go"}},
+			masked("{ref}"), nil, false, true, "ERROR", []string{canary, "pipeline_test.go"}},
 		{"cancelled", fmt.Errorf("query %s: %w", canary, context.Canceled), codes.Cancelled,
 			"The request was cancelled before the tool finished.", nil, true, false, "INFO", nil},
 		{"deadline", fmt.Errorf("query %s: %w", canary, context.DeadlineExceeded), codes.Timeout,
@@ -113,12 +167,14 @@ func TestContract(t *testing.T) {
 			"Order not found: x", nil, false, false, "INFO", nil},
 		{"joined: the public part speaks", errors.Join(errors.New(canary), domain.NewNotFound("User", "u")), codes.NotFound,
 			"User not found: u", nil, false, false, "INFO", []string{canary}},
-		{"panic", panics.Recovered("boom " + canary), codes.InternalError,
-			`Internal error in tool "lookup" (ref: {ref}).`, nil, false, true, "ERROR", []string{canary, "goroutine"}},
-		{"panic with a ToolError is still masked", panics.Recovered(toolerr.New(canary)), codes.InternalError,
-			`Internal error in tool "lookup" (ref: {ref}).`, nil, false, true, "ERROR", []string{canary}},
+		{"panic", recovered("boom " + canary), codes.InternalError,
+			masked("{ref}"), nil, false, true, "ERROR", []string{canary, "goroutine"}},
+		{"panic(nil)", recovered(nil), codes.InternalError,
+			masked("{ref}"), nil, false, true, "ERROR", []string{"panic called with nil argument", "goroutine"}},
+		{"panic with a ToolError is still masked", recovered(toolerr.New(canary)), codes.InternalError,
+			masked("{ref}"), nil, false, true, "ERROR", []string{canary}},
 		{"public error with empty message is masked", toolerr.New(""), codes.InternalError,
-			`Internal error in tool "lookup" (ref: {ref}).`, nil, false, true, "ERROR", nil},
+			masked("{ref}"), nil, false, true, "ERROR", nil},
 	}
 	reg, err := codes.NewRegistry(codes.Info{Code: "ORDER_ALREADY_DELIVERED", Category: codes.Business, Description: "The order was delivered."})
 	if err != nil {
@@ -127,42 +183,44 @@ func TestContract(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, filter.WithRegistry(reg))
-			r := h.p.Handle(context.Background(), call, tt.err)
+			f := h.handle(t, context.Background(), call, tt.err)
 			recs := h.records(t)
 			if len(recs) != 1 {
 				t.Fatalf("%d log records, want exactly 1: %v", len(recs), recs)
 			}
-			rec := recs[0]
-			if r.Code != tt.code {
-				t.Errorf("code = %s, want %s", r.Code, tt.code)
+			rec, env := recs[0], f.Envelope
+			if env.Code != tt.code {
+				t.Errorf("code = %s, want %s", env.Code, tt.code)
 			}
-			want := strings.ReplaceAll(tt.message, "{ref}", r.Ref)
-			if r.Message != want {
-				t.Errorf("message = %q, want %q", r.Message, want)
+			want := strings.ReplaceAll(tt.message, "{ref}", env.Ref)
+			if env.Message != want || len(f.Texts) != 2 || f.Texts[0] != want {
+				t.Errorf("message = %q, texts %q, want %q first", env.Message, f.Texts, want)
 			}
 			if tt.masked {
-				if len(r.Ref) != 16 || rec["ref"] != r.Ref {
-					t.Errorf("ref %q in the response, %v in the log; want the same 16 hex digits", r.Ref, rec["ref"])
+				if len(env.Ref) != 16 || rec["ref"] != env.Ref {
+					t.Errorf("ref %q in the envelope, %v in the log; want the same 16 hex digits", env.Ref, rec["ref"])
+				}
+				if env.Details != nil || env.Hints != nil {
+					t.Errorf("a masked error has details %s or hints %q", env.Details, env.Hints)
 				}
 			}
+			got := details(t, env)
 			for k, v := range tt.details {
-				if fmt.Sprint(r.Details[k]) != fmt.Sprint(v) {
-					t.Errorf("details[%s] = %v, want %v", k, r.Details[k], v)
+				if fmt.Sprint(got[k]) != fmt.Sprint(v) {
+					t.Errorf("details[%s] = %v, want %v", k, got[k], v)
 				}
 			}
-			env := map[string]any{}
-			_ = json.Unmarshal([]byte(strings.SplitN(clientBytes(t, r), "\n", 2)[0]), &env)
-			if tt.retryable == nil {
-				tt.retryable = false // every envelope carries retryable
+			if env.Retryable != tt.retryable {
+				t.Errorf("retryable = %v, want %v", env.Retryable, tt.retryable)
 			}
-			if env["retryable"] != tt.retryable {
-				t.Errorf("retryable = %v, want %v", env["retryable"], tt.retryable)
+			if env.RequestID != "7" || !env.Error || env.Version != 1 || !strings.HasSuffix(env.Timestamp, "Z") {
+				t.Errorf("envelope = %+v, want error, version 1, requestId 7 and a UTC timestamp", env)
 			}
-			if env["requestId"] != "7" || env["error"] != true || env["timestamp"] == "" {
-				t.Errorf("envelope = %v, want error, requestId and timestamp", env)
+			if f.Call != call || f.Err != tt.err || f.JSONRPCCode != 0 || f.ErrorText != rec["error"] {
+				t.Errorf("failure call %+v, err %v, JSON-RPC code %d, error text %q (record %q)", f.Call, f.Err, f.JSONRPCCode, f.ErrorText, rec["error"])
 			}
-			if strings.Contains(clientBytes(t, r), canary) {
-				t.Errorf("canary reached the client: %s", clientBytes(t, r))
+			if strings.Contains(clientBytes(t, f), canary) {
+				t.Errorf("canary reached the client: %s", clientBytes(t, f))
 			}
 			if rec["level"] != tt.level {
 				t.Errorf("level = %v, want %s", rec["level"], tt.level)
@@ -182,43 +240,58 @@ func TestContract(t *testing.T) {
 
 func TestDomainFieldsReachTheLog(t *testing.T) {
 	h := newHarness(t)
-	h.p.Handle(context.Background(), call, fmt.Errorf("check: %w", domain.NewAuthorization("orders:write", "usr_7")))
+	h.handle(t, context.Background(), call, fmt.Errorf("check: %w", domain.NewValidation("status", "lost", "Must be one of: a, b")))
 	rec := h.records(t)[0]
 	fields, _ := rec["fields"].(map[string]any)
-	if fields["permission"] != "orders:write" || fields["subject"] != "usr_7" {
-		t.Fatalf("fields = %v, want permission and subject", rec["fields"])
+	status, _ := fields["status"].(map[string]any)
+	if status["value"] != "lost" || status["constraint"] != "Must be one of: a, b" {
+		t.Fatalf("fields = %v, want the value and the constraint", rec["fields"])
+	}
+	// An Authorization has no log view of its own: its Error text is the
+	// log's, permission and subject included.
+	h.handle(t, context.Background(), call, fmt.Errorf("check: %w", domain.NewAuthorization("orders:write", "usr_7")))
+	rec = h.records(t)[0]
+	if e, _ := rec["error"].(string); !strings.Contains(e, "orders:write") || !strings.Contains(e, "usr_7") {
+		t.Fatalf("record %v, want the permission and subject in the error", rec)
 	}
 }
 
-func TestHintReachesModelWhenMasked(t *testing.T) {
+// TestMaskedErrorHasNoHint checks that a hint attached to a masked error
+// with cockroachdb/errors reaches nothing the client reads: only a public
+// error's own hint and a filter's hints are sent.
+func TestMaskedErrorHasNoHint(t *testing.T) {
+	const hint = "The database is busy; retry in a minute."
 	h := newHarness(t)
-	err := crdb.WithHint(fmt.Errorf("pool exhausted: %s", canary), "The database is busy; retry in a minute.")
-	r := h.p.Handle(context.Background(), call, err)
-	if r.Code != codes.InternalError || !strings.Contains(r.Message, r.Ref) {
-		t.Fatalf("response = %+v, want a masked internal error", r)
+	err := crdb.WithHint(fmt.Errorf("pool exhausted: %s", canary), hint)
+	f := h.handle(t, context.Background(), call, err)
+	env := f.Envelope
+	if env.Code != codes.InternalError || env.Message != masked(env.Ref) {
+		t.Fatalf("envelope = %+v, want a masked internal error", env)
 	}
-	texts := r.Texts()
-	if len(texts) != 2 || texts[0] != r.Message || texts[1] != "Code: INTERNAL_ERROR\nRetry: no.\nHint: The database is busy; retry in a minute." {
-		t.Fatalf("texts = %q, want the message then the code, retry advice and hint", texts)
+	if want := []string{masked(env.Ref), "Code: INTERNAL_ERROR\nRetry: no."}; !reflect.DeepEqual(f.Texts, want) {
+		t.Fatalf("texts = %q, want %q", f.Texts, want)
 	}
-	if strings.Contains(clientBytes(t, r), canary) {
-		t.Fatal("canary reached the client")
+	if env.Hints != nil {
+		t.Errorf("hints = %q, want none", env.Hints)
+	}
+	for _, s := range []string{canary, "database is busy", "Hint"} {
+		if strings.Contains(clientBytes(t, f), s) {
+			t.Errorf("%q reached the client: %s", s, clientBytes(t, f))
+		}
 	}
 }
 
 func TestToolErrorHint(t *testing.T) {
 	h := newHarness(t)
-	r := h.p.Handle(context.Background(), call, toolerr.New("b must not be zero.").WithHint("Pass a non-zero b."))
-	if got := r.Texts(); len(got) != 2 || got[0] != "b must not be zero." || got[1] != "Code: TOOL_ERROR\nRetry: no, not with the same arguments.\nHint: Pass a non-zero b." {
-		t.Fatalf("texts = %q", got)
+	f := h.handle(t, context.Background(), call, toolerr.New("b must not be zero.").WithHint("Pass a non-zero b."))
+	if want := []string{"b must not be zero.", "Code: TOOL_ERROR\nRetry: no, not with the same arguments.\nHint: Pass a non-zero b."}; !reflect.DeepEqual(f.Texts, want) {
+		t.Fatalf("texts = %q, want %q", f.Texts, want)
 	}
-}
-
-func TestAssertionHintsStayPrivate(t *testing.T) {
-	h := newHarness(t)
-	r := h.p.Handle(context.Background(), call, crdb.AssertionFailedf("invariant broken"))
-	if len(r.Hints) != 0 {
-		t.Fatalf("hints = %q, want none: the library's own hints point at its issue tracker", r.Hints)
+	if !reflect.DeepEqual(f.Envelope.Hints, []string{"Pass a non-zero b."}) {
+		t.Fatalf("hints = %q", f.Envelope.Hints)
+	}
+	if rec := h.records(t)[0]; fmt.Sprint(rec["hints"]) != "[Pass a non-zero b.]" {
+		t.Errorf("record hints = %v, want the hint sent", rec["hints"])
 	}
 }
 
@@ -228,30 +301,21 @@ func TestRegistryDecidesCategoryAndRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, filter.WithRegistry(reg))
-	r := h.p.Handle(context.Background(), call, toolerr.New("Payments are down; try later.").WithCode("PAYMENT_GATEWAY_DOWN"))
-	rec := h.records(t)[0]
-	if r.Retryable == nil || !*r.Retryable || rec["level"] != "ERROR" || r.Ref == "" || rec["ref"] != r.Ref {
-		t.Fatalf("response %+v, record %v: want retryable, logged at ERROR with a ref", r, rec)
+	f := h.handle(t, context.Background(), call, toolerr.New("Payments are down; try later.").WithCode("PAYMENT_GATEWAY_DOWN"))
+	rec, env := h.records(t)[0], f.Envelope
+	if !env.Retryable || env.Category != codes.Server || rec["level"] != "ERROR" || env.Ref == "" || rec["ref"] != env.Ref {
+		t.Fatalf("envelope %+v, record %v: want retryable, a server error logged at ERROR with a ref", env, rec)
 	}
-	if r.Message != "Payments are down; try later." {
-		t.Fatalf("message = %q: a ToolError's message must be kept whatever its category", r.Message)
-	}
-}
-
-func TestExposedErrors(t *testing.T) {
-	h := newHarness(t, filter.WithExposedErrors(true))
-	r := h.p.Handle(context.Background(), call, errors.New("dial tcp: refused"))
-	want := fmt.Sprintf(`Internal error in tool "lookup" (ref: %s): dial tcp: refused`, r.Ref)
-	if r.Message != want {
-		t.Fatalf("message = %q, want %q", r.Message, want)
+	if env.Message != "Payments are down; try later." {
+		t.Fatalf("message = %q: a ToolError's message must be kept whatever its category", env.Message)
 	}
 }
 
 func TestRedaction(t *testing.T) {
 	h := newHarness(t, filter.WithRedaction(true))
-	h.p.Handle(context.Background(), call, crdb.Wrapf(crdb.New("base"), "login for %s", canary))
-	h.p.Handle(context.Background(), call, domain.NewValidation("ssn", canary, "Must be 9 digits"))
-	h.p.Handle(context.Background(), call, panics.Recovered(canary))
+	h.handle(t, context.Background(), call, crdb.Wrapf(crdb.New("base"), "login for %s", canary))
+	h.handle(t, context.Background(), call, domain.NewValidation("ssn", canary, "Must be 9 digits"))
+	h.handle(t, context.Background(), call, recovered(canary))
 	recs := h.records(t)
 	if len(recs) != 3 {
 		t.Fatalf("%d records, want 3", len(recs))
@@ -264,49 +328,22 @@ func TestRedaction(t *testing.T) {
 	}
 }
 
-func TestDeterministicRefAndClock(t *testing.T) {
-	at := time.Date(2024, 1, 15, 10, 30, 0, 0, time.UTC)
-	h := newHarness(t, filter.WithRefGenerator(func() string { return "ref-1" }), filter.WithClock(func() time.Time { return at }))
-	r := h.p.Handle(context.Background(), call, errors.New("x"))
-	if r.Ref != "ref-1" || !r.Timestamp.Equal(at) {
-		t.Fatalf("ref %q, timestamp %v", r.Ref, r.Timestamp)
+// TestRefAndTimestamp checks the ref of a custom generator, and that the
+// timestamp is the time of the failure, in RFC 3339, UTC.
+func TestRefAndTimestamp(t *testing.T) {
+	h := newHarness(t, filter.WithRefGenerator(func() string { return "ref-1" }))
+	before := time.Now()
+	f := h.handle(t, context.Background(), call, errors.New("x"))
+	after := time.Now()
+	if f.Envelope.Ref != "ref-1" || f.Envelope.Message != masked("ref-1") {
+		t.Fatalf("ref %q, message %q", f.Envelope.Ref, f.Envelope.Message)
 	}
-	b, _ := json.Marshal(r)
-	if !strings.Contains(string(b), `"timestamp":"2024-01-15T10:30:00Z"`) {
-		t.Fatalf("envelope %s lacks the RFC 3339 timestamp", b)
+	at, err := time.Parse(time.RFC3339Nano, f.Envelope.Timestamp)
+	if err != nil || !strings.HasSuffix(f.Envelope.Timestamp, "Z") {
+		t.Fatalf("timestamp %q is not RFC 3339 in UTC: %v", f.Envelope.Timestamp, err)
 	}
-}
-
-func TestReporter(t *testing.T) {
-	var got []filter.Incident
-	h := newHarness(t, filter.WithReporter(filter.ReporterFunc(func(_ context.Context, in filter.Incident) { got = append(got, in) })))
-	r := h.p.Handle(context.Background(), call, errors.New("disk full"))
-	h.p.Handle(context.Background(), call, domain.NewNotFound("Order", "1"))
-	if len(got) != 1 || got[0].Ref != r.Ref || got[0].Err.Error() != "disk full" || got[0].Call != call {
-		t.Fatalf("incidents = %+v, want one for the internal error with its ref", got)
-	}
-}
-
-func TestFailingReporterIsContained(t *testing.T) {
-	h := newHarness(t, filter.WithReporter(filter.ReporterFunc(func(context.Context, filter.Incident) { panic("sentry " + canary) })))
-	r := h.p.Handle(context.Background(), call, errors.New("disk full"))
-	recs := h.records(t)
-	if len(recs) != 1 || recs[0]["ref"] != r.Ref || !strings.Contains(fmt.Sprint(recs[0]["reporter_error"]), "sentry") {
-		t.Fatalf("records = %v, want one record with the ref and the reporter's failure", recs)
-	}
-	if r.Code != codes.InternalError || strings.Contains(clientBytes(t, r), canary) {
-		t.Fatalf("response = %+v", r)
-	}
-
-	// A server error the client could have read becomes internal too.
-	r = h.p.Handle(context.Background(), call, toolerr.New("The billing service is down.").
-		WithCode(codes.ExternalServiceError).WithDetails(map[string]any{"service": "billing"}))
-	recs = h.records(t)
-	if r.Code != codes.InternalError || r.Message != fmt.Sprintf(`Internal error in tool "lookup" (ref: %s).`, r.Ref) || r.Details != nil {
-		t.Fatalf("response = %+v, want the masked internal error", r)
-	}
-	if len(recs) != 1 || recs[0]["ref"] != r.Ref || recs[0]["level"] != "ERROR" {
-		t.Fatalf("records = %v", recs)
+	if at.Before(before.Add(-time.Second)) || at.After(after.Add(time.Second)) {
+		t.Fatalf("timestamp %v, not between %v and %v", at, before, after)
 	}
 }
 
@@ -319,38 +356,47 @@ func TestFailingFilterIsMasked(t *testing.T) {
 			return &filter.Response{Code: codes.NotFound}, nil
 		}),
 	}
-	for name, f := range tests {
+	for name, fl := range tests {
 		t.Run(name, func(t *testing.T) {
-			h := newHarness(t, filter.WithFilters(f))
-			r := h.p.Handle(context.Background(), call, domain.NewNotFound("Order", "1"))
+			h := newHarness(t, filter.WithGlobalFilters(fl))
+			f := h.handle(t, context.Background(), call, domain.NewNotFound("Order", "1"))
 			recs := h.records(t)
-			if r.Code != codes.InternalError || r.Message != fmt.Sprintf(`Internal error in tool "lookup" (ref: %s).`, r.Ref) {
-				t.Fatalf("response = %+v, want masked internal error", r)
+			if f.Envelope.Code != codes.InternalError || f.Envelope.Message != masked(f.Envelope.Ref) {
+				t.Fatalf("envelope = %+v, want masked internal error", f.Envelope)
 			}
-			if len(recs) != 1 || recs[0]["ref"] != r.Ref || recs[0]["filter_error"] == nil {
+			if len(recs) != 1 || recs[0]["ref"] != f.Envelope.Ref || recs[0]["filter_error"] == nil {
 				t.Fatalf("records = %v, want one with the ref and the filter's failure", recs)
 			}
-			if strings.Contains(clientBytes(t, r), canary) {
+			if strings.Contains(clientBytes(t, f), canary) {
 				t.Fatal("canary reached the client")
+			}
+			if name == "panics" {
+				// The stack of the filter's panic reaches the log.
+				if s, _ := recs[0]["stack"].(string); !strings.Contains(s, "TestFailingFilterIsMasked") {
+					t.Errorf("stack = %q, want the filter's", s)
+				}
 			}
 		})
 	}
 }
 
-func TestFilterResponseGetsDefaults(t *testing.T) {
+func TestFilterResponseIsTheFiltersOwn(t *testing.T) {
 	shared := &filter.Response{Code: codes.Conflict, Message: "A record with this value already exists.",
 		Hints: append(make([]string, 0, 4), "Use another email.")}
-	f := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return shared, nil })
-	h := newHarness(t, filter.WithFilters(f))
-	r := h.p.Handle(context.Background(), call, crdb.WithHint(errors.New("pq: unique violation "+canary), "Check the email."))
-	if r == shared || shared.RequestID != "" || !shared.Timestamp.IsZero() || shared.Hints[:2][1] != "" {
+	before := *shared
+	fl := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return shared, nil })
+	h := newHarness(t, filter.WithGlobalFilters(fl))
+	f := h.handle(t, context.Background(), call, crdb.WithHint(errors.New("pq: unique violation "+canary), "Check the email."))
+	if !reflect.DeepEqual(*shared, before) || shared.Hints[:2][1] != "" {
 		t.Fatal("the pipeline changed the filter's own Response value")
 	}
-	if fmt.Sprint(r.Hints) != "[Use another email. Check the email.]" {
-		t.Fatalf("hints = %q", r.Hints)
+	// Only the filter's hints are sent, not one of the error it handled.
+	if !reflect.DeepEqual(f.Envelope.Hints, []string{"Use another email."}) {
+		t.Fatalf("hints = %q", f.Envelope.Hints)
 	}
-	if r.Code != codes.Conflict || r.RequestID != "7" || r.Timestamp.IsZero() || r.Retryable == nil || *r.Retryable {
-		t.Fatalf("response = %+v", r)
+	env := f.Envelope
+	if env.Code != codes.Conflict || env.Category != codes.Client || env.RequestID != "7" || env.Timestamp == "" || env.Retryable || env.Ref != "" {
+		t.Fatalf("envelope = %+v", env)
 	}
 	rec := h.records(t)[0]
 	if rec["level"] != "INFO" || !strings.Contains(fmt.Sprint(rec["error"]), canary) {
@@ -358,25 +404,51 @@ func TestFilterResponseGetsDefaults(t *testing.T) {
 	}
 }
 
+// TestFilterHintsAreBounded checks the hints of a filter's Response: empty
+// and repeated ones dropped, each bounded, at most eight.
+func TestFilterHintsAreBounded(t *testing.T) {
+	long := strings.Repeat("é", maxHint)
+	hints := []string{"", "a", "a", long}
+	for i := range 12 {
+		hints = append(hints, fmt.Sprint("h", i))
+	}
+	fl := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		return &filter.Response{Code: codes.Conflict, Message: "Taken.", Hints: hints}, nil
+	})
+	h := newHarness(t, filter.WithGlobalFilters(fl))
+	got := h.handle(t, context.Background(), call, errors.New("x")).Envelope.Hints
+	if len(got) != maxHints || got[0] != "a" || got[2] != "h0" || got[maxHints-1] != "h5" {
+		t.Fatalf("hints = %q", got)
+	}
+	if len(got[1]) > maxHint || !strings.HasPrefix(long, strings.TrimSuffix(got[1], "…")) {
+		t.Errorf("a long hint of %d bytes, want it cut to at most %d", len(got[1]), maxHint)
+	}
+}
+
 func TestZeroCodeBecomesInternal(t *testing.T) {
-	f := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+	fl := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
 		return &filter.Response{Message: "Something failed."}, nil
 	})
-	h := newHarness(t, filter.WithFilters(f))
-	r := h.p.Handle(context.Background(), call, errors.New("x"))
-	if r.Code != codes.InternalError || r.Ref == "" {
-		t.Fatalf("response = %+v, want INTERNAL_ERROR with a ref", r)
+	h := newHarness(t, filter.WithGlobalFilters(fl))
+	f := h.handle(t, context.Background(), call, errors.New("x"))
+	if f.Envelope.Code != codes.InternalError || f.Envelope.Ref == "" || f.Envelope.Category != codes.Server {
+		t.Fatalf("envelope = %+v, want INTERNAL_ERROR with a ref", f.Envelope)
 	}
 }
 
 func TestUnencodableDetailsAreDropped(t *testing.T) {
 	h := newHarness(t)
-	r := h.p.Handle(context.Background(), call, toolerr.New("x").WithDetails(map[string]any{"ch": make(chan int)}))
-	if r.Details != nil {
-		t.Fatalf("details = %v, want dropped", r.Details)
+	f := h.handle(t, context.Background(), call, toolerr.New("x").WithDetails(map[string]any{"ch": make(chan int)}))
+	if f.Envelope.Details != nil {
+		t.Fatalf("details = %s, want dropped", f.Envelope.Details)
 	}
-	if _, err := json.Marshal(r); err != nil {
-		t.Fatal(err)
+	if rec := h.records(t)[0]; rec["details_error"] == nil {
+		t.Errorf("record %v lacks details_error", rec)
+	}
+	for _, empty := range []map[string]any{{}, nil} {
+		if f := h.handle(t, context.Background(), call, toolerr.New("x").WithDetails(empty)); f.Envelope.Details != nil {
+			t.Errorf("details %v sent as %s, want none", empty, f.Envelope.Details)
+		}
 	}
 }
 
@@ -390,18 +462,21 @@ func TestFilterOrderAndTransform(t *testing.T) {
 	}
 	p, err := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
-		filter.WithFilters(mark("global", nil)),
+		filter.WithGlobalFilters(mark("global", nil)),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Handle(context.Background(), call, errors.New("orig"), mark("local", nil), mark("tool", errors.New("transformed")))
+	f := checked(t, p.Handle(context.Background(), call, errors.New("orig"), mark("local", nil), mark("tool", errors.New("transformed"))))
 	want := "[local:orig tool:orig global:transformed]"
 	if fmt.Sprint(trail) != want {
 		t.Fatalf("trail = %v, want %s", trail, want)
 	}
+	if f.Err == nil || f.Err.Error() != "orig" {
+		t.Errorf("Failure.Err = %v, want the error as the handler returned it", f.Err)
+	}
 	trail = nil
-	p.Handle(context.Background(), filter.Call{Tool: "unbound"}, errors.New("orig"))
+	checked(t, p.Handle(context.Background(), filter.Call{Tool: "unbound"}, errors.New("orig")))
 	if fmt.Sprint(trail) != "[global:orig]" {
 		t.Fatalf("trail for an unbound tool = %v", trail)
 	}
@@ -413,14 +488,14 @@ func TestCatchMatchesThroughWrapping(t *testing.T) {
 		hits.Add(1)
 		return &filter.Response{Code: codes.NotFound, Message: "No " + e.Resource + " with that id."}, nil
 	})
-	h := newHarness(t, filter.WithFilters(nf))
-	r := h.p.Handle(context.Background(), call, fmt.Errorf("a: %w", fmt.Errorf("b: %w", domain.NewNotFound("Order", "1"))))
-	if r.Message != "No Order with that id." {
-		t.Fatalf("message = %q", r.Message)
+	h := newHarness(t, filter.WithGlobalFilters(nf))
+	f := h.handle(t, context.Background(), call, fmt.Errorf("a: %w", fmt.Errorf("b: %w", domain.NewNotFound("Order", "1"))))
+	if f.Envelope.Message != "No Order with that id." {
+		t.Fatalf("message = %q", f.Envelope.Message)
 	}
-	r = h.p.Handle(context.Background(), call, errors.New("other"))
-	if r.Code != codes.InternalError || hits.Load() != 1 {
-		t.Fatalf("a typed filter handled an error of another type: %+v", r)
+	f = h.handle(t, context.Background(), call, errors.New("other"))
+	if f.Envelope.Code != codes.InternalError || hits.Load() != 1 {
+		t.Fatalf("a typed filter handled an error of another type: %+v", f.Envelope)
 	}
 }
 
@@ -428,26 +503,31 @@ func TestDefinitionErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		opt  filter.Option
-		code codes.Code
+		says string
 	}{
-		{"nil global filter", filter.WithFilters(nil), codes.NilFilter},
-		{"nil filter function", filter.WithFilters(filter.Func(nil)), codes.NilFilter},
-		{"nil reporter function", filter.WithReporter(filter.ReporterFunc(nil)), codes.InvalidOption},
-		{"nil pointer filter", filter.WithFilters((*countingFilter)(nil)), codes.NilFilter},
-		{"nil pointer reporter", filter.WithReporter((*countingReporter)(nil)), codes.InvalidOption},
-		{"nil ref generator", filter.WithRefGenerator(nil), codes.InvalidOption},
-		{"nil clock", filter.WithClock(nil), codes.InvalidOption},
-		{"nil reporter", filter.WithReporter(nil), codes.InvalidOption},
-		{"nil typed filter", filter.WithFilters(filter.Catch[*domain.NotFound](nil)), codes.NilFilter},
+		{"nil global filter", filter.WithGlobalFilters(filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil }), nil),
+			"filter 1 given to WithGlobalFilters is nil"},
+		{"nil filter function", filter.WithGlobalFilters(filter.Func(nil)), "filter 0 given to WithGlobalFilters is nil"},
+		{"nil pointer filter", filter.WithGlobalFilters((*countingFilter)(nil)), "filter 0 given to WithGlobalFilters is nil"},
+		{"nil typed filter", filter.WithGlobalFilters(filter.Catch[*domain.NotFound](nil)), "filter 0 given to WithGlobalFilters is nil"},
+		{"nil observer", filter.WithObserver(nil), "WithObserver needs an observer"},
+		{"nil renderer", filter.WithRenderer(nil), "WithRenderer needs a function"},
+		{"nil ref generator", filter.WithRefGenerator(nil), "WithRefGenerator needs a function"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := filter.New(tt.opt)
-			var de *toolerr.DefinitionError
-			if !errors.As(err, &de) || de.Code != tt.code {
-				t.Fatalf("New = %v, want a definition error %s", err, tt.code)
+			p, err := filter.New(tt.opt)
+			var de *codes.DefinitionError
+			if !errors.As(err, &de) || de.Mistake != codes.NilValue || !strings.Contains(de.Reason, tt.says) {
+				t.Fatalf("New = %v, want a NIL_VALUE definition error saying %q", err, tt.says)
+			}
+			if p != nil {
+				t.Fatal("New returned a pipeline with its error")
 			}
 		})
+	}
+	if p, err := filter.New(nil, filter.WithLogger(nil), filter.WithRegistry(nil)); err != nil || p == nil {
+		t.Fatalf("New with a nil option, logger and registry = %v, %v; want the defaults", p, err)
 	}
 }
 
@@ -455,9 +535,12 @@ func TestDefinitionErrors(t *testing.T) {
 // handler never runs where net/http could catch it, is an internal error.
 func TestAbortHandlerIsMasked(t *testing.T) {
 	h := newHarness(t)
-	r := h.p.Handle(context.Background(), call, panics.Recovered(http.ErrAbortHandler))
-	if r.Code != codes.InternalError || r.Ref == "" {
-		t.Fatalf("response = %+v, want a masked internal error", r)
+	f := h.handle(t, context.Background(), call, recovered(http.ErrAbortHandler))
+	if f.Envelope.Code != codes.InternalError || f.Envelope.Ref == "" {
+		t.Fatalf("envelope = %+v, want a masked internal error", f.Envelope)
+	}
+	if recs := h.records(t); len(recs) != 1 || recs[0]["level"] != "ERROR" || recs[0]["ref"] != f.Envelope.Ref {
+		t.Fatalf("records %v, want one ERROR record with the ref", recs)
 	}
 }
 
@@ -466,16 +549,17 @@ func TestNilErrorAndDefaultLogger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := p.Handle(context.Background(), call, nil); r != nil {
-		t.Fatalf("Handle(nil) = %+v, want nil", r)
+	if f := p.Handle(context.Background(), call, nil); f != nil {
+		t.Fatalf("Handle(nil) = %+v, want nil", f)
 	}
 	var buf bytes.Buffer
 	old := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
 	defer slog.SetDefault(old)
-	r := p.Handle(context.Background(), call, errors.New("x"))
-	if !strings.Contains(buf.String(), "ref="+r.Ref) {
-		t.Fatalf("default logger got %q, want the ref", buf.String())
+	var nilCtx context.Context // what a careless caller passes
+	f := checked(t, p.Handle(nilCtx, call, errors.New("x")))
+	if !strings.Contains(buf.String(), "ref="+f.Envelope.Ref) || strings.Count(buf.String(), "\n") != 1 {
+		t.Fatalf("default logger got %q, want one record with the ref", buf.String())
 	}
 }
 
@@ -489,16 +573,20 @@ func TestHandleAllocatesNothingForNil(t *testing.T) {
 
 func TestConcurrentHandle(t *testing.T) {
 	h := newHarness(t)
-	done := make(chan *filter.Response)
+	done := make(chan *filter.Failure)
 	for i := range 8 {
 		go func() { done <- h.p.Handle(context.Background(), call, fmt.Errorf("e%d", i)) }()
 	}
 	refs := map[string]bool{}
 	for range 8 {
-		refs[(<-done).Ref] = true
+		f := checked(t, <-done)
+		refs[f.Envelope.Ref] = true
 	}
 	if len(refs) != 8 {
 		t.Fatalf("%d distinct refs for 8 errors", len(refs))
+	}
+	if recs := h.records(t); len(recs) != 8 {
+		t.Fatalf("%d records for 8 errors", len(recs))
 	}
 }
 
@@ -511,38 +599,39 @@ func TestUnregisteredCodesNeverReachTheClient(t *testing.T) {
 		err      error
 		bad      string
 		fallback codes.Code
+		category codes.Category
 	}{
 		{"filter, malformed", filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
 			return &filter.Response{Code: "insufficient funds", Message: "Not enough money."}, nil
-		}), errors.New("x"), "insufficient funds", codes.ToolFailed},
+		}), errors.New("x"), "insufficient funds", codes.ToolFailed, codes.Client},
 		{"filter, unregistered", filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
 			return &filter.Response{Code: "NO_MONEY", Message: "Not enough money."}, nil
-		}), errors.New("x"), "NO_MONEY", codes.ToolFailed},
-		{"ToolError, malformed", nil, toolerr.New("Not enough money.").WithCode("not a code"), "not a code", codes.ToolFailed},
+		}), errors.New("x"), "NO_MONEY", codes.ToolFailed, codes.Client},
+		{"ToolError, malformed", nil, toolerr.New("Not enough money.").WithCode("not a code"), "not a code", codes.ToolFailed, codes.Client},
 		{"BusinessRule, unregistered", nil, fmt.Errorf("svc: %w", domain.NewBusinessRule("NO_MONEY", "Not enough money.", nil)), "NO_MONEY",
-			codes.BusinessRuleViolation},
+			codes.BusinessRuleViolation, codes.Business},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var opts []filter.Option
 			if tt.filter != nil {
-				opts = append(opts, filter.WithFilters(tt.filter))
+				opts = append(opts, filter.WithGlobalFilters(tt.filter))
 			}
 			h := newHarness(t, opts...)
 			for i := range 3 {
-				r := h.p.Handle(context.Background(), call, tt.err)
-				if r.Code != tt.fallback || r.Message != "Not enough money." || r.Retryable == nil {
-					t.Fatalf("response = %+v, want %s with the message and retryable", r, tt.fallback)
+				f := h.handle(t, context.Background(), call, tt.err)
+				if f.Envelope.Code != tt.fallback || f.Envelope.Category != tt.category || f.Envelope.Message != "Not enough money." {
+					t.Fatalf("envelope = %+v, want %s with the message", f.Envelope, tt.fallback)
 				}
-				if strings.Contains(clientBytes(t, r), tt.bad) {
-					t.Fatalf("the unregistered code reached the client: %s", clientBytes(t, r))
+				if strings.Contains(clientBytes(t, f), tt.bad) {
+					t.Fatalf("the unregistered code reached the client: %s", clientBytes(t, f))
 				}
 				recs := h.records(t)
 				warns := 0
 				for _, rec := range recs {
 					if rec["level"] == "WARN" {
 						warns++
-						if rec["unregistered_code"] != tt.bad || rec["reason"] == "" {
+						if rec["unregistered_code"] != tt.bad || rec["reason"] == "" || rec["sent_as"] != string(tt.fallback) {
 							t.Errorf("warning = %v", rec)
 						}
 					}
@@ -555,8 +644,7 @@ func TestUnregisteredCodesNeverReachTheClient(t *testing.T) {
 	}
 }
 
-// countingFilter and countingReporter are filter and reporter types that
-// tests pass as nil pointers.
+// countingFilter is a filter type that tests pass as a nil pointer.
 type countingFilter struct{ n int }
 
 func (c *countingFilter) Catch(context.Context, filter.Call, error) (*filter.Response, error) {
@@ -564,13 +652,10 @@ func (c *countingFilter) Catch(context.Context, filter.Call, error) (*filter.Res
 	return nil, nil
 }
 
-type countingReporter struct{ n int }
-
-func (c *countingReporter) Report(context.Context, filter.Incident) { c.n++ }
-
 // TestHandleAllocs pins the allocations of the failure path, in the
-// default configuration with a JSON logger: the rendering for the model
-// costs one.
+// default configuration with a JSON logger: a Failure holds its text
+// blocks and envelope, built once, where a Response used to render its
+// texts when asked.
 func TestHandleAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector changes what allocates")
@@ -584,11 +669,83 @@ func TestHandleAllocs(t *testing.T) {
 		err  error
 		most float64
 	}{
-		{toolerr.New("b must not be zero."), 6},
-		{errors.New("dial 10.0.0.5: connection refused"), 7},
+		{toolerr.New("b must not be zero."), 10},
+		{errors.New("dial 10.0.0.5: connection refused"), 11},
 	} {
 		if n := testing.AllocsPerRun(200, func() { p.Handle(ctx, call, tc.err) }); n > tc.most {
 			t.Errorf("Handle(%T) allocates %v times, want at most %v", tc.err, n, tc.most)
+		}
+	}
+}
+
+// detailed is an error with a detailed form, as the errors of
+// cockroachdb/errors and pkg/errors have, where their stacks are.
+type detailed struct{ msg string }
+
+func (e *detailed) Error() string { return e.msg }
+func (e *detailed) Format(s fmt.State, verb rune) {
+	if verb == 'v' && s.Flag('+') {
+		fmt.Fprintf(s, "%s\n  at the detailed form of %s", e.msg, canary)
+		return
+	}
+	fmt.Fprint(s, e.msg)
+}
+
+// formatPanics is a fmt.Formatter whose Format panics.
+type formatPanics struct{}
+
+func (formatPanics) Error() string          { return "format panics" }
+func (formatPanics) Format(fmt.State, rune) { panic("Format of " + canary) }
+
+// TestStackInTheLog checks where the stack of a record comes from: a
+// panic's stack, or the detailed form (%+v) of a chain that holds a
+// fmt.Formatter; nothing else has one.
+func TestStackInTheLog(t *testing.T) {
+	panicked := recovered("boom")
+	var pe *filter.PanicError
+	errors.As(panicked, &pe)
+	tests := []struct {
+		name string
+		err  error
+		want string // a part of the stack; "" for no stack
+	}{
+		{"plain error", errors.New("x"), ""},
+		{"wrapped plain errors", fmt.Errorf("a: %w", errors.Join(errors.New("x"), errors.New("y"))), ""},
+		{"a public error", toolerr.New("No.").WithCause(errors.New("x")), ""},
+		{"a Formatter", &detailed{"x"}, "at the detailed form of"},
+		// The detailed form of the chain: where the outer errors have none,
+		// their text.
+		{"a Formatter under fmt.Errorf", fmt.Errorf("a: %w", &detailed{"x"}), "a: x"},
+		{"a Formatter in a join", errors.Join(errors.New("y"), &detailed{"x"}), "y\nx"},
+		{"a Formatter under a ToolError", toolerr.New("No.").WithCause(&detailed{"x"}), "No.: x"},
+		{"cockroachdb/errors", crdb.New("x"), "pipeline_test.go"},
+		{"a panic", panicked, string(pe.Stack)},
+		{"a panic, wrapped", fmt.Errorf("handler: %w", panicked), string(pe.Stack)},
+		{"a Formatter that panics", fmt.Errorf("a: %w", formatPanics{}), "a: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.handle(t, context.Background(), call, tt.err)
+			recs := h.records(t)
+			if len(recs) != 1 {
+				t.Fatalf("records %v, want one", recs)
+			}
+			stack, has := recs[0]["stack"].(string)
+			switch {
+			case tt.want == "" && has:
+				t.Errorf("stack %q, want none", stack)
+			case tt.want != "" && !strings.Contains(stack, tt.want):
+				t.Errorf("stack %q, want it to hold %q", stack, tt.want)
+			}
+		})
+	}
+	// Under redaction, the detailed form is redacted too.
+	h := newHarness(t, filter.WithRedaction(true))
+	for _, err := range []error{&detailed{"x"}, fmt.Errorf("a: %w", formatPanics{})} {
+		h.handle(t, context.Background(), call, err)
+		if recs := h.records(t); len(recs) != 1 || recs[0]["stack"] == nil || strings.Contains(fmt.Sprint(recs[0]), canary) {
+			t.Errorf("redacted records %v, want one with a stack without the canary", recs)
 		}
 	}
 }

@@ -1,12 +1,9 @@
 package filter
 
 import (
-	"errors"
-	"fmt"
 	"regexp"
+	"strings"
 	"testing"
-
-	crdb "github.com/cockroachdb/errors"
 )
 
 func TestRefsAreUniqueHex(t *testing.T) {
@@ -21,28 +18,15 @@ func TestRefsAreUniqueHex(t *testing.T) {
 	}
 }
 
-// TestCockroachLayers checks that the layers of cockroachdb/errors that the
-// pipeline names, rather than imports, are what that package makes.
-func TestCockroachLayers(t *testing.T) {
-	base := errors.New("x")
-	for _, tt := range []struct {
-		err  error
-		want []typeName
-	}{
-		{crdb.WithHint(base, "h"), []typeName{hintLayer}},
-		{crdb.WithStack(base), []typeName{stackLayer}},
-		{crdb.WithMessage(base, "m"), []typeName{prefixLayer}},
-		{crdb.Wrap(base, "m"), []typeName{stackLayer, prefixLayer}},
-	} {
-		var got []typeName
-		for e := tt.err; e != nil && e != base; e = errors.Unwrap(e) {
-			got = append(got, nameOf(e))
-		}
-		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("layers of %#v = %v, want %v", tt.err, got, tt.want)
+func TestValidRef(t *testing.T) {
+	for _, ref := range []string{"a", "ref-1", "A.b_c-9", strings.Repeat("r", 64)} {
+		if !validRef(ref) {
+			t.Errorf("validRef(%q) = false", ref)
 		}
 	}
-	if !hasStack(crdb.New("x")) || hasStack(base) {
-		t.Error("hasStack does not tell a cockroachdb/errors stack")
+	for _, ref := range []string{"", strings.Repeat("r", 65), "has space", "new\nline", "é", "a/b", "ref:1"} {
+		if validRef(ref) {
+			t.Errorf("validRef(%q) = true", ref)
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +14,6 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -73,22 +71,24 @@ func TestRenderForModel(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, filter.WithRegistry(renderCodes(t)))
-			r := h.p.Handle(context.Background(), call, tt.err)
+			f := h.handle(t, context.Background(), call, tt.err)
+			ref := f.Envelope.Ref
 			want := make([]string, len(tt.want))
 			for i, w := range tt.want {
-				want[i] = strings.ReplaceAll(w, "{ref}", r.Ref)
+				want[i] = strings.ReplaceAll(w, "{ref}", ref)
 			}
-			if got := r.Texts(); !slices.Equal(got, want) {
-				t.Errorf("texts\n got %q\nwant %q", got, want)
+			if !slices.Equal(f.Texts, want) {
+				t.Errorf("texts\n got %q\nwant %q", f.Texts, want)
 			}
-			if strings.Contains(tt.want[0]+tt.want[1], "{ref}") != (r.Ref != "") {
-				t.Errorf("ref %q: a ref must be named in the text exactly when there is one", r.Ref)
+			if !slices.Equal(filter.RenderForModel(f.Envelope), want) {
+				t.Errorf("RenderForModel(envelope) = %q, want the texts sent", filter.RenderForModel(f.Envelope))
 			}
-			if strings.Contains(clientBytes(t, r), canary) {
+			if strings.Contains(tt.want[0]+tt.want[1], "{ref}") != (ref != "") {
+				t.Errorf("ref %q: a ref must be named in the text exactly when there is one", ref)
+			}
+			if strings.Contains(clientBytes(t, f), canary) {
 				t.Error("the canary reached the client")
 			}
-			env := r.Envelope()
-			adaptertest.ValidateEnvelope(t, env)
 		})
 	}
 }
@@ -98,13 +98,20 @@ func TestRenderForModel(t *testing.T) {
 // model.
 func TestRenderMessageOnly(t *testing.T) {
 	h := newHarness(t, filter.WithRenderer(filter.RenderMessageOnly))
-	r := h.p.Handle(context.Background(), call, toolerr.New("b must not be zero.").WithHint("Pass a non-zero b.").WithHint("Really."))
-	if got, want := r.Texts(), []string{"b must not be zero.", "Hint: Really."}; !slices.Equal(got, want) {
-		t.Errorf("texts %q, want %q", got, want)
+	f := h.handle(t, context.Background(), call, toolerr.New("b must not be zero.").WithHint("Pass a non-zero b.").WithHint("Really."))
+	if want := []string{"b must not be zero.", "Hint: Really."}; !slices.Equal(f.Texts, want) {
+		t.Errorf("texts %q, want %q", f.Texts, want)
 	}
-	r = h.p.Handle(context.Background(), call, errors.New(canary))
-	if got := r.Texts(); len(got) != 1 || got[0] != r.Message {
-		t.Errorf("texts %q, want the masked message alone", got)
+	hints := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		return &filter.Response{Code: codes.Conflict, Message: "Taken.", Hints: []string{"One.", "Two."}}, nil
+	})
+	f = h.handle(t, context.Background(), call, errors.New("x"), hints)
+	if want := []string{"Taken.", "Hint: One.", "Hint: Two."}; !slices.Equal(f.Texts, want) {
+		t.Errorf("texts %q, want %q", f.Texts, want)
+	}
+	f = h.handle(t, context.Background(), call, errors.New(canary))
+	if len(f.Texts) != 1 || f.Texts[0] != f.Envelope.Message || f.Texts[0] != masked(f.Envelope.Ref) {
+		t.Errorf("texts %q, want the masked message alone", f.Texts)
 	}
 }
 
@@ -113,77 +120,74 @@ func TestRenderMessageOnly(t *testing.T) {
 func TestCustomRenderer(t *testing.T) {
 	ctx := context.Background()
 	t.Run("used", func(t *testing.T) {
-		h := newHarness(t, filter.WithRenderer(func(r *filter.Response) []string {
-			return []string{r.Message, "[" + string(r.Code) + "]"}
+		h := newHarness(t, filter.WithRenderer(func(e filter.Envelope) []string {
+			return []string{e.Message, "[" + string(e.Code) + "]"}
 		}))
-		r := h.p.Handle(ctx, call, domain.NewNotFound("Order", "o1"))
-		if got := r.Texts(); !slices.Equal(got, []string{"Order not found: o1", "[NOT_FOUND]"}) {
-			t.Errorf("texts %q", got)
+		f := h.handle(t, ctx, call, domain.NewNotFound("Order", "o1"))
+		if !slices.Equal(f.Texts, []string{"Order not found: o1", "[NOT_FOUND]"}) {
+			t.Errorf("texts %q", f.Texts)
+		}
+		if recs := h.records(t); len(recs) != 1 || recs[0]["render_error"] != nil {
+			t.Errorf("records %v", recs)
 		}
 	})
 	failing := []struct {
-		name  string
-		fn    filter.Renderer
-		check func(t *testing.T, texts []string, rec map[string]any)
+		name string
+		fn   filter.Renderer
 	}{
-		{"panics", func(*filter.Response) []string { panic(canary) }, nil},
-		{"returns nothing", func(*filter.Response) []string { return nil }, nil},
-		{"calls runtime.Goexit", func(*filter.Response) []string { runtime.Goexit(); return nil }, nil},
-		{"writes to the response", func(r *filter.Response) []string { r.Message, r.Code = canary, "HACKED"; return []string{"ok"} }, nil},
+		{"panics", func(filter.Envelope) []string { panic(canary) }},
+		{"panics with an error whose Error panics", func(filter.Envelope) []string { panic(&panickyErr{}) }},
+		{"returns nothing", func(filter.Envelope) []string { return nil }},
+		{"returns no block", func(filter.Envelope) []string { return []string{} }},
 	}
 	for _, tt := range failing {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, filter.WithRenderer(tt.fn))
-			r := h.p.Handle(ctx, call, toolerr.New("b must not be zero."))
-			if r == nil || len(r.Texts()) == 0 {
-				t.Fatalf("no answer: %+v", r)
+			f := h.handle(t, ctx, call, toolerr.New("b must not be zero."))
+			if f == nil || !slices.Equal(f.Texts, filter.RenderForModel(f.Envelope)) {
+				t.Fatalf("texts %q, want the default rendering", f.Texts)
 			}
-			if strings.Contains(clientBytes(t, r), canary) {
+			if strings.Contains(clientBytes(t, f), canary) {
 				t.Error("the renderer's panic value reached the client")
 			}
 			recs := h.records(t)
-			if len(recs) != 1 {
-				t.Fatalf("%d records, want 1: %v", len(recs), recs)
-			}
-			if tt.name == "writes to the response" {
-				if r.Message != "b must not be zero." || r.Code != codes.ToolFailed || !slices.Equal(r.Texts(), []string{"ok"}) {
-					t.Errorf("response %+v: the renderer's writes reached it", r)
-				}
-				return
-			}
-			if tt.name != "calls runtime.Goexit" {
-				if got := r.Texts(); !slices.Equal(got, filter.RenderForModel(r)) {
-					t.Errorf("texts %q, want the default rendering", got)
-				}
-				if _, ok := recs[0]["render_error"]; !ok {
-					t.Errorf("record %v lacks render_error", recs[0])
-				}
+			if len(recs) != 1 || recs[0]["render_error"] == nil {
+				t.Fatalf("records %v, want one with render_error", recs)
 			}
 		})
 	}
+	t.Run("writes to its envelope", func(t *testing.T) {
+		h := newHarness(t, filter.WithRenderer(func(e filter.Envelope) []string {
+			e.Message, e.Code = canary, "HACKED"
+			return []string{"ok"}
+		}))
+		f := h.handle(t, ctx, call, toolerr.New("b must not be zero."))
+		if f.Envelope.Message != "b must not be zero." || f.Envelope.Code != codes.ToolFailed || !slices.Equal(f.Texts, []string{"ok"}) {
+			t.Errorf("failure %+v: the renderer's writes reached it", f)
+		}
+	})
 	t.Run("bounded", func(t *testing.T) {
-		h := newHarness(t, filter.WithRenderer(func(*filter.Response) []string {
+		h := newHarness(t, filter.WithRenderer(func(filter.Envelope) []string {
 			out := make([]string, 40)
 			for i := range out {
-				out[i] = strings.Repeat("x", filter.MaxMessage+100)
+				out[i] = strings.Repeat("x", maxMessage+100)
 			}
 			return out
 		}))
-		texts := h.p.Handle(ctx, call, toolerr.New("x")).Texts()
-		if len(texts) != 16 {
-			t.Errorf("%d blocks, want 16", len(texts))
+		texts := h.handle(t, ctx, call, toolerr.New("x")).Texts
+		if len(texts) != maxBlocks {
+			t.Errorf("%d blocks, want %d", len(texts), maxBlocks)
 		}
 		for _, b := range texts {
-			if len(b) > filter.MaxMessage {
-				t.Fatalf("a block of %d bytes, more than MaxMessage", len(b))
+			if len(b) > maxMessage {
+				t.Fatalf("a block of %d bytes, more than %d", len(b), maxMessage)
 			}
 		}
 	})
-	t.Run("nil", func(t *testing.T) {
-		_, err := filter.New(filter.WithRenderer(nil))
-		var de *toolerr.DefinitionError
-		if !errors.As(err, &de) || de.Code != codes.InvalidOption {
-			t.Errorf("WithRenderer(nil): %v, want an INVALID_OPTION definition error", err)
+	t.Run("invalid UTF-8", func(t *testing.T) {
+		h := newHarness(t, filter.WithRenderer(func(filter.Envelope) []string { return []string{"a\xffb"} }))
+		if texts := h.handle(t, ctx, call, toolerr.New("x")).Texts; !slices.Equal(texts, []string{"a\uFFFDb"}) {
+			t.Errorf("texts %q, want valid UTF-8", texts)
 		}
 	})
 }
@@ -200,51 +204,48 @@ func TestRetryAdvice(t *testing.T) {
 		err       error
 		filters   []filter.Filter
 		retryable bool
-		after     time.Duration
 		seconds   float64
 	}{
-		{"ToolError.WithRetryAfter", toolerr.New("Busy.").WithRetryAfter(1500 * time.Millisecond), nil, true, 1500 * time.Millisecond, 1.5},
-		{"WithRetryable(false) drops the delay", toolerr.New("No.").WithRetryAfter(time.Minute).WithRetryable(false), nil, false, 0, 0},
-		{"the registration's default", toolerr.New("Busy.").WithCode("LEDGER_BUSY"), nil, true, 30 * time.Second, 30},
-		{"the error's delay beats the registration's", toolerr.New("Busy.").WithCode("LEDGER_BUSY").WithRetryAfter(5 * time.Second), nil, true, 5 * time.Second, 5},
-		{"explicit no beats a retryable code", toolerr.New("No.").WithCode("LEDGER_BUSY").WithRetryable(false), nil, false, 0, 0},
-		{"domain.RateLimited", domain.NewRateLimited(2 * time.Second), nil, true, 2 * time.Second, 2},
-		{"capped", toolerr.New("Later.").WithRetryAfter(30 * 24 * time.Hour), nil, true, filter.MaxRetryAfter, filter.MaxRetryAfter.Seconds()},
-		{"sub-millisecond rounds up", toolerr.New("Soon.").WithRetryAfter(1500 * time.Microsecond), nil, true, 1500 * time.Microsecond, 0.002},
-		{"masked: never", errors.New("boom"), nil, false, 0, 0},
+		{"ToolError.WithRetryAfter", toolerr.New("Busy.").WithRetryAfter(1500 * time.Millisecond), nil, true, 1.5},
+		{"WithRetryable(false) drops the delay", toolerr.New("No.").WithRetryAfter(time.Minute).WithRetryable(false), nil, false, 0},
+		{"the registration's default", toolerr.New("Busy.").WithCode("LEDGER_BUSY"), nil, true, 30},
+		{"the error's delay beats the registration's", toolerr.New("Busy.").WithCode("LEDGER_BUSY").WithRetryAfter(5 * time.Second), nil, true, 5},
+		{"explicit no beats a retryable code", toolerr.New("No.").WithCode("LEDGER_BUSY").WithRetryable(false), nil, false, 0},
+		{"domain.RateLimited", domain.NewRateLimited(2 * time.Second), nil, true, 2},
+		{"capped", toolerr.New("Later.").WithRetryAfter(30 * 24 * time.Hour), nil, true, maxRetryAfter.Seconds()},
+		{"sub-millisecond rounds up", toolerr.New("Soon.").WithRetryAfter(1500 * time.Microsecond), nil, true, 0.002},
+		{"masked: never", errors.New("boom"), nil, false, 0},
 		{"a filter's delay", errors.New("boom"), []filter.Filter{byFilter(filter.Response{Code: codes.Unavailable, Message: "Down.", RetryAfter: 10 * time.Second})},
-			true, 10 * time.Second, 10},
+			true, 10},
 		{"a filter's explicit no", errors.New("boom"), []filter.Filter{byFilter(filter.Response{Code: codes.Unavailable, Message: "Down.",
-			Retryable: &no, RetryAfter: 10 * time.Second})}, false, 0, 0},
+			Retryable: &no, RetryAfter: 10 * time.Second})}, false, 0},
 		{"a filter's yes takes the registration's delay", errors.New("boom"), []filter.Filter{byFilter(filter.Response{Code: "LEDGER_BUSY",
-			Message: "Busy.", Retryable: &yes})}, true, 30 * time.Second, 30},
+			Message: "Busy.", Retryable: &yes})}, true, 30},
 		{"a negative delay is none", errors.New("boom"), []filter.Filter{byFilter(filter.Response{Code: codes.Unavailable, Message: "Down.",
-			RetryAfter: -time.Second})}, true, 0, 0},
+			RetryAfter: -time.Second})}, true, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, filter.WithRegistry(reg))
-			r := h.p.Handle(context.Background(), call, tt.err, tt.filters...)
-			if *r.Retryable != tt.retryable || r.RetryAfter != tt.after {
-				t.Errorf("retryable %v after %v, want %v after %v", *r.Retryable, r.RetryAfter, tt.retryable, tt.after)
-			}
-			env := r.Envelope()
+			f := h.handle(t, context.Background(), call, tt.err, tt.filters...)
+			env := f.Envelope
 			if env.Retryable != tt.retryable || env.RetryAfterSeconds != tt.seconds {
 				t.Errorf("envelope retryable %v retryAfterSeconds %v, want %v and %v", env.Retryable, env.RetryAfterSeconds, tt.retryable, tt.seconds)
 			}
-			adaptertest.ValidateEnvelope(t, env)
-			block := r.Texts()[1]
+			block := f.Texts[1]
 			switch {
 			case !tt.retryable && !strings.Contains(block, "\nRetry: no"):
 				t.Errorf("block %q does not say no", block)
-			case tt.retryable && tt.after > 0 && !strings.Contains(block, "\nRetry: yes, after "):
+			case tt.retryable && tt.seconds > 0 && !strings.Contains(block, "\nRetry: yes, after "):
 				t.Errorf("block %q does not say when", block)
+			case tt.retryable && tt.seconds == 0 && !strings.Contains(block, "\nRetry: yes.\n") && !strings.HasSuffix(block, "\nRetry: yes."):
+				t.Errorf("block %q does not say yes", block)
 			}
 		})
 	}
 }
 
-// TestWaitInWords checks how a delay reads.
+// TestWaitInWords checks how retry advice reads.
 func TestWaitInWords(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		500 * time.Millisecond:             "Retry: yes, after 500 milliseconds.",
@@ -255,11 +256,21 @@ func TestWaitInWords(t *testing.T) {
 		150 * time.Minute:                  "Retry: yes, after 3 hours.",
 		time.Millisecond / 2:               "Retry: yes, after 1 millisecond.",
 		119*time.Second + time.Millisecond: "Retry: yes, after 120 seconds.",
+		0:                                  "Retry: yes.",
 	} {
-		yes := true
-		r := &filter.Response{Code: codes.Unavailable, Message: "x", Retryable: &yes, RetryAfter: d}
-		if got := filter.RenderForModel(r)[1]; !strings.Contains(got, "\n"+want) {
+		e := filter.Envelope{Code: codes.Unavailable, Category: codes.Server, Message: "x", Retryable: true, RetryAfterSeconds: d.Seconds()}
+		if got := filter.RenderForModel(e)[1]; !strings.Contains(got, "\n"+want) {
 			t.Errorf("%v: %q, want %q", d, got, want)
+		}
+	}
+	for category, want := range map[codes.Category]string{
+		codes.Server:   "Retry: no.",
+		codes.Client:   "Retry: no, not with the same arguments.",
+		codes.Business: "Retry: no, not with the same arguments.",
+	} {
+		e := filter.Envelope{Code: "X", Category: category, Message: "x", RetryAfterSeconds: 30}
+		if got := filter.RenderForModel(e)[1]; got != "Code: X\n"+want {
+			t.Errorf("%s: %q, want %q", category, got, want)
 		}
 	}
 }
@@ -278,7 +289,7 @@ func TestCategoryAndDocURL(t *testing.T) {
 		{domain.NewNotFound("Order", "1"), codes.Client, ""},
 		{errors.New("boom"), codes.Server, ""},
 	} {
-		env := h.p.Handle(context.Background(), call, tc.err).Envelope()
+		env := h.handle(t, context.Background(), call, tc.err).Envelope
 		if env.Category != tc.category || env.DocURL != tc.doc {
 			t.Errorf("%v: category %v docUrl %q, want %v %q", tc.err, env.Category, env.DocURL, tc.category, tc.doc)
 		}
@@ -331,83 +342,44 @@ func TestEnvelopeSchemaRejects(t *testing.T) {
 		strings.Replace(good, `"retryable":false`, `"retryable":false,"retryAfterSeconds":3`, 1), // a delay without retryable
 		strings.Replace(good, `"code":"NOT_FOUND"`, `"code":"not found"`, 1),
 		strings.Replace(good, `,"requestId":"7"`, "", 1),
+		strings.Replace(good, `"message":"m"`, `"message":""`, 1),
+		strings.Replace(good, `"2025-01-02T03:04:05Z"`, `"2025-01-02T03:04:05+01:00"`, 1),
+		strings.Replace(good, `"2025-01-02T03:04:05Z"`, `"yesterday Z"`, 1),
+		strings.Replace(good, `"retryable":false`, `"retryable":false,"ref":"has space"`, 1),
+		strings.Replace(good, `"retryable":false`, `"retryable":false,"docUrl":"HTTPS://example.com/e"`, 1),
+		strings.Replace(good, `"retryable":false`, `"retryable":false,"docUrl":"https://example.com/a b"`, 1),
+		strings.Replace(good, `"retryable":false`, `"retryable":false,"details":[1]`, 1),
+		strings.Replace(good, `"retryable":false`, `"retryable":false,"hints":[""]`, 1),
+		strings.Replace(good, `"retryable":false`, `"retryable":false,"hints":["1","2","3","4","5","6","7","8","9"]`, 1),
+		strings.Replace(good, `"retryable":false`, `"retryable":true,"retryAfterSeconds":604801`, 1),
 	} {
-		var ft fakeT
-		adaptertest.ValidateEnvelope(&ft, json.RawMessage(bad))
-		if !ft.failed {
+		if filter.EnvelopeError(json.RawMessage(bad)) == nil {
 			t.Errorf("the schema accepts %s", bad)
 		}
 	}
-	var ft fakeT
-	adaptertest.ValidateEnvelope(&ft, json.RawMessage(good))
-	if ft.failed {
-		t.Errorf("the schema refuses %s: %s", good, ft.msg)
+	if err := filter.EnvelopeError(json.RawMessage(good)); err != nil {
+		t.Errorf("the schema refuses %s: %v", good, err)
 	}
 }
 
-// fakeT records a failure instead of failing the test.
-type fakeT struct {
-	testing.TB
-	failed bool
-	msg    string
-}
-
-func (f *fakeT) Helper() {}
-func (f *fakeT) Errorf(format string, args ...any) {
-	f.failed, f.msg = true, fmt.Sprintf(format, args...)
-}
-func (f *fakeT) Fatalf(format string, args ...any) { f.Errorf(format, args...); runtime.Goexit() }
-
-// TestReadEnvelope reads an envelope in each form it can take.
-func TestReadEnvelope(t *testing.T) {
-	h := newHarness(t, filter.WithRegistry(renderCodes(t)))
-	r := h.p.Handle(context.Background(), call, toolerr.New("Busy.").WithCode("LEDGER_BUSY"))
-	env := r.Envelope()
-	b, err := json.Marshal(map[string]any{filter.MetaKey: env, "other": 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var decoded map[string]any
-	if err := json.Unmarshal(b, &decoded); err != nil {
-		t.Fatal(err)
-	}
-	for name, meta := range map[string]map[string]any{
-		"*Envelope":        {filter.MetaKey: &env},
-		"Envelope":         {filter.MetaKey: env},
-		"decoded JSON":     decoded,
-		"json.RawMessage":  {filter.MetaKey: json.RawMessage(mustJSON(t, env))},
-		"with a new field": {filter.MetaKey: json.RawMessage(strings.Replace(string(mustJSON(t, env)), "{", `{"newField":{"x":1},`, 1))},
+// TestDocURLsFitTheSchema checks that every documentation URL a registry
+// accepts gives envelopes that fit the schema.
+func TestDocURLsFitTheSchema(t *testing.T) {
+	for _, u := range []string{
+		"https://docs.example.com/errors#DOCS",
+		"http://example.com",
+		"https://example.com:8443/a/b?c=d&e=%20f#g",
+		"https://[::1]/errors",
+		"https://例え.jp/エラー",
 	} {
-		got, err := filter.ReadEnvelope(meta)
+		reg, err := codes.NewRegistry(codes.Info{Code: "DOCS", Category: codes.Client, DocURL: u})
 		if err != nil {
-			t.Errorf("%s: %v", name, err)
+			t.Errorf("%q: %v", u, err)
 			continue
 		}
-		if !reflect.DeepEqual(*got, env) {
-			t.Errorf("%s: read %+v, want %+v", name, *got, env)
-		}
-		if got.RetryAfter() != 30*time.Second {
-			t.Errorf("%s: RetryAfter() = %v, want 30s", name, got.RetryAfter())
+		h := newHarness(t, filter.WithRegistry(reg))
+		if f := h.handle(t, context.Background(), call, toolerr.New("x").WithCode("DOCS")); f.Envelope.DocURL != u {
+			t.Errorf("docUrl %q, want %q", f.Envelope.DocURL, u)
 		}
 	}
-	if _, err := filter.ReadEnvelope(map[string]any{"other": 1}); !errors.Is(err, filter.ErrNoEnvelope) {
-		t.Errorf("no envelope: %v, want ErrNoEnvelope", err)
-	}
-	if _, err := filter.ReadEnvelope(nil); !errors.Is(err, filter.ErrNoEnvelope) {
-		t.Errorf("nil meta: %v, want ErrNoEnvelope", err)
-	}
-	for _, bad := range []any{"text", 42, map[string]any{"code": 7}, map[string]any{"error": false, "code": "X"}, map[string]any{"category": "user", "error": true, "code": "X"}} {
-		if _, err := filter.ReadEnvelope(map[string]any{filter.MetaKey: bad}); err == nil || errors.Is(err, filter.ErrNoEnvelope) {
-			t.Errorf("%v: err %v, want a read error", bad, err)
-		}
-	}
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

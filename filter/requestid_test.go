@@ -2,19 +2,34 @@ package filter_test
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"testing"
 
 	"github.com/google/uuid"
 
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-func TestRequestIDMintedOnceOnFirstUse(t *testing.T) {
-	ctx := filter.ContextWithRequestID(context.Background(), "")
+// isV7 reports whether id is a UUID of version 7 in its 36-character form.
+func isV7(id string) bool {
+	u, err := uuid.Parse(id)
+	return err == nil && len(id) == 36 && u.Version() == 7 && u.String() == id
+}
+
+func TestRequestIDFromContext(t *testing.T) {
+	if got := filter.RequestIDFromContext(context.Background()); got != "" {
+		t.Errorf("a context no adapter prepared has id %q", got)
+	}
+	var none context.Context // what a careless caller passes
+	if got := filter.RequestIDFromContext(none); got != "" {
+		t.Errorf("nil context: %q", got)
+	}
+	ctx := callctx.With(context.Background(), nil)
 	ids := make([]string, 16)
 	var wg sync.WaitGroup
 	for i := range ids {
@@ -25,8 +40,7 @@ func TestRequestIDMintedOnceOnFirstUse(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	u, err := uuid.Parse(ids[0])
-	if err != nil || u.Version() != 7 {
+	if !isV7(ids[0]) {
 		t.Fatalf("minted id %q, want a UUID of version 7", ids[0])
 	}
 	for _, id := range ids {
@@ -34,105 +48,73 @@ func TestRequestIDMintedOnceOnFirstUse(t *testing.T) {
 			t.Fatalf("ids %q: one request, one id", ids)
 		}
 	}
-	if other := filter.RequestIDFromContext(filter.ContextWithRequestID(context.Background(), "")); other == ids[0] {
-		t.Error("two requests got the same id")
-	}
-}
-
-func TestRequestIDGiven(t *testing.T) {
-	ctx := filter.ContextWithRequestID(context.Background(), "42")
-	if got := filter.RequestIDFromContext(ctx); got != "42" {
-		t.Errorf("id %q, want 42", got)
-	}
-	if filter.ContextWithRequestID(ctx, "") != ctx || filter.ContextWithRequestID(ctx, "42") != ctx {
-		t.Error("a context that carries the id already was wrapped again")
-	}
-	if got := filter.RequestIDFromContext(filter.ContextWithRequestID(ctx, "43")); got != "43" {
-		t.Errorf("id %q, want the new one, 43", got)
-	}
-	if got := filter.RequestIDFromContext(context.Background()); got != "" {
-		t.Errorf("a context no adapter prepared has id %q", got)
-	}
-	var none context.Context // what a careless caller passes
-	if got := filter.RequestIDFromContext(none); got != "" {
-		t.Errorf("nil context: %q", got)
-	}
-}
-
-// TestRequestIDContextKeepsCancellation checks that a context with a
-// request id is done when its parent is, and passes on its values.
-func TestRequestIDContextKeepsCancellation(t *testing.T) {
 	type key struct{}
-	parent, cancel := context.WithCancel(context.WithValue(context.Background(), key{}, "v"))
-	ctx := filter.ContextWithRequestID(parent, "")
-	child, stop := context.WithCancel(ctx)
-	defer stop()
-	if ctx.Value(key{}) != "v" {
-		t.Error("the parent's value is lost")
+	derived := context.WithValue(ctx, key{}, 1)
+	if got := filter.RequestIDFromContext(derived); got != ids[0] {
+		t.Errorf("a context derived from the request's has id %q, want %q", got, ids[0])
 	}
-	cancel()
-	<-child.Done()
-	if ctx.Err() != context.Canceled {
-		t.Errorf("Err = %v, want Canceled", ctx.Err())
+	if other := filter.RequestIDFromContext(callctx.With(context.Background(), nil)); other == ids[0] || !isV7(other) {
+		t.Errorf("another request got id %q", other)
 	}
 }
 
 // TestHandleCarriesTheRequestID checks where the id of a failure comes
-// from: the call, else the context, else a new one.
+// from: the call, else the context, else a new UUID v7. The envelope, the
+// Failure's call and the record agree.
 func TestHandleCarriesTheRequestID(t *testing.T) {
 	h := newHarness(t)
-	ctx := filter.ContextWithRequestID(context.Background(), "")
-	want := filter.RequestIDFromContext(ctx)
+	ctx := callctx.With(context.Background(), nil)
+	fromCtx := filter.RequestIDFromContext(ctx)
+	minted := map[string]bool{}
 	for _, tc := range []struct {
 		name string
 		ctx  context.Context
 		call filter.Call
-		want string
+		want string // "" for a fresh UUID v7
 	}{
 		{"from the call", ctx, filter.Call{Tool: "x", RequestID: "7"}, "7"},
-		{"from the context", ctx, filter.Call{Tool: "x"}, want},
+		{"from the context", ctx, filter.Call{Tool: "x"}, fromCtx},
+		{"from the context again", ctx, filter.Call{Tool: "x"}, fromCtx},
+		{"from the context, a resource", ctx, filter.Call{Method: "resources/read", Resource: "file:///x"}, fromCtx},
 		{"minted", context.Background(), filter.Call{Tool: "x"}, ""},
+		{"minted again", context.Background(), filter.Call{Tool: "x"}, ""},
+		{"minted for a prompt", context.Background(), filter.Call{Method: "prompts/get", Prompt: "p"}, ""},
 	} {
-		r := h.p.Handle(tc.ctx, tc.call, toolerr.New("no"))
-		recs := h.records(t)
-		if len(recs) != 1 || recs[0]["request_id"] != r.RequestID {
-			t.Fatalf("%s: records %v, want one with request_id %q", tc.name, recs, r.RequestID)
+		for _, err := range []error{toolerr.New("no"), errors.New("boom")} {
+			f := h.handle(t, tc.ctx, tc.call, err)
+			id := f.Envelope.RequestID
+			recs := h.records(t)
+			if len(recs) != 1 || recs[0]["request_id"] != id {
+				t.Fatalf("%s: records %v, want one with request_id %q", tc.name, recs, id)
+			}
+			if f.Call.RequestID != id {
+				t.Errorf("%s: the Failure's call has id %q, the envelope %q", tc.name, f.Call.RequestID, id)
+			}
+			switch {
+			case tc.want != "" && id != tc.want:
+				t.Errorf("%s: request id %q, want %q", tc.name, id, tc.want)
+			case tc.want == "" && (!isV7(id) || minted[id]):
+				t.Errorf("%s: request id %q, want a fresh UUID v7", tc.name, id)
+			}
+			if tc.want == "" {
+				minted[id] = true
+			}
 		}
-		b, _ := json.Marshal(r)
-		var env map[string]any
-		_ = json.Unmarshal(b, &env)
-		if env["requestId"] != r.RequestID {
-			t.Errorf("%s: envelope requestId %v, want %q", tc.name, env["requestId"], r.RequestID)
-		}
-		switch u, err := uuid.Parse(r.RequestID); {
-		case tc.want != "" && r.RequestID != tc.want:
-			t.Errorf("%s: request id %q, want %q", tc.name, r.RequestID, tc.want)
-		case tc.want == "" && (err != nil || u.Version() != 7):
-			t.Errorf("%s: request id %q, want a minted UUID v7", tc.name, r.RequestID)
-		}
+	}
+	if !isV7(fromCtx) {
+		t.Errorf("the context's id %q is not a UUID v7", fromCtx)
 	}
 }
 
+// Outside a request an adapter serves, a context has no request id; a
+// failure handled there gets a UUID v7 of its own.
 func ExampleRequestIDFromContext() {
-	// Adapters prepare the context of every call; a handler reads the id
-	// that its failures will carry in the envelope and the log record.
-	ctx := filter.ContextWithRequestID(context.Background(), "42")
-	fmt.Println(filter.RequestIDFromContext(ctx))
-	// Output: 42
-}
-
-func ExampleContextWithRequestID() {
-	// With no id of its own, the request gets a UUID v7 the first time one
-	// is asked for.
-	ctx := filter.ContextWithRequestID(context.Background(), "")
-	id := filter.RequestIDFromContext(ctx)
-	u, _ := uuid.Parse(id)
-	fmt.Println(u.Version(), id == filter.RequestIDFromContext(ctx))
-	// Output: VERSION_7 true
-}
-
-func ExampleNewRequestID() {
-	u, err := uuid.Parse(filter.NewRequestID())
-	fmt.Println(u.Version(), err)
-	// Output: VERSION_7 <nil>
+	fmt.Printf("%q\n", filter.RequestIDFromContext(context.Background()))
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)))
+	f := p.Handle(context.Background(), filter.Call{Tool: "lookup"}, errors.New("boom"))
+	u, _ := uuid.Parse(f.Envelope.RequestID)
+	fmt.Println(u.Version())
+	// Output:
+	// ""
+	// VERSION_7
 }
