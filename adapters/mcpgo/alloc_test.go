@@ -8,8 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
-	"github.com/mcperr/mcperr/internal/adaptertest"
-	"github.com/mcperr/mcperr/internal/inputschema"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // succeed is a handler whose success path allocates nothing.
@@ -25,7 +24,8 @@ func divideTool(name string) mcp.Tool {
 
 // realCall returns the context and request of a real call to tool on s, as
 // the SDK hands them to a handler: with the server and the session in the
-// context.
+// context. On a server without mcperr, the context is the SDK's alone, as
+// mcperr's middleware receives it.
 func realCall(t testing.TB, s *server.MCPServer, tool string, args map[string]any) (context.Context, mcp.CallToolRequest) {
 	t.Helper()
 	var ctx context.Context
@@ -41,96 +41,77 @@ func realCall(t testing.TB, s *server.MCPServer, tool string, args map[string]an
 	return ctx, req
 }
 
-// TestSuccessAllocs pins what mcperr adds to a successful call, measured on
-// the handler it returns, called with the context and request of a real
-// call, which carry the request id already where mcperr is installed:
-// nothing with the argument check off, whichever entry point and wherever
-// the check was turned off; with it on, the validator's own cost plus,
-// where the schema is looked up on the server, the SDK's copy of the tool.
-// Where no middleware gave the call its request id, the wrapper does, for
-// one allocation. BenchmarkCall measures the whole call, hooks included.
+// chains returns, for a server s with mcperr installed and the tools
+// divide (added with s.AddTool) and divide_added (added with AddTool), the
+// handler the SDK runs for a call of each entry point: mcperr's middleware
+// around what was registered. Wrap alone is a tool wrapped on a server
+// without mcperr, where no middleware runs.
+func chains(s *server.MCPServer) []struct {
+	name string
+	h    server.ToolHandlerFunc
+} {
+	mw := mcpgo.MiddlewareOf(s)
+	return []struct {
+		name string
+		h    server.ToolHandlerFunc
+	}{
+		{"install", mw(succeed())},
+		{"install+wrap", mw(mcpgo.Wrap(succeed()))},
+		{"install+addtool", mw(s.GetTool("divide_added").Handler)},
+		{"wrap without install", mcpgo.Wrap(succeed())},
+	}
+}
+
+// TestSuccessAllocs pins what mcperr adds to a successful call over the
+// bare SDK, measured on the handler chain the SDK runs, called with the
+// context and request of a real call as the SDK hands them over. Whatever
+// the entry point, that is exactly one allocation: the request's context,
+// which carries its request id (minted only if asked for) and the server's
+// configuration (internal/callctx.Call). A wrapped handler under the
+// middleware reuses it; without the middleware, Wrap makes it. Nothing is
+// checked or encoded on the success path: the arguments are checked only
+// when a call fails. BenchmarkCall measures the whole call.
 func TestSuccessAllocs(t *testing.T) {
-	p := testPipeline(new(adaptertest.Log).Logger())
-	checked := server.NewMCPServer("checked", "1.0.0")
-	if err := mcpgo.Install(checked, p); err != nil {
+	s := server.NewMCPServer("installed", "1.0.0")
+	if err := mcpgo.Install(s, testPipeline(new(adaptertest.Log).Logger())); err != nil {
 		t.Fatal(err)
 	}
-	unchecked := server.NewMCPServer("unchecked", "1.0.0")
-	if err := mcpgo.Install(unchecked, testPipeline(new(adaptertest.Log).Logger()), mcpgo.WithoutArgumentCheck()); err != nil {
+	if err := mcpgo.AddTool(s, divideTool("divide_added"), succeed()); err != nil {
 		t.Fatal(err)
 	}
 	bare := server.NewMCPServer("bare", "1.0.0")
-	for _, s := range []*server.MCPServer{checked, unchecked, bare} {
-		s.AddTool(divideTool("divide"), succeed())
-	}
-	for _, s := range []*server.MCPServer{checked, unchecked} {
-		if err := mcpgo.AddTool(s, divideTool("divide_added"), succeed()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := mcpgo.AddTool(checked, divideTool("divide_added_unchecked"), succeed(), mcpgo.WithoutArgumentCheck()); err != nil {
-		t.Fatal(err)
-	}
-	args := map[string]any{"a": 6, "b": 3}
-	onChecked, req := realCall(t, checked, "divide", args)
-	onUnchecked, _ := realCall(t, unchecked, "divide", args)
-	onBare, _ := realCall(t, bare, "divide", args)
-	schema, err := inputschema.Compile(adaptertest.DivideSchema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	validator := testing.AllocsPerRun(100, func() {
-		if v := schema.Check(req.Params.Arguments); v != nil {
-			t.Fatal(v)
-		}
-	})
-	added := func(s *server.MCPServer, name string) server.ToolHandlerFunc { return s.GetTool(name).Handler }
-	tests := []struct {
-		name string
-		ctx  context.Context
-		tool string
-		h    server.ToolHandlerFunc
-		want float64
-	}{
-		{"install, check off", onUnchecked, "divide", mcpgo.MiddlewareOf(unchecked)(succeed()), 0},
-		{"wrap, check off", onChecked, "divide", mcpgo.Wrap(succeed(), mcpgo.WithoutArgumentCheck()), 0},
-		{"wrap, check off by Install", onUnchecked, "divide", mcpgo.Wrap(succeed()), 0},
-		// Where no middleware gave the call its request id, Wrap does: the
-		// context that carries it.
-		{"wrap, no mcperr on the server, check off", onBare, "divide", mcpgo.Wrap(succeed(), mcpgo.WithoutArgumentCheck()), 1},
-		{"addtool, check off", onChecked, "divide_added_unchecked", added(checked, "divide_added_unchecked"), 0},
-		{"addtool, check off by Install", onUnchecked, "divide_added", added(unchecked, "divide_added"), 0},
-		{"install, check on", onChecked, "divide", mcpgo.MiddlewareOf(checked)(succeed()), validator + 1},
-		{"wrap, check on", onChecked, "divide", mcpgo.Wrap(succeed()), validator + 1},
-		{"addtool, check on", onChecked, "divide_added", added(checked, "divide_added"), validator},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			req := req
-			req.Params.Name = tt.tool
-			got := testing.AllocsPerRun(100, func() {
-				if res, err := tt.h(tt.ctx, req); err != nil || res.IsError {
-					t.Fatalf("call failed: %v %v", err, res)
-				}
-			})
-			if got != tt.want {
-				t.Errorf("%v allocations a call, want %v (the validator's own: %v)", got, tt.want, validator)
+	ctx, req := realCall(t, bare, "divide", map[string]any{"a": 6, "b": 3})
+	run := func(h server.ToolHandlerFunc, tool string) float64 {
+		req := req
+		req.Params.Name = tool
+		return testing.AllocsPerRun(100, func() {
+			if res, err := h(ctx, req); err != nil || res.IsError {
+				t.Fatalf("call failed: %v %v", err, res)
 			}
 		})
 	}
-	t.Logf("the validator allocates %v times to check the arguments of divide", validator)
+	if got := run(succeed(), "divide"); got != 0 {
+		t.Fatalf("the bare handler allocates %v times a call; the measure is off", got)
+	}
+	for _, c := range chains(s) {
+		t.Run(c.name, func(t *testing.T) {
+			tool := "divide"
+			if c.name == "install+addtool" {
+				tool = "divide_added"
+			}
+			// 1: the request's context (callctx.Call).
+			if got := run(c.h, tool); got != 1 {
+				t.Errorf("%v allocations a call over the bare SDK, want 1: the request's context", got)
+			}
+		})
+	}
 }
 
 // BenchmarkCall measures a successful call through the SDK's in-process
 // client, on the bare SDK and with mcperr in place each way.
 func BenchmarkCall(b *testing.B) {
-	install := func(s *server.MCPServer, opts ...mcpgo.Option) {
-		if err := mcpgo.Install(s, testPipeline(new(adaptertest.Log).Logger()), opts...); err != nil {
-			b.Fatal(err)
-		}
-	}
-	add := func(s *server.MCPServer, opts ...mcpgo.Option) {
-		if err := mcpgo.AddTool(s, divideTool("divide"), succeed(), opts...); err != nil {
+	install := func(s *server.MCPServer) {
+		if err := mcpgo.Install(s, testPipeline(new(adaptertest.Log).Logger())); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -146,26 +127,17 @@ func BenchmarkCall(b *testing.B) {
 			install(s)
 			s.AddTool(divideTool("divide"), succeed())
 		}},
-		{"install,check-off", nil, func(s *server.MCPServer) {
-			install(s, mcpgo.WithoutArgumentCheck())
-			s.AddTool(divideTool("divide"), succeed())
-		}},
 		{"install+wrap", nil, func(s *server.MCPServer) {
 			install(s)
 			s.AddTool(divideTool("divide"), mcpgo.Wrap(succeed()))
 		}},
-		{"install+wrap,check-off", nil, func(s *server.MCPServer) {
-			install(s)
-			s.AddTool(divideTool("divide"), mcpgo.Wrap(succeed(), mcpgo.WithoutArgumentCheck()))
-		}},
 		{"install+addtool", nil, func(s *server.MCPServer) {
 			install(s)
-			add(s)
+			if err := mcpgo.AddTool(s, divideTool("divide"), succeed()); err != nil {
+				b.Fatal(err)
+			}
 		}},
-		{"install+addtool,check-off", nil, func(s *server.MCPServer) {
-			install(s)
-			add(s, mcpgo.WithoutArgumentCheck())
-		}},
+		{"wrap", nil, func(s *server.MCPServer) { s.AddTool(divideTool("divide"), mcpgo.Wrap(succeed())) }},
 	}
 	for _, tt := range tests {
 		b.Run(tt.name, func(b *testing.B) {
@@ -188,46 +160,30 @@ func BenchmarkCall(b *testing.B) {
 }
 
 // BenchmarkHandler measures what mcperr adds to a successful call, on the
-// handler it returns, called with the context and request of a real call.
+// handler chain the SDK runs, called with the context and request of a
+// real call.
 func BenchmarkHandler(b *testing.B) {
 	s := server.NewMCPServer("bench", "1.0.0")
 	if err := mcpgo.Install(s, testPipeline(new(adaptertest.Log).Logger())); err != nil {
 		b.Fatal(err)
 	}
-	s.AddTool(divideTool("divide"), succeed())
 	if err := mcpgo.AddTool(s, divideTool("divide_added"), succeed()); err != nil {
 		b.Fatal(err)
 	}
-	if err := mcpgo.AddTool(s, divideTool("divide_added_unchecked"), succeed(), mcpgo.WithoutArgumentCheck()); err != nil {
-		b.Fatal(err)
-	}
-	unchecked := server.NewMCPServer("bench", "1.0.0")
-	if err := mcpgo.Install(unchecked, testPipeline(new(adaptertest.Log).Logger()), mcpgo.WithoutArgumentCheck()); err != nil {
-		b.Fatal(err)
-	}
-	ctx, req := realCall(b, s, "divide", map[string]any{"a": 6, "b": 3})
-	uctx, _ := realCall(b, unchecked, "divide", map[string]any{"a": 6, "b": 3})
-	tests := []struct {
+	ctx, req := realCall(b, server.NewMCPServer("bare", "1.0.0"), "divide", map[string]any{"a": 6, "b": 3})
+	all := append([]struct {
 		name string
-		ctx  context.Context
-		tool string
 		h    server.ToolHandlerFunc
-	}{
-		{"bare", ctx, "divide", succeed()},
-		{"install", ctx, "divide", mcpgo.MiddlewareOf(s)(succeed())},
-		{"install,check-off", uctx, "divide", mcpgo.MiddlewareOf(unchecked)(succeed())},
-		{"wrap", ctx, "divide", mcpgo.Wrap(succeed())},
-		{"wrap,check-off", ctx, "divide", mcpgo.Wrap(succeed(), mcpgo.WithoutArgumentCheck())},
-		{"addtool", ctx, "divide_added", s.GetTool("divide_added").Handler},
-		{"addtool,check-off", ctx, "divide_added_unchecked", s.GetTool("divide_added_unchecked").Handler},
-	}
-	for _, tt := range tests {
+	}{{"bare", succeed()}}, chains(s)...)
+	for _, tt := range all {
 		b.Run(tt.name, func(b *testing.B) {
 			req := req
-			req.Params.Name = tt.tool
+			if tt.name == "install+addtool" {
+				req.Params.Name = "divide_added"
+			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if res, err := tt.h(tt.ctx, req); err != nil || res.IsError {
+				if res, err := tt.h(ctx, req); err != nil || res.IsError {
 					b.Fatalf("call failed: %v %v", err, res)
 				}
 			}

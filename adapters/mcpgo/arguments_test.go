@@ -3,121 +3,139 @@ package mcpgo
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcperr/mcperr/internal/inputschema"
+	"github.com/mcperr/mcperr/domain"
 )
 
 const pairSchema = `{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"string"}},"required":["a"],"additionalProperties":false}`
 
-func TestCheckArguments(t *testing.T) {
-	s, err := inputschema.Compile([]byte(pairSchema))
-	if err != nil {
-		t.Fatal(err)
+// serverContext returns the context a handler of s runs with: the server
+// in it, as the SDK puts it there.
+func serverContext(t *testing.T, s *server.MCPServer) context.Context {
+	t.Helper()
+	var ctx context.Context
+	s.AddTool(mcp.NewTool("capture_context"), func(c context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx = c
+		return mcp.NewToolResultText("captured"), nil
+	})
+	s.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"capture_context"}}`))
+	if ctx == nil || server.ServerFromContext(ctx) != s {
+		t.Fatal("the capturing tool did not run with the server in its context")
 	}
+	return ctx
+}
+
+// TestClassify checks that a failure is the client's, a *refused holding
+// the Validation that says how and the original error, exactly when the
+// arguments do not fit the schema of the tool as the server has it
+// registered, whatever Go type they arrive as; otherwise the error is
+// returned as it is.
+func TestClassify(t *testing.T) {
+	s := server.NewMCPServer("t", "1.0.0")
+	s.AddTool(mcp.NewToolWithRawSchema("pair", "", json.RawMessage(pairSchema)), nil)
+	s.AddTool(mcp.NewTool("structured", mcp.WithNumber("n", mcp.Required())), nil)
+	s.AddTool(mcp.Tool{Name: "no_schema"}, nil)
+	s.AddTool(mcp.NewToolWithRawSchema("broken", "", json.RawMessage(`{"type":"numbr"}`)), nil)
+	ctx := serverContext(t, s)
+	st := &serverState{}
 	type pair struct {
 		A any    `json:"a"`
 		B string `json:"b,omitempty"`
 	}
 	tests := []struct {
 		name string
+		tool string
 		args any
-		raw  string
-		want string // the violations, "" when the arguments fit
+		want string // the violations, "" when err must come back as it is
 	}{
-		{"decoded map that fits", map[string]any{"a": 1.0, "b": "x"}, "", ""},
-		{"decoded map with a wrong type", map[string]any{"a": "one"}, "", "[{a must be number, not string}]"},
-		{"no arguments", nil, "", "[{a is required}]"},
-		{"not an object", []any{1.0}, "", "[{ must be object, not array}]"},
-		{"raw JSON", json.RawMessage(`{"a":1,"c":true}`), "", "[{c is not a known property; remove it}]"},
-		{"a Go value", pair{A: 1}, "", ""},
-		{"a Go value that does not fit", pair{A: "one"}, "", "[{a must be number, not string}]"},
-		{"a Go value with the wire's arguments", pair{A: 1}, `{"b":2}`, "[{a is required} {b must be string, not number}]"},
-		{"a value JSON cannot encode", pair{A: func() {}}, "", "[{ The arguments must be a JSON object.}]"},
+		{"decoded map that fits", "pair", map[string]any{"a": 1.0, "b": "x"}, ""},
+		{"decoded map with a wrong type", "pair", map[string]any{"a": "one"}, "[{a must be number, not string}]"},
+		{"no arguments", "pair", nil, "[{a is required}]"},
+		{"not an object", "pair", []any{1.0}, "[{ must be object, not array}]"},
+		{"a string", "pair", "a", "[{ must be object, not string}]"},
+		{"raw JSON", "pair", json.RawMessage(`{"a":1,"c":true}`), "[{c is not a known property; remove it}]"},
+		{"a Go value that fits", "pair", pair{A: 1}, ""},
+		{"a Go value that does not fit", "pair", pair{A: "one"}, "[{a must be number, not string}]"},
+		{"a value JSON cannot encode", "pair", pair{A: func() {}}, ""},
+		{"a structured schema", "structured", map[string]any{"n": "x"}, "[{n must be number, not string}]"},
+		{"a structured schema that fits", "structured", map[string]any{"n": 1.0}, ""},
+		{"no schema", "no_schema", map[string]any{"n": "x"}, ""},
+		{"a schema that does not compile", "broken", map[string]any{"n": "x"}, ""},
+		{"an unknown tool", "unknown", map[string]any{"n": "x"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			boom := errors.New("boom")
 			req := mcp.CallToolRequest{}
-			req.Params.Arguments = tt.args
-			req.Params.RawArguments = json.RawMessage(tt.raw)
-			v := checkArguments(s, &req)
-			got := ""
-			if v != nil {
-				var vs []string
-				for _, x := range v.Violations {
-					vs = append(vs, "{"+x.Field+" "+x.Constraint+"}")
+			req.Params.Name, req.Params.Arguments = tt.tool, tt.args
+			got := st.classify(ctx, &req, boom)
+			if tt.want == "" {
+				if got != boom {
+					t.Errorf("classify = %v, want the error as it is", got)
 				}
-				got = fmt.Sprint(vs)
+				return
 			}
-			if got != tt.want {
-				t.Errorf("violations = %s, want %s", got, tt.want)
+			r, ok := got.(*refused)
+			if !ok {
+				t.Fatalf("classify = %#v, want a *refused", got)
+			}
+			var vs []string
+			for _, x := range r.v.Violations {
+				vs = append(vs, "{"+x.Field+" "+x.Constraint+"}")
+			}
+			if s := fmt.Sprint(vs); s != tt.want {
+				t.Errorf("violations = %s, want %s", s, tt.want)
+			}
+			var v *domain.Validation
+			if !errors.Is(got, boom) || !errors.As(got, &v) || v != r.v {
+				t.Errorf("the refusal does not unwrap to both the Validation and the original error")
+			}
+			if want := r.v.Error() + " (failed with: boom)"; got.Error() != want {
+				t.Errorf("Error() = %q, want %q", got.Error(), want)
 			}
 		})
 	}
 }
 
-func TestSchemaCache(t *testing.T) {
-	var c schemaCache
-	tool := mcp.NewTool("t", mcp.WithNumber("a", mcp.Required()))
-	first := c.get(&tool)
-	if first == nil {
-		t.Fatal("no schema for a tool with properties")
-	}
-	copied := tool // same maps and slices, as GetTool returns it
-	if got := c.get(&copied); got != first {
-		t.Error("the same schema was compiled again")
-	}
-	rebuilt := mcp.NewTool("t", mcp.WithNumber("a", mcp.Required()))
-	if got := c.get(&rebuilt); got != first {
-		t.Error("an equal schema in new maps was compiled again")
-	}
-	changed := mcp.NewTool("t", mcp.WithString("a", mcp.Required()))
-	second := c.get(&changed)
-	if second == nil || second == first || second.Check(map[string]any{"a": "x"}) != nil {
-		t.Error("a changed schema was not compiled again")
-	}
-	raw := mcp.NewToolWithRawSchema("t", "", json.RawMessage(pairSchema))
-	third := c.get(&raw)
-	if third == nil || third == second || c.get(&raw) != third {
-		t.Error("a raw schema replacing a structured one was not compiled once")
-	}
-	if v := third.Check(map[string]any{"a": 1.0, "z": 1.0}); v == nil {
-		t.Error("the raw schema is not the one checked")
-	}
-	empty := mcp.Tool{Name: "empty"}
-	broken := mcp.NewToolWithRawSchema("broken", "", json.RawMessage(`{"type":"numbr"}`))
-	if c.get(&empty) != nil || c.get(&broken) != nil {
-		t.Error("an empty or broken schema must leave the arguments unchecked, as the SDK does")
+// TestClassifyOutsideAServer checks that a failure outside any server, as
+// when a wrapped handler is called directly, is returned as it is.
+func TestClassifyOutsideAServer(t *testing.T) {
+	boom := errors.New("boom")
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = "pair", map[string]any{"a": "one"}
+	if got := (&serverState{}).classify(context.Background(), &req, boom); got != boom {
+		t.Errorf("classify = %v, want the error as it is", got)
 	}
 }
 
-func TestIsWrapped(t *testing.T) {
-	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
-	s := server.NewMCPServer("t", "1.0.0")
-	if err := AddTool(s, mcp.NewTool("added"), h); err != nil {
-		t.Fatal(err)
-	}
-	st := servers.Load(s)
-	structured := WrapStructured(func(context.Context, mcp.CallToolRequest, struct{}) (struct{}, error) { return struct{}{}, nil })
+// TestInputSchemaDoc checks that the schema checked is the one the SDK's
+// own validator reads: RawInputSchema when set, InputSchema otherwise, none
+// when that is empty.
+func TestInputSchemaDoc(t *testing.T) {
+	raw := mcp.NewToolWithRawSchema("raw", "", json.RawMessage(pairSchema))
+	raw.InputSchema = mcp.ToolInputSchema{Type: "object", Required: []string{"ignored"}}
+	structured := mcp.NewTool("structured", mcp.WithNumber("n", mcp.Required()))
 	tests := []struct {
 		name string
-		h    server.ToolHandlerFunc
-		want bool
+		tool mcp.Tool
+		want string
 	}{
-		{"Wrap", Wrap(h), true},
-		{"WrapStructured", structured, true},
-		{"AddTool", s.GetTool("added").Handler, true},
-		{"a plain handler", h, false},
-		{"a handler behind the middleware", st.middleware(h), false},
-		{"nil", nil, false},
+		{"raw schema first", raw, pairSchema},
+		{"structured schema", structured, `{"properties":{"n":{"type":"number"}},"required":["n"],"type":"object"}`},
+		{"empty schema", mcp.Tool{Name: "empty"}, ""},
 	}
 	for _, tt := range tests {
-		if got := isWrapped(tt.h); got != tt.want {
-			t.Errorf("%s: isWrapped = %v, want %v", tt.name, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := inputSchemaDoc(&tt.tool)
+			if err != nil || string(doc) != tt.want {
+				t.Errorf("inputSchemaDoc = %s, %v; want %s", doc, err, tt.want)
+			}
+		})
 	}
 }

@@ -1,16 +1,16 @@
 package mcpgo_test
 
 import (
-	"github.com/google/uuid"
-
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"regexp"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -22,9 +22,9 @@ import (
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// examplePipeline returns a pipeline with a fixed ref and clock that logs to
-// stdout without the time, the stack and the session id, which change from
-// run to run.
+// examplePipeline returns a pipeline with a fixed ref that logs to stdout
+// without the time, the stack and the session id, and with the request id
+// shown as a placeholder, so that the examples print the same every time.
 func examplePipeline(opts ...filter.Option) *filter.Pipeline {
 	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
 		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
@@ -40,7 +40,6 @@ func examplePipeline(opts ...filter.Option) *filter.Pipeline {
 	p, err := filter.New(append([]filter.Option{
 		filter.WithLogger(logger),
 		filter.WithRefGenerator(func() string { return "5e1f0c2a9b3d7e68" }),
-		filter.WithClock(func() time.Time { return time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) }),
 	}, opts...)...)
 	if err != nil {
 		panic(err)
@@ -66,13 +65,20 @@ func exampleClient(s *server.MCPServer) *client.Client {
 	return c
 }
 
+// callTool calls a tool and returns what the client received.
+func callTool(c *client.Client, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	if args != nil {
+		req.Params.Arguments = args
+	}
+	return c.CallTool(context.Background(), req)
+}
+
 // callAndPrint calls a tool and prints what the client, and so the model,
 // receives: each text block, and the error envelope.
 func callAndPrint(c *client.Client, tool string, args map[string]any) {
-	req := mcp.CallToolRequest{}
-	req.Params.Name = tool
-	req.Params.Arguments = args
-	res, err := c.CallTool(context.Background(), req)
+	res, err := callTool(c, tool, args)
 	if err != nil {
 		fmt.Println("protocol error:", err)
 		return
@@ -84,11 +90,8 @@ func callAndPrint(c *client.Client, tool string, args map[string]any) {
 	}
 	if res.Meta != nil {
 		if env, ok := res.Meta.AdditionalFields[filter.MetaKey].(map[string]any); ok {
-			if id, ok := env["requestId"].(string); ok {
-				env["requestId"] = exampleID(id)
-			}
 			b, _ := json.Marshal(env)
-			fmt.Printf("client: envelope %s\n", b)
+			fmt.Printf("client: envelope %s\n", exampleStable(string(b)))
 		}
 	}
 }
@@ -111,8 +114,8 @@ var getOrderTool = mcp.NewTool("get_order", mcp.WithString("id", mcp.Required())
 // Install gives a server its one configuration and puts every tool of the
 // server behind it, however the tool was added: a domain error reaches the
 // model with its code, a plain error is masked behind a ref that only the
-// log can resolve, and arguments that do not fit the input schema are named
-// field by field.
+// log can resolve, and a call that fails with arguments that do not fit the
+// input schema is told which fields are wrong.
 func ExampleInstall() {
 	s := server.NewMCPServer("orders", "1.0.0", server.WithRecovery())
 	if err := mcpgo.Install(s, examplePipeline()); err != nil {
@@ -127,42 +130,126 @@ func ExampleInstall() {
 	callAndPrint(c, "get_order", map[string]any{"id": 2})
 	// Output:
 	// client: shipped
-	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND request_id=3 error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
+	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND request_id=UUID-v7 error="Order not found: ord_404"
 	// client: Order not found: ord_404
 	// client: Code: NOT_FOUND
 	// Details: {"resourceId":"ord_404","resourceType":"Order"}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","requestId":"3","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
-	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=4 error="dial 10.0.0.5: password=hunter2 refused"
+	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=UUID-v7 error="dial 10.0.0.5: password=hunter2 refused"
 	// client: Internal error in tool "get_order" (ref: 5e1f0c2a9b3d7e68).
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"4","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
-	// level=INFO msg="tool call failed" tool=get_order code=VALIDATION_ERROR request_id=5 error="Validation failed for id: must be string, not number" fields.id.constraint="must be string, not number" fields.id.value=2
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+	// level=INFO msg="tool call failed" tool=get_order code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed for id: must be string, not number (failed with: Order not found.)" fields.id.constraint="must be string, not number" fields.id.value=2
 	// client: Validation failed for id: must be string, not number
 	// client: Code: VALIDATION_ERROR
 	// Details: {"violations":[{"constraint":"must be string, not number","field":"id","pointer":"/id","reason":"type"}]}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be string, not number","field":"id","pointer":"/id","reason":"type"}]},"error":true,"message":"Validation failed for id: must be string, not number","requestId":"5","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be string, not number","field":"id","pointer":"/id","reason":"type"}]},"error":true,"message":"Validation failed for id: must be string, not number","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 }
 
-// A server has one configuration: a second, different one is refused.
+// A server has one configuration: the same one again is nothing to do, a
+// different one is refused.
 func ExampleInstall_twice() {
 	s := server.NewMCPServer("orders", "1.0.0")
 	p := examplePipeline()
 	fmt.Println(mcpgo.Install(s, p))
-	fmt.Println(mcpgo.Install(s, p)) // the same one again: nothing to do
+	fmt.Println(mcpgo.Install(s, p))
 	fmt.Println(mcpgo.Install(s, examplePipeline()))
 	// Output:
 	// <nil>
 	// <nil>
-	// mcperr: CONFLICTING_CONFIGURATION: mcperr is already installed on this server with another configuration; call mcpgo.Install once per server and share one *filter.Pipeline
+	// mcperr: CONFLICTING_CONFIGURATION: mcperr is already installed on this server with another pipeline; call mcpgo.Install once per server and share one *filter.Pipeline
 }
 
-// AddTool is the drop-in for s.AddTool: one changed line gives the tool the
-// whole contract, with the configuration Install gave the server. Here a
-// business rule reaches the model with its registered code, and a panic is
+// Install's middleware serves every resources/read of the server, of
+// resources and templates added with the SDK's own methods: a failure
+// reaches the client as the message the pipeline chose, never the raw
+// error. mcp-go sends it as a JSON-RPC error -32603 without data, so the
+// envelope is in the log only.
+func ExampleInstall_resources() {
+	s := server.NewMCPServer("orders", "1.0.0", server.WithResourceCapabilities(false, false))
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	s.AddResource(mcp.NewResource("db://orders", "orders"),
+		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return nil, errors.New("connection refused by 10.0.0.12:5432")
+		})
+	s.AddResourceTemplate(mcp.NewResourceTemplate("orders://{id}", "order"),
+		func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return nil, domain.NewNotFound("Order", req.Params.URI[len("orders://"):])
+		})
+
+	c := exampleClient(s)
+	for _, uri := range []string{"db://orders", "orders://ord_404"} {
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = uri
+		_, err := c.ReadResource(context.Background(), req)
+		fmt.Println("client:", err)
+	}
+	// Output:
+	// level=ERROR msg="resource read failed" resource=db://orders code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=UUID-v7 error="connection refused by 10.0.0.12:5432"
+	// client: internal error: Internal error in resource "db://orders" (ref: 5e1f0c2a9b3d7e68).
+	// level=INFO msg="resource read failed" resource=orders://ord_404 code=NOT_FOUND request_id=UUID-v7 error="Order not found: ord_404"
+	// client: internal error: Order not found: ord_404
+}
+
+// Install's middleware serves every prompts/get of the server too: here a
+// prompt added with the SDK's own s.AddPrompt panics, and the panic is
 // recovered, masked and logged once.
+func ExampleInstall_prompts() {
+	s := server.NewMCPServer("prompts", "1.0.0", server.WithPromptCapabilities(false))
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	s.AddPrompt(mcp.NewPrompt("summarize_order"),
+		func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			var cache map[string]string
+			//lint:ignore SA5000 the bug is the point: the panic is recovered, the server goes on
+			cache["ord_1"] = "x"
+			return nil, nil
+		})
+	req := mcp.GetPromptRequest{}
+	req.Params.Name = "summarize_order"
+	_, err := exampleClient(s).GetPrompt(context.Background(), req)
+	fmt.Println("client:", err)
+	// Output:
+	// level=ERROR msg="prompt get failed" prompt=summarize_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=UUID-v7 error="panic: assignment to entry in nil map"
+	// client: internal error: Internal error in prompt "summarize_order" (ref: 5e1f0c2a9b3d7e68).
+}
+
+// Every request has its own id, a UUID v7: the handler reads it from its
+// context, and the envelope and the log record of its failure carry the
+// same one.
+func ExampleInstall_requestIDs() {
+	s := server.NewMCPServer("orders", "1.0.0")
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	var seen string
+	s.AddTool(mcp.NewTool("sync"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		seen = filter.RequestIDFromContext(ctx)
+		fmt.Println("handler: request", exampleID(seen))
+		return nil, errors.New("upstream timed out")
+	})
+	res, err := callTool(exampleClient(s), "sync", nil)
+	if err != nil {
+		panic(err)
+	}
+	env, _ := mcpgo.EnvelopeOf(res)
+	fmt.Println("client: request", exampleID(env.RequestID), "the handler's:", env.RequestID == seen)
+	// Output:
+	// handler: request UUID-v7
+	// level=ERROR msg="tool call failed" tool=sync code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=UUID-v7 error="upstream timed out"
+	// client: request UUID-v7 the handler's: true
+}
+
+// AddTool is the drop-in for s.AddTool, on a server where Install was
+// called first: one changed line gives the tool the whole contract, with
+// the server's configuration. Here a business rule reaches the model with
+// its registered code, and a panic is recovered, masked and logged once.
 func ExampleAddTool() {
 	reg, err := codes.NewRegistry(codes.Info{Code: "ORDER_ALREADY_DELIVERED", Category: codes.Business,
 		Description: "A delivered order cannot be cancelled."})
@@ -179,7 +266,8 @@ func ExampleAddTool() {
 				return nil, domain.NewBusinessRule("ORDER_ALREADY_DELIVERED", "A delivered order cannot be cancelled.", nil)
 			}
 			var cancelled map[string]bool
-			cancelled[req.GetString("id", "")] = true // a bug: the map is nil
+			//lint:ignore SA5000 the bug is the point: the map is nil, and the panic is recovered
+			cancelled[req.GetString("id", "")] = true
 			return mcp.NewToolResultText("cancelled"), nil
 		})
 	if err != nil {
@@ -190,23 +278,24 @@ func ExampleAddTool() {
 	callAndPrint(c, "cancel_order", map[string]any{"id": "ord_1"})
 	callAndPrint(c, "cancel_order", map[string]any{"id": "ord_2"})
 	// Output:
-	// level=INFO msg="tool call failed" tool=cancel_order code=ORDER_ALREADY_DELIVERED request_id=2 error="A delivered order cannot be cancelled." fields.rule=ORDER_ALREADY_DELIVERED fields.context=map[]
+	// level=INFO msg="tool call failed" tool=cancel_order code=ORDER_ALREADY_DELIVERED request_id=UUID-v7 error="A delivered order cannot be cancelled."
 	// client: A delivered order cannot be cancelled.
 	// client: Code: ORDER_ALREADY_DELIVERED
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"business","code":"ORDER_ALREADY_DELIVERED","error":true,"message":"A delivered order cannot be cancelled.","requestId":"2","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
-	// level=ERROR msg="tool call failed" tool=cancel_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=3 error="panic: assignment to entry in nil map"
+	// client: envelope {"category":"business","code":"ORDER_ALREADY_DELIVERED","error":true,"message":"A delivered order cannot be cancelled.","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+	// level=ERROR msg="tool call failed" tool=cancel_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=UUID-v7 error="panic: assignment to entry in nil map"
 	// client: Internal error in tool "cancel_order" (ref: 5e1f0c2a9b3d7e68).
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"3","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 }
 
 // AddTool refuses a bad definition when the server starts, instead of
-// registering it as the SDK alone does. It sees the tools added with the SDK
-// alone too.
+// registering it as the SDK alone does, and a server where Install was not
+// called first. It sees the tools added with the SDK alone too.
 func ExampleAddTool_definitionErrors() {
 	s := server.NewMCPServer("orders", "1.0.0")
+	fmt.Println(mcpgo.AddTool(s, getOrderTool, getOrder))
 	if err := mcpgo.Install(s, examplePipeline()); err != nil {
 		panic(err)
 	}
@@ -218,15 +307,14 @@ func ExampleAddTool_definitionErrors() {
 	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("list_orders"), getOrder))
 	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("get order"), getOrder))
 	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("cancel_order"), nil))
-	fmt.Println(mcpgo.AddTool(s, mcp.NewToolWithRawSchema("find_orders", "", json.RawMessage(`{"type":"array"}`)), getOrder))
 	fmt.Println(len(s.ListTools()), "tools registered")
 	// Output:
+	// mcperr: NOT_INSTALLED: mcpgo.AddTool needs mcperr installed on the server first; call mcpgo.Install(s, pipeline) before adding tools
 	// <nil>
 	// mcperr: DUPLICATE_TOOL: "get_order": a tool with this name is already registered on this server; give each tool its own name
 	// mcperr: DUPLICATE_TOOL: "list_orders": a tool with this name is already registered on this server; give each tool its own name
 	// mcperr: INVALID_TOOL_NAME: "get order": character ' ' at byte 3 is not allowed; use only ASCII letters, digits, '_', '-' and '.'
-	// mcperr: NIL_HANDLER: "cancel_order": the tool has no handler; pass the function that implements it
-	// mcperr: INVALID_SCHEMA: "find_orders": the input schema must be a JSON object with "type": "object"; mcp.NewTool makes one
+	// mcperr: NIL_VALUE: "cancel_order": the tool has no handler; pass the function that implements it
 	// 2 tools registered
 }
 
@@ -256,50 +344,19 @@ func ExampleWrap() {
 	callAndPrint(c, "divide", map[string]any{"a": 1, "b": 0})
 	// Output:
 	// client: 0.25
-	// level=INFO msg="tool call failed" tool=divide code=TOOL_ERROR request_id=3 error="b must not be zero." hints="[Pass a non-zero b.]"
+	// level=INFO msg="tool call failed" tool=divide code=TOOL_ERROR request_id=UUID-v7 error="b must not be zero." hints="[Pass a non-zero b.]"
 	// client: b must not be zero.
 	// client: Code: TOOL_ERROR
 	// Retry: no, not with the same arguments.
 	// Hint: Pass a non-zero b.
-	// client: envelope {"category":"client","code":"TOOL_ERROR","error":true,"hints":["Pass a non-zero b."],"message":"b must not be zero.","requestId":"3","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"TOOL_ERROR","error":true,"hints":["Pass a non-zero b."],"message":"b must not be zero.","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 }
 
-// WrapStructured wraps a handler written for mcp.NewStructuredToolHandler,
-// which alone would send the raw text of its errors to the client.
-func ExampleWrapStructured() {
-	type args struct {
-		ID string `json:"id"`
-	}
-	type order struct {
-		Status string `json:"status"`
-	}
-	get := func(_ context.Context, _ mcp.CallToolRequest, in args) (order, error) {
-		if in.ID != "ord_1" {
-			return order{}, fmt.Errorf("query orders: connection reset by 10.0.0.5")
-		}
-		return order{Status: "shipped"}, nil
-	}
-	s := server.NewMCPServer("orders", "1.0.0")
-	if err := mcpgo.Install(s, examplePipeline()); err != nil {
-		panic(err)
-	}
-	s.AddTool(mcp.NewTool("get_order", mcp.WithString("id", mcp.Required()), mcp.WithOutputSchema[order]()),
-		mcpgo.WrapStructured(get))
-
-	c := exampleClient(s)
-	callAndPrint(c, "get_order", map[string]any{"id": "ord_1"})
-	callAndPrint(c, "get_order", map[string]any{"id": "ord_2"})
-	// Output:
-	// client: {"status":"shipped"}
-	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=3 error="query orders: connection reset by 10.0.0.5"
-	// client: Internal error in tool "get_order" (ref: 5e1f0c2a9b3d7e68).
-	// client: Code: INTERNAL_ERROR
-	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"3","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
-}
-
-// Structured adapts a handler written for mcp.NewStructuredToolHandler to
-// AddTool, which maps its errors.
+// Structured adapts a handler written for mcp.NewStructuredToolHandler,
+// which alone would send the raw text of its errors to the client, to
+// AddTool or Wrap, which map them. It binds the arguments itself: a call
+// whose arguments do not fit the schema, and so cannot be bound, is told
+// which fields are wrong.
 func ExampleStructured() {
 	type cityArgs struct {
 		City string `json:"city"`
@@ -326,13 +383,20 @@ func ExampleStructured() {
 	c := exampleClient(s)
 	callAndPrint(c, "forecast", map[string]any{"city": "Paris"})
 	callAndPrint(c, "forecast", map[string]any{"city": "Atlantis"})
+	callAndPrint(c, "forecast", map[string]any{"city": 75001})
 	// Output:
 	// client: {"city":"Paris","tempC":21.5}
-	// level=ERROR msg="tool call failed" tool=forecast code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=3 error="weather api: 401 for key sk-live-123"
+	// level=ERROR msg="tool call failed" tool=forecast code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=UUID-v7 error="weather api: 401 for key sk-live-123"
 	// client: Internal error in tool "forecast" (ref: 5e1f0c2a9b3d7e68).
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"forecast\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"3","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"forecast\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+	// level=INFO msg="tool call failed" tool=forecast code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed for city: must be string, not number (failed with: json: cannot unmarshal number into Go struct field cityArgs.city of type string)" fields.city.constraint="must be string, not number" fields.city.value=75001
+	// client: Validation failed for city: must be string, not number
+	// client: Code: VALIDATION_ERROR
+	// Details: {"violations":[{"constraint":"must be string, not number","field":"city","pointer":"/city","reason":"type"}]}
+	// Retry: no, not with the same arguments.
+	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be string, not number","field":"city","pointer":"/city","reason":"type"}]},"error":true,"message":"Validation failed for city: must be string, not number","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 }
 
 // Filters given with WithFilters run in order, the first outermost, before
@@ -353,7 +417,7 @@ func ExampleWithFilters() {
 		}, nil
 	})
 	s := server.NewMCPServer("orders", "1.0.0")
-	if err := mcpgo.Install(s, examplePipeline(filter.WithFilters(trace("global")))); err != nil {
+	if err := mcpgo.Install(s, examplePipeline(filter.WithGlobalFilters(trace("global")))); err != nil {
 		panic(err)
 	}
 	if err := mcpgo.AddTool(s, getOrderTool, getOrder, mcpgo.WithFilters(trace("first"), trace("second"))); err != nil {
@@ -368,61 +432,18 @@ func ExampleWithFilters() {
 	// filter: first
 	// filter: second
 	// filter: global
-	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND request_id=2 error="Order not found: ord_9" fields.resource_type=Order fields.resource_id=ord_9
+	// level=INFO msg="tool call failed" tool=get_order code=NOT_FOUND request_id=UUID-v7 error="Order not found: ord_9"
 	// client: Order not found: ord_9
 	// client: Code: NOT_FOUND
 	// Details: {"resourceId":"ord_9","resourceType":"Order"}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","requestId":"2","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
-	// level=INFO msg="tool call failed" tool=find_order code=NOT_FOUND request_id=3 error="Order not found: 42" fields.resource_type=Order fields.resource_id=42 hints="[Order ids look like ord_1; call list_orders to see them.]"
+	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+	// level=INFO msg="tool call failed" tool=find_order code=NOT_FOUND request_id=UUID-v7 error="Order not found: 42" hints="[Order ids look like ord_1; call list_orders to see them.]"
 	// client: There is no order 42.
 	// client: Code: NOT_FOUND
 	// Retry: no, not with the same arguments.
 	// Hint: Order ids look like ord_1; call list_orders to see them.
-	// client: envelope {"category":"client","code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","requestId":"3","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
-}
-
-// WithoutArgumentCheck leaves a tool's arguments to its handler, for a tool
-// whose schema does not describe all it accepts. Given to Install, it turns
-// the check off for the whole server.
-func ExampleWithoutArgumentCheck() {
-	s := server.NewMCPServer("search", "1.0.0")
-	if err := mcpgo.Install(s, examplePipeline()); err != nil {
-		panic(err)
-	}
-	// The schema says limit is a number, but the handler accepts "all" too.
-	err := mcpgo.AddTool(s, mcp.NewTool("search", mcp.WithNumber("limit")),
-		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mcp.NewToolResultText(fmt.Sprint("limit: ", req.GetArguments()["limit"])), nil
-		}, mcpgo.WithoutArgumentCheck())
-	if err != nil {
-		panic(err)
-	}
-	callAndPrint(exampleClient(s), "search", map[string]any{"limit": "all"})
-	// Output:
-	// client: limit: all
-}
-
-// Every call carries its JSON-RPC id, with or without WithRequestIDs, which
-// changes nothing now: the handler reads it from its context, and the
-// envelope and the log record of a failure carry it.
-func ExampleWithRequestIDs() {
-	s := server.NewMCPServer("orders", "1.0.0")
-	if err := mcpgo.Install(s, examplePipeline()); err != nil {
-		panic(err)
-	}
-	s.AddTool(mcp.NewTool("sync"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		fmt.Println("handler: request", filter.RequestIDFromContext(ctx))
-		return nil, errors.New("upstream timed out")
-	})
-	callAndPrint(exampleClient(s), "sync", nil)
-	// Output:
-	// handler: request 2
-	// level=ERROR msg="tool call failed" tool=sync code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=2 error="upstream timed out"
-	// client: Internal error in tool "sync" (ref: 5e1f0c2a9b3d7e68).
-	// client: Code: INTERNAL_ERROR
-	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"sync\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"2","retryable":false,"timestamp":"2025-06-01T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 }
 
 // A client reads a failure's envelope typed, instead of type-asserting
@@ -435,24 +456,52 @@ func ExampleEnvelopeOf() {
 	s.AddTool(mcp.NewTool("quote"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, domain.NewRateLimited(30 * time.Second)
 	})
+	s.AddTool(mcp.NewTool("ping"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("pong"), nil
+	})
 	c := exampleClient(s)
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "quote"
-	res, err := c.CallTool(context.Background(), req)
-	if err != nil {
-		panic(err)
+	for _, tool := range []string{"quote", "ping"} {
+		res, err := callTool(c, tool, nil)
+		if err != nil {
+			panic(err)
+		}
+		if env, ok := mcpgo.EnvelopeOf(res); ok {
+			fmt.Println(tool+":", env.Code, env.Category, "retryable:", env.Retryable, "after:", env.RetryAfterSeconds, "s")
+		} else {
+			fmt.Println(tool + ": no envelope")
+		}
 	}
-	if env, ok := mcpgo.EnvelopeOf(res); ok {
-		fmt.Println(env.Code, env.Category, env.Retryable, env.RetryAfter())
-	}
-	// Output: RATE_LIMITED client true 30s
+	// Output:
+	// quote: RATE_LIMITED client retryable: true after: 30 s
+	// ping: no envelope
 }
 
-// exampleID shows a request id minted as a UUID, which changes from run to
-// run, as the placeholder UUID-v7; a JSON-RPC id as it is.
+// exampleID shows a request id, a UUID v7 that changes from run to run, as
+// the placeholder UUID-v7.
 func exampleID(id string) string {
 	if u, err := uuid.Parse(id); err == nil && u.Version() == 7 {
 		return "UUID-v7"
 	}
 	return id
+}
+
+var (
+	// uuidV7 finds a request id minted as a UUID of version 7.
+	uuidV7 = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	// timestampJSON finds the timestamp of an envelope in its JSON form.
+	timestampJSON = regexp.MustCompile(`"timestamp":"([^"]*)"`)
+)
+
+// exampleStable shows the parts of an envelope's JSON that change from run
+// to run as placeholders: a request id minted as a UUID v7 as UUID-v7, and
+// a timestamp in RFC 3339 form, UTC, as RFC3339-UTC.
+func exampleStable(s string) string {
+	s = uuidV7.ReplaceAllStringFunc(s, exampleID)
+	return timestampJSON.ReplaceAllStringFunc(s, func(m string) string {
+		ts := timestampJSON.FindStringSubmatch(m)[1]
+		if t, err := time.Parse(time.RFC3339, ts); err == nil && t.Location() == time.UTC {
+			return `"timestamp":"RFC3339-UTC"`
+		}
+		return m
+	})
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // FuzzMCPGo calls, through the SDK's real in-process client, tools that
@@ -39,7 +39,7 @@ var fzTools = []string{
 	"sdk",        // Server.AddTool, the middleware alone
 	"added",      // mcpgo.AddTool
 	"wrapped",    // Server.AddTool with mcpgo.Wrap
-	"structured", // Server.AddTool with mcpgo.WrapStructured
+	"structured", // Server.AddTool with mcpgo.Wrap(mcpgo.Structured(h))
 }
 
 // fzWire is the in-process transport, keeping the raw JSON of every
@@ -118,7 +118,7 @@ func fzNewServer() (*fzState, error) {
 		return nil, err
 	}
 	s.AddTool(tool("wrapped"), mcpgo.Wrap(st.handler))
-	s.AddTool(tool("structured"), mcpgo.WrapStructured(st.structured))
+	s.AddTool(tool("structured"), mcpgo.Wrap(mcpgo.Structured(st.structured)))
 	s.AddTool(tool("ok"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
 	})

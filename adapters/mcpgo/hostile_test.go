@@ -14,16 +14,16 @@ import (
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // hostileEntry is one way a tool reaches a server with mcperr.
 type hostileEntry struct {
 	name string
 	// installed: Install gave the server the test's pipeline, so its
-	// filters, reporter and logger apply. Otherwise the tool runs with the
-	// default configuration, which logs to slog.Default, and filters are
-	// the tool's own.
+	// filters, observers (the reporter among them) and logger apply.
+	// Otherwise the tool runs with the default configuration, which logs
+	// to slog.Default, and filters are the tool's own.
 	installed bool
 	add       func(t *testing.T, s *server.MCPServer, name string, h server.ToolHandlerFunc, fs []filter.Filter)
 }
@@ -59,7 +59,11 @@ func hostileHandler(do adaptertest.HostileBehaviour) server.ToolHandlerFunc {
 	}
 }
 
-// TestHostile protects the core promise against hostile handlers, errors, filters, reporters and log handlers: one isError result, no canary, the ref in one record and at most one report, and the server keeps serving.
+// TestHostile protects the core promise against hostile handlers, errors,
+// filters, reporters, renderers, observers and log handlers: one isError
+// result, no canary, the ref in one record and at most one report; or, for
+// a runtime.Goexit, no answer and one ERROR record with a ref; and the
+// server keeps serving.
 func TestHostile(t *testing.T) {
 	for _, e := range hostileEntries {
 		for _, c := range adaptertest.HostileCases() {
@@ -78,7 +82,7 @@ func TestHostile(t *testing.T) {
 func runHostile(t *testing.T, e hostileEntry, c adaptertest.HostileCase) adaptertest.HostileRun {
 	t.Helper()
 	var stderr *adaptertest.StderrCapture
-	if c.LogMode != "" {
+	if c.CapturesStderr() {
 		stderr = adaptertest.CaptureStderr(t) // before any pipeline is built
 	}
 	var log adaptertest.Log
@@ -91,7 +95,8 @@ func runHostile(t *testing.T, e hostileEntry, c adaptertest.HostileCase) adapter
 	rep := &adaptertest.Reports{Inner: c.Report}
 	s := server.NewMCPServer("hostile", "1.0.0")
 	if e.installed {
-		if err := mcpgo.Install(s, testPipeline(logger, append([]filter.Option{filter.WithFilters(c.Filters...), filter.WithReporter(rep)}, c.Options...)...)); err != nil {
+		opts := append([]filter.Option{filter.WithGlobalFilters(c.Filters...), filter.WithObserver(rep.Report)}, c.Options...)
+		if err := mcpgo.Install(s, testPipeline(logger, opts...)); err != nil {
 			t.Fatal(err)
 		}
 	} else {
@@ -102,7 +107,13 @@ func runHostile(t *testing.T, e hostileEntry, c adaptertest.HostileCase) adapter
 	cl := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	log.Records(t) // forget what connecting logged
 
-	run := adaptertest.HostileRun{R: guardedCall(t, cl, "x", nil), WantEnvelope: true}
+	var r adaptertest.Result
+	if c.Want.NoAnswer {
+		r = callUnanswered(t, cl, "x")
+	} else {
+		r = guardedCall(t, cl, "x", nil)
+	}
+	run := adaptertest.HostileRun{R: r, WantEnvelope: true}
 	run.Records, run.Reports, run.Fallback = log.Records(t), rep.Got(), stderr.Lines(t)
 	if broken != nil {
 		run.Handed = broken.Handed()
@@ -162,7 +173,8 @@ func checkServing(t *testing.T, cl *client.Client) {
 	adaptertest.CheckServing(t, guardedCall(t, cl, "ok", nil))
 }
 
-// TestHostileErrorPanicsOnce protects "logged once, with the ref the client got" for an error whose Error panics the first time only.
+// TestHostileErrorPanicsOnce protects "logged once, with the ref the
+// client got" for an error whose Error panics the first time only.
 func TestHostileErrorPanicsOnce(t *testing.T) {
 	for _, e := range hostileEntries {
 		t.Run(e.name, func(t *testing.T) {
@@ -196,7 +208,10 @@ func TestHostileErrorPanicsOnce(t *testing.T) {
 	}
 }
 
-// TestHostileStreamableHTTP protects a masked answer, not a dropped connection, to panic(http.ErrAbortHandler) and runtime.Goexit over streamable HTTP.
+// TestHostileStreamableHTTP protects, over streamable HTTP, a masked
+// answer, not a dropped connection, to panic(http.ErrAbortHandler), and no
+// answer but one ERROR record with a ref for runtime.Goexit; the server
+// serving on either way.
 func TestHostileStreamableHTTP(t *testing.T) {
 	for _, e := range hostileEntries {
 		for _, c := range adaptertest.HostileHTTPCases() {
@@ -214,7 +229,12 @@ func TestHostileStreamableHTTP(t *testing.T) {
 				e.add(t, s, "ok", hostileHandler(nil), nil)
 				cl := overHTTP(t, s, mcp.LATEST_PROTOCOL_VERSION)
 				log.Records(t)
-				r := guardedCall(t, cl, "x", nil)
+				var r adaptertest.Result
+				if c.Want.NoAnswer {
+					r = callUnanswered(t, cl, "x")
+				} else {
+					r = guardedCall(t, cl, "x", nil)
+				}
 				adaptertest.CheckHostile(t, "x", c.Want, adaptertest.HostileRun{R: r, Records: log.Records(t), WantEnvelope: true})
 				checkServing(t, cl)
 			})

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -15,49 +16,51 @@ import (
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
-	"github.com/mcperr/mcperr/toolerr"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // TestOneConfiguration is the bug that Install fixes: a tool wrapped with
 // Wrap, one added with AddTool and one added with the SDK alone, on one
 // server, must all run with the one configuration Install gave it, with its
-// logger, redaction, reporter, global filters, observer, renderer and
-// request ids.
+// logger, redaction, global filters, observers (a reporter among them),
+// renderer and request ids.
 func TestOneConfiguration(t *testing.T) {
 	const secret = "user ann@example.com: password=hunter2"
 	for _, via := range []string{"in-process", "http"} {
 		t.Run(via, func(t *testing.T) {
 			var log adaptertest.Log
 			var mu sync.Mutex
-			var reported []filter.Incident
-			var observed []filter.Failure
+			var reported, observed []filter.Failure
 			filtered := map[string]int{}
 			p, err := filter.New(
 				filter.WithLogger(log.Logger()),
 				filter.WithRedaction(true),
-				filter.WithReporter(filter.ReporterFunc(func(_ context.Context, in filter.Incident) {
+				// A reporter is an observer that looks at server failures.
+				filter.WithObserver(func(_ context.Context, f filter.Failure) {
+					if f.Envelope.Category != codes.Server {
+						return
+					}
 					mu.Lock()
 					defer mu.Unlock()
-					reported = append(reported, in)
-				})),
-				filter.WithFilters(filter.Func(func(_ context.Context, call filter.Call, _ error) (*filter.Response, error) {
+					reported = append(reported, f)
+				}),
+				filter.WithGlobalFilters(filter.Func(func(_ context.Context, call filter.Call, _ error) (*filter.Response, error) {
 					mu.Lock()
 					defer mu.Unlock()
 					filtered[call.Tool]++
 					return nil, nil
 				})),
-				filter.WithObserver(filter.ObserverFunc(func(_ context.Context, f filter.Failure) {
+				filter.WithObserver(func(_ context.Context, f filter.Failure) {
 					mu.Lock()
 					defer mu.Unlock()
 					observed = append(observed, f)
-				})),
+				}),
 				filter.WithRenderer(filter.RenderMessageOnly))
 			if err != nil {
 				t.Fatal(err)
 			}
 			s := server.NewMCPServer("t", "1.0.0")
-			if err := mcpgo.Install(s, p, mcpgo.WithRequestIDs()); err != nil {
+			if err := mcpgo.Install(s, p); err != nil {
 				t.Fatal(err)
 			}
 			fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -103,17 +106,18 @@ func TestOneConfiguration(t *testing.T) {
 					t.Errorf("%s: record ref %v, envelope ref %v", tool, recs[0]["ref"], env["ref"])
 				}
 				id, _ := env["requestId"].(string)
-				if id == "" || recs[0]["request_id"] != id {
-					t.Errorf("%s: envelope requestId %q, record request_id %v; want the same id in both", tool, id, recs[0]["request_id"])
+				if u, err := uuid.Parse(id); err != nil || u.Version() != 7 || recs[0]["request_id"] != id {
+					t.Errorf("%s: envelope requestId %q, record request_id %v; want the same UUID v7 in both", tool, id, recs[0]["request_id"])
 				}
 				mu.Lock()
-				if len(reported) != 1 || reported[0].Ref != env["ref"] || reported[0].Call.Tool != tool {
-					t.Errorf("%s: reporter called with %+v, want once with the client's ref %v", tool, reported, env["ref"])
+				if len(reported) != 1 || reported[0].Envelope.Ref != env["ref"] || reported[0].Call.Tool != tool ||
+					reported[0].Err == nil || reported[0].Err.Error() != secret {
+					t.Errorf("%s: reporter told %+v, want once, with the client's ref %v and the handler's error", tool, reported, env["ref"])
 				}
 				if filtered[tool] != 1 {
 					t.Errorf("%s: the global filter ran %d times, want 1", tool, filtered[tool])
 				}
-				if len(observed) != 1 || observed[0].Response.Ref != env["ref"] || observed[0].Call.RequestID != id ||
+				if len(observed) != 1 || observed[0].Envelope.Ref != env["ref"] || observed[0].Call.RequestID != id ||
 					strings.Contains(observed[0].ErrorText, "hunter2") {
 					t.Errorf("%s: observer told %+v, want once, with the client's ref and request id, redacted", tool, observed)
 				}
@@ -133,31 +137,39 @@ func env0(r adaptertest.Result) map[string]any {
 
 // TestInstallTwice checks that a server has one configuration: the same one
 // again is nothing to do, another one is refused, and either way the first
-// stays, with its middleware installed once.
+// stays, with its middleware serving every call once.
 func TestInstallTwice(t *testing.T) {
 	tests := []struct {
 		name   string
-		second func(*server.MCPServer, *filter.Pipeline) error
-		want   codes.Code // zero: no error
+		first  func(*adaptertest.Log) *filter.Pipeline // nil: the default configuration
+		second func(first *filter.Pipeline) *filter.Pipeline
+		want   codes.Mistake // zero: no error
 	}{
-		{"same pipeline", func(s *server.MCPServer, p *filter.Pipeline) error { return mcpgo.Install(s, p) }, ""},
-		{"another pipeline", func(s *server.MCPServer, _ *filter.Pipeline) error {
-			return mcpgo.Install(s, testPipeline(new(adaptertest.Log).Logger()))
+		{"same pipeline", pipelineOf, func(p *filter.Pipeline) *filter.Pipeline { return p }, ""},
+		{"another pipeline", pipelineOf, func(*filter.Pipeline) *filter.Pipeline {
+			return testPipeline(new(adaptertest.Log).Logger())
 		}, codes.ConflictingConfiguration},
-		{"default pipeline", func(s *server.MCPServer, _ *filter.Pipeline) error { return mcpgo.Install(s, nil) }, codes.ConflictingConfiguration},
-		{"same pipeline, check off", func(s *server.MCPServer, p *filter.Pipeline) error {
-			return mcpgo.Install(s, p, mcpgo.WithoutArgumentCheck())
+		{"the default after a pipeline", pipelineOf, func(*filter.Pipeline) *filter.Pipeline { return nil }, codes.ConflictingConfiguration},
+		{"the default twice", nil, func(*filter.Pipeline) *filter.Pipeline { return nil }, ""},
+		{"a pipeline after the default", nil, func(*filter.Pipeline) *filter.Pipeline {
+			return testPipeline(new(adaptertest.Log).Logger())
 		}, codes.ConflictingConfiguration},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var log adaptertest.Log
-			p := testPipeline(log.Logger())
+			var p *filter.Pipeline
+			if tt.first != nil {
+				p = tt.first(&log)
+			} else {
+				useDefaultLogger(t, log.Logger())
+			}
 			s := server.NewMCPServer("t", "1.0.0")
 			if err := mcpgo.Install(s, p); err != nil {
 				t.Fatal(err)
 			}
-			checkDefinitionError(t, tt.second(s, p), tt.want, "mcperr is already installed on this server with another configuration")
+			checkDefinitionError(t, mcpgo.Install(s, tt.second(p)), tt.want,
+				"mcperr is already installed on this server with another pipeline")
 			s.AddTool(mcp.NewTool("fail", mcp.WithNumber("n")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return nil, errors.New("boom")
 			})
@@ -172,59 +184,65 @@ func TestInstallTwice(t *testing.T) {
 	}
 }
 
-// TestAddToolThenInstall checks that Install is refused on a server that
-// AddTool gave the default configuration, and that the tools keep it.
-func TestAddToolThenInstall(t *testing.T) {
-	var log adaptertest.Log
-	useDefaultLogger(t, log.Logger())
+// pipelineOf returns a pipeline of the tests that logs into log.
+func pipelineOf(log *adaptertest.Log) *filter.Pipeline { return testPipeline(log.Logger()) }
+
+// TestAddToolBeforeInstall checks the order Install, then AddTool: AddTool
+// on a server without mcperr is refused with NOT_INSTALLED and registers
+// nothing, however many times it is tried, and leaves the server free to
+// be given its configuration; then Install and AddTool work, and the tool
+// runs with that configuration.
+func TestAddToolBeforeInstall(t *testing.T) {
+	var log, other adaptertest.Log
+	useDefaultLogger(t, other.Logger()) // where the default configuration would log
 	s := server.NewMCPServer("t", "1.0.0")
-	if err := mcpgo.AddTool(s, mcp.NewTool("fail"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, errors.New("boom")
-	}); err != nil {
-		t.Fatal(err)
+	fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("boom: " + adaptertest.Canary)
 	}
-	var other adaptertest.Log
+	for range 2 {
+		checkDefinitionError(t, mcpgo.AddTool(s, mcp.NewTool("fail"), fail), codes.NotInstalled,
+			"mcpgo.AddTool needs mcperr installed on the server first; call mcpgo.Install(s, pipeline) before adding tools")
+	}
+	if s.GetTool("fail") != nil || len(s.ListTools()) != 0 {
+		t.Fatalf("a refused AddTool registered %v", s.ListTools())
+	}
+
+	p := testPipeline(log.Logger())
+	if err := mcpgo.Install(s, p); err != nil {
+		t.Fatalf("Install after a refused AddTool = %v", err)
+	}
+	if err := mcpgo.AddTool(s, mcp.NewTool("fail"), fail); err != nil {
+		t.Fatalf("AddTool after Install = %v", err)
+	}
+	if s.GetTool("fail") == nil {
+		t.Fatal("AddTool after Install registered nothing")
+	}
+	if err := mcpgo.Install(s, p); err != nil {
+		t.Errorf("Install again with the same pipeline = %v, want nothing to do", err)
+	}
 	checkDefinitionError(t, mcpgo.Install(s, testPipeline(other.Logger())), codes.ConflictingConfiguration,
-		"tools were added to this server with mcpgo.AddTool before mcpgo.Install")
+		"call mcpgo.Install once per server and share one *filter.Pipeline")
+
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	log.Records(t)
+	other.Records(t)
 	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
-		Text: `Internal error in tool "fail" (ref: {ref}).`, Masked: true, Logged: 1}}, call(t, c, "fail", nil), log.Records(t))
+		Text: `Internal error in tool "fail" (ref: {ref}).`, Masked: true, Logged: 1,
+		LogContains: []string{adaptertest.Canary}}}, call(t, c, "fail", nil), log.Records(t))
 	if recs := other.Records(t); len(recs) != 0 {
-		t.Errorf("the refused configuration logged %v", recs)
+		t.Errorf("a refused configuration, or the default one, logged %v", recs)
 	}
 }
 
-func TestInstallRefuses(t *testing.T) {
-	p := testPipeline(new(adaptertest.Log).Logger())
-	noop := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
-	tests := []struct {
-		name   string
-		s      *server.MCPServer
-		opts   []mcpgo.Option
-		code   codes.Code
-		reason string
-	}{
-		{"nil server", nil, nil, codes.InvalidOption, "Install needs the *server.MCPServer"},
-		{"per-tool filters", server.NewMCPServer("t", "1"), []mcpgo.Option{mcpgo.WithFilters(noop)}, codes.InvalidOption,
-			"WithFilters given to Install: per-tool filters go to AddTool or Wrap; global filters go to filter.WithFilters"},
-		{"nil filter", server.NewMCPServer("t", "1"), []mcpgo.Option{mcpgo.WithFilters(nil)}, codes.NilFilter, "given to Install is nil"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			checkDefinitionError(t, mcpgo.Install(tt.s, p, tt.opts...), tt.code, tt.reason)
-			if tt.s != nil {
-				if err := mcpgo.Install(tt.s, p); err != nil {
-					t.Errorf("a refused Install left a configuration on the server: Install = %v", err)
-				}
-			}
-		})
-	}
+func TestInstallRefusesNilServer(t *testing.T) {
+	checkDefinitionError(t, mcpgo.Install(nil, testPipeline(new(adaptertest.Log).Logger())), codes.NilValue,
+		"Install needs the *server.MCPServer")
+	checkDefinitionError(t, mcpgo.Install(nil, nil), codes.NilValue, "Install needs the *server.MCPServer")
 }
 
-// checkDefinitionError checks that err is a definition error with code
-// want whose reason holds reason, or nil if want is zero.
-func checkDefinitionError(t *testing.T, err error, want codes.Code, reason string) {
+// checkDefinitionError checks that err is a *codes.DefinitionError with
+// mistake want whose reason holds reason, or nil if want is zero.
+func checkDefinitionError(t *testing.T, err error, want codes.Mistake, reason string) {
 	t.Helper()
 	if want == "" {
 		if err != nil {
@@ -232,8 +250,8 @@ func checkDefinitionError(t *testing.T, err error, want codes.Code, reason strin
 		}
 		return
 	}
-	var de *toolerr.DefinitionError
-	if !errors.As(err, &de) || de.Code != want || !strings.Contains(de.Reason, reason) {
+	var de *codes.DefinitionError
+	if !errors.As(err, &de) || de.Mistake != want || !strings.Contains(de.Reason, reason) {
 		t.Errorf("got %v, want a %s definition error saying %q", err, want, reason)
 	}
 }

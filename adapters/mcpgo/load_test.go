@@ -15,7 +15,7 @@ import (
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // startInProcess starts and initializes an in-process client of s, which
@@ -40,13 +40,14 @@ func startInProcess(t *testing.T, s *server.MCPServer) *client.Client {
 	return c
 }
 
-// TestLoad protects unique refs, one record and one report per failure, no canary and no leaked goroutine under 10,000 concurrent mixed calls.
+// TestLoad protects unique refs, one record and one report per failure, no
+// canary and no leaked goroutine under 10,000 concurrent mixed calls.
 func TestLoad(t *testing.T) {
 	leaks := goleak.IgnoreCurrent() // before the server starts
 	var log adaptertest.Log
 	rep := &adaptertest.RefReporter{}
 	s := server.NewMCPServer("load", "1.0.0")
-	if err := mcpgo.Install(s, testPipeline(log.Logger(), filter.WithReporter(rep))); err != nil {
+	if err := mcpgo.Install(s, testPipeline(log.Logger(), filter.WithObserver(rep.Report))); err != nil {
 		t.Fatal(err)
 	}
 	for _, tool := range adaptertest.LoadTools() {
@@ -93,9 +94,8 @@ func TestLoad(t *testing.T) {
 			t.Errorf("close: %v", err)
 		}
 	}
-	// Workers that wait for the next call are kept on purpose, a few of them
-	// for a few seconds (internal/isolate); anything else is a leak.
-	goleak.VerifyNone(t, leaks, goleak.IgnoreTopFunction("github.com/mcperr/mcperr/internal/isolate.worker"))
+	// mcperr starts no goroutine of its own: every goroutine left is a leak.
+	goleak.VerifyNone(t, leaks)
 }
 
 // withTimeout gives the handler h a context that expires after d.
@@ -126,7 +126,9 @@ func loadServer(t *testing.T, e hostileEntry, log *adaptertest.Log, h server.Too
 	return cl
 }
 
-// TestLoadClientCancels protects CANCELLED, retryable, without a ref, logged once below error level, for a call the client cancels mid-call, and a server that keeps serving.
+// TestLoadClientCancels protects CANCELLED, retryable, without a ref,
+// logged once below error level, for a call the client cancels mid-call,
+// and a server that keeps serving.
 func TestLoadClientCancels(t *testing.T) {
 	for _, e := range hostileEntries {
 		t.Run(e.name, func(t *testing.T) {
@@ -160,7 +162,9 @@ func TestLoadClientCancels(t *testing.T) {
 	}
 }
 
-// TestLoadDeadline protects TIMEOUT, retryable, with a ref in exactly one ERROR record, for a handler whose own deadline expires, and a server that keeps serving.
+// TestLoadDeadline protects TIMEOUT, retryable, with a ref in exactly one
+// ERROR record, for a handler whose own deadline expires, and a server that
+// keeps serving.
 func TestLoadDeadline(t *testing.T) {
 	for _, e := range hostileEntries {
 		t.Run(e.name, func(t *testing.T) {

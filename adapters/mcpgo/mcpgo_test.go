@@ -22,24 +22,23 @@ import (
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // The ways a table server puts mcperr in place.
 const (
-	viaInstall      = "install"         // Install, tools added with s.AddTool
-	viaWrap         = "install+wrap"    // Install, tools added with s.AddTool(tool, Wrap(h))
-	viaAddTool      = "install+addtool" // Install, tools added with AddTool
-	viaAddToolAlone = "addtool"         // AddTool alone: the default configuration
-	viaWrapAlone    = "wrap"            // Wrap alone: the default configuration
-	viaBare         = "bare"            // no mcperr: the SDK alone
+	viaInstall   = "install"         // Install, tools added with s.AddTool
+	viaWrap      = "install+wrap"    // Install, tools added with s.AddTool(tool, Wrap(h))
+	viaAddTool   = "install+addtool" // Install, tools added with AddTool
+	viaWrapAlone = "wrap"            // Wrap alone: the default configuration
+	viaBare      = "bare"            // no mcperr: the SDK alone
 )
 
-var allWays = []string{viaInstall, viaWrap, viaAddTool, viaAddToolAlone, viaWrapAlone}
+var allWays = []string{viaInstall, viaWrap, viaAddTool, viaWrapAlone}
 
 // usesDefault reports whether way runs with the default configuration,
 // which logs to slog.Default() and knows the built-in codes only.
-func usesDefault(way string) bool { return way == viaAddToolAlone || way == viaWrapAlone }
+func usesDefault(way string) bool { return way == viaWrapAlone }
 
 // The protocol versions a client may negotiate: the modern one this SDK's
 // client asks for by default, and the latest before it.
@@ -118,7 +117,7 @@ func tableServerAround(way string, p *filter.Pipeline, before, after []server.Se
 		switch way {
 		case viaWrap, viaWrapAlone:
 			s.AddTool(def, mcpgo.Wrap(h))
-		case viaAddTool, viaAddToolAlone:
+		case viaAddTool:
 			if err := mcpgo.AddTool(s, def, h); err != nil {
 				return nil, err
 			}

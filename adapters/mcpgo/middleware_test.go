@@ -15,8 +15,7 @@ import (
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/codes"
-	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // TestMiddlewareOrder runs the table with Install called after the SDK's
@@ -84,20 +83,14 @@ func checkSDKLog(t *testing.T, records []map[string]any, rawErrors bool) {
 	}
 }
 
-// installed returns a new server with mcperr installed with p and opts.
-func installed(t testing.TB, p *filter.Pipeline, opts ...mcpgo.Option) *server.MCPServer {
-	t.Helper()
-	s := server.NewMCPServer("t", "1.0.0")
-	if err := mcpgo.Install(s, p, opts...); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
+// TestMiddlewareCancelledContext checks that a call the client cancels
+// while its handler runs is answered CANCELLED, logged once.
 func TestMiddlewareCancelledContext(t *testing.T) {
 	var log adaptertest.Log
 	s := installed(t, testPipeline(log.Logger()))
+	started := make(chan struct{})
 	s.AddTool(mcp.NewTool("slow"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		close(started)
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("waiting for the warehouse: %w", ctx.Err())
@@ -108,33 +101,16 @@ func TestMiddlewareCancelledContext(t *testing.T) {
 	c := inProcess(t, s, mcp.LATEST_LEGACY_PROTOCOL_VERSION)
 	log.Records(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(20*time.Millisecond, cancel)
+	defer cancel()
+	go func() {
+		<-started
+		cancel()
+	}()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "slow"
 	res, err := c.CallTool(ctx, req)
 	adaptertest.Check(t, adaptertest.Case{Tool: "slow", Want: adaptertest.Expect{IsError: true, Code: codes.Cancelled,
 		Text: "The request was cancelled before the tool finished.", Logged: 1}}, resultOf(t, res, err), log.Records(t))
-}
-
-// TestMiddlewareWithoutArgumentCheck checks that WithoutArgumentCheck given
-// to Install turns the check off for every tool of the server, however it
-// was added.
-func TestMiddlewareWithoutArgumentCheck(t *testing.T) {
-	var log adaptertest.Log
-	s := installed(t, testPipeline(log.Logger()), mcpgo.WithoutArgumentCheck())
-	def := func(name string) mcp.Tool { return mcp.NewTool(name, mcp.WithNumber("n", mcp.Required())) }
-	s.AddTool(def("plain"), echo)
-	s.AddTool(def("wrapped"), mcpgo.Wrap(echo))
-	if err := mcpgo.AddTool(s, def("added"), echo); err != nil {
-		t.Fatal(err)
-	}
-	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
-	for _, tool := range []string{"plain", "wrapped", "added"} {
-		r := call(t, c, tool, map[string]any{"n": "not a number"})
-		if r.IsError || len(r.Texts) != 1 || r.Texts[0] != `{"n":"not a number"}` {
-			t.Errorf("%s: with the check off for the server, the handler must see the arguments: %s", tool, r.Raw)
-		}
-	}
 }
 
 // echo answers with its arguments as JSON.
@@ -146,74 +122,76 @@ func echo(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, erro
 	return mcp.NewToolResultText(string(b)), nil
 }
 
-// TestMiddlewareFollowsReregisteredTool checks that the schema checked is
-// the one registered now, after the SDK silently replaced a tool.
-func TestMiddlewareFollowsReregisteredTool(t *testing.T) {
-	s := installed(t, testPipeline(new(adaptertest.Log).Logger()))
-	s.AddTool(mcp.NewTool("echo", mcp.WithNumber("n", mcp.Required())), echo)
-	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
-	if r := call(t, c, "echo", map[string]any{"s": "x"}); !r.IsError || r.Texts[0] != "Validation failed for n: is required" {
-		t.Fatalf("first schema not checked: %s", r.Raw)
-	}
-	s.AddTool(mcp.NewTool("echo", mcp.WithString("s", mcp.Required())), echo)
-	if r := call(t, c, "echo", map[string]any{"s": "x"}); r.IsError {
-		t.Errorf("arguments checked against the replaced schema: %s", r.Raw)
-	}
-	if r := call(t, c, "echo", map[string]any{"n": 1}); !r.IsError || r.Texts[0] != "Validation failed for s: is required" {
-		t.Errorf("new schema not checked: %s", r.Raw)
-	}
-	raw := mcp.NewToolWithRawSchema("echo", "", json.RawMessage(`{"type":"object","properties":{"b":{"type":"boolean"}}}`))
-	s.AddTool(raw, echo)
-	if r := call(t, c, "echo", map[string]any{"b": 1}); !r.IsError || r.Texts[0] != "Validation failed for b: must be boolean, not number" {
-		t.Errorf("raw schema not checked: %s", r.Raw)
-	}
+// failing is a handler that fails whatever its arguments, as one that
+// decodes them strictly and finds them wrong does.
+func failing(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return nil, errors.New("decode arguments: " + adaptertest.Canary)
 }
 
-// TestMiddlewareSessionTool checks that a tool added to one session is
-// checked against its own schema, as the SDK runs it, not the server's.
+// checkFailure checks that r, the answer to a call of tool whose handler
+// failed, is VALIDATION_ERROR with text want when want is set, and the
+// masked internal error otherwise, logged once.
+func checkFailure(t *testing.T, tool string, r adaptertest.Result, records []map[string]any, want string, fields ...string) {
+	t.Helper()
+	w := adaptertest.Expect{IsError: true, Code: codes.InternalError, Text: `Internal error in tool "` + tool + `" (ref: {ref}).`,
+		Masked: true, Logged: 1, LogContains: []string{adaptertest.Canary}}
+	if want != "" {
+		w = adaptertest.Expect{IsError: true, Code: codes.ValidationError, Text: want, Fields: fields, Logged: 1,
+			LogContains: []string{adaptertest.Canary}}
+	}
+	adaptertest.Check(t, adaptertest.Case{Tool: tool, Want: w}, r, records)
+}
+
+// TestMiddlewareFollowsReregisteredTool checks that the schema a failing
+// call is checked against is the one registered now, after the SDK silently
+// replaced a tool.
+func TestMiddlewareFollowsReregisteredTool(t *testing.T) {
+	var log adaptertest.Log
+	s := installed(t, testPipeline(log.Logger()))
+	s.AddTool(mcp.NewTool("x", mcp.WithNumber("n", mcp.Required())), failing)
+	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	log.Records(t)
+	checkFailure(t, "x", call(t, c, "x", map[string]any{"s": "x"}), log.Records(t), "Validation failed for n: is required", "n")
+	s.AddTool(mcp.NewTool("x", mcp.WithString("s", mcp.Required())), failing)
+	checkFailure(t, "x", call(t, c, "x", map[string]any{"s": "x"}), log.Records(t), "")
+	checkFailure(t, "x", call(t, c, "x", map[string]any{"n": 1}), log.Records(t), "Validation failed for s: is required", "s")
+	s.AddTool(mcp.NewToolWithRawSchema("x", "", json.RawMessage(`{"type":"object","properties":{"b":{"type":"boolean"}}}`)), failing)
+	checkFailure(t, "x", call(t, c, "x", map[string]any{"b": 1}), log.Records(t), "Validation failed for b: must be boolean, not number", "b")
+}
+
+// TestMiddlewareSessionTool checks that a failing call of a tool added to
+// one session is checked against the session tool's own schema, as the SDK
+// runs it, not the server's.
 func TestMiddlewareSessionTool(t *testing.T) {
-	s := installed(t, testPipeline(new(adaptertest.Log).Logger()))
-	s.AddTool(mcp.NewTool("echo", mcp.WithNumber("n", mcp.Required())), echo)
+	var log adaptertest.Log
+	s := installed(t, testPipeline(log.Logger()))
+	s.AddTool(mcp.NewTool("x", mcp.WithNumber("n", mcp.Required())), failing)
 	c := overHTTP(t, s, mcp.LATEST_LEGACY_PROTOCOL_VERSION)
-	err := s.AddSessionTool(c.GetSessionId(), mcp.NewTool("echo", mcp.WithString("s", mcp.Required())), echo)
+	err := s.AddSessionTool(c.GetSessionId(), mcp.NewTool("x", mcp.WithString("s", mcp.Required())), failing)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := call(t, c, "echo", map[string]any{"s": "x"}); r.IsError {
-		t.Errorf("session tool checked against the server's schema: %s", r.Raw)
-	}
-	if r := call(t, c, "echo", map[string]any{"n": 1}); !r.IsError || r.Texts[0] != "Validation failed for s: is required" {
-		t.Errorf("session tool's schema not checked: %s", r.Raw)
-	}
+	log.Records(t)
+	checkFailure(t, "x", call(t, c, "x", map[string]any{"s": "x"}), log.Records(t), "")
+	checkFailure(t, "x", call(t, c, "x", map[string]any{"n": 1}), log.Records(t), "Validation failed for s: is required", "s")
 }
 
 // TestMiddlewareLeavesWrappedToolsAlone checks that the middleware neither
-// maps nor checks again what a wrapped handler handles: a tool wrapped with
-// the check off is not checked, and its errors are logged once.
+// maps nor checks again what a wrapped handler handles: each failure is
+// logged once, though both serve it.
 func TestMiddlewareLeavesWrappedToolsAlone(t *testing.T) {
 	var log adaptertest.Log
 	s := installed(t, testPipeline(log.Logger()))
-	s.AddTool(mcp.NewTool("echo", mcp.WithNumber("n", mcp.Required())), mcpgo.Wrap(echo, mcpgo.WithoutArgumentCheck()))
-	fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, errors.New("disk full")
-	}
-	s.AddTool(mcp.NewTool("fail"), mcpgo.Wrap(fail))
-	if err := mcpgo.AddTool(s, mcp.NewTool("fail_added"), fail); err != nil {
+	def := func(name string) mcp.Tool { return mcp.NewTool(name, mcp.WithNumber("n")) }
+	s.AddTool(def("wrapped"), mcpgo.Wrap(failing))
+	if err := mcpgo.AddTool(s, def("added"), failing); err != nil {
 		t.Fatal(err)
 	}
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	log.Records(t)
-	if r := call(t, c, "echo", map[string]any{"n": "x"}); r.IsError {
-		t.Errorf("the middleware checked a wrapped tool's arguments: %s", r.Raw)
-	}
-	for _, tool := range []string{"fail", "fail_added"} {
-		r := call(t, c, tool, nil)
-		if !r.IsError || r.Envelope()["code"] != "INTERNAL_ERROR" {
-			t.Errorf("%s: %s", tool, r.Raw)
-		}
-		if n := len(log.Records(t)); n != 1 {
-			t.Errorf("%s: %d records, want 1", tool, n)
-		}
+	for _, tool := range []string{"wrapped", "added"} {
+		checkFailure(t, tool, call(t, c, tool, nil), log.Records(t), "")
+		checkFailure(t, tool, call(t, c, tool, map[string]any{"n": "x"}), log.Records(t), "Validation failed for n: must be number, not string", "n")
 	}
 }
 
@@ -236,72 +214,9 @@ func TestMiddlewareURLElicitation(t *testing.T) {
 	if r := call(t, c, "login", nil); !errors.As(r.ProtocolErr, &want) {
 		t.Errorf("login: got %v %s, want the SDK's URL elicitation error", r.ProtocolErr, r.Raw)
 	}
+	if recs := log.Records(t); len(recs) != 0 {
+		t.Errorf("a deliberate protocol error was logged: %v", recs)
+	}
 	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
 		Text: `Internal error in tool "wrapped" (ref: {ref}).`, Masked: true, Logged: 1}}, call(t, c, "wrapped", nil), log.Records(t))
-}
-
-// TestSuccessUntouched checks that a successful call's result is, byte for
-// byte, what the bare SDK returns, whichever way mcperr is in place.
-func TestSuccessUntouched(t *testing.T) {
-	type args struct {
-		N int `json:"n"`
-	}
-	type out struct {
-		Double int `json:"double"`
-	}
-	typed := mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, a args) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText(fmt.Sprint(a.N)), nil
-	})
-	double := func(_ context.Context, _ mcp.CallToolRequest, a args) (out, error) { return out{a.N * 2}, nil }
-	calls := []struct {
-		tool string
-		args map[string]any
-	}{{"ok", nil}, {"divide", map[string]any{"a": 6, "b": 3}}, {"with_output", nil}, {"typed", map[string]any{"n": 4}}, {"structured", map[string]any{"n": 4}}}
-	results := func(t *testing.T, way, proto string) [][]byte {
-		s, err := tableServer(way, testPipeline(new(adaptertest.Log).Logger()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		typedDef := mcp.NewTool("typed", mcp.WithNumber("n"))
-		structuredDef := mcp.NewTool("structured", mcp.WithNumber("n"), mcp.WithOutputSchema[out]())
-		switch way {
-		case viaWrap, viaWrapAlone:
-			s.AddTool(typedDef, mcpgo.Wrap(typed))
-			s.AddTool(structuredDef, mcpgo.WrapStructured(double))
-		case viaAddTool, viaAddToolAlone:
-			if err := mcpgo.AddTool(s, typedDef, typed); err != nil {
-				t.Fatal(err)
-			}
-			if err := mcpgo.AddTool(s, structuredDef, mcpgo.Structured(double)); err != nil {
-				t.Fatal(err)
-			}
-		case viaInstall:
-			s.AddTool(typedDef, typed)
-			s.AddTool(structuredDef, mcpgo.Structured(double))
-		default:
-			s.AddTool(typedDef, typed)
-			s.AddTool(structuredDef, mcp.NewStructuredToolHandler(double))
-		}
-		c := inProcess(t, s, proto)
-		var out [][]byte
-		for _, k := range calls {
-			r := call(t, c, k.tool, k.args)
-			if r.ProtocolErr != nil || r.IsError {
-				t.Fatalf("%s failed: %v %s", k.tool, r.ProtocolErr, r.Raw)
-			}
-			out = append(out, r.Raw)
-		}
-		return out
-	}
-	for _, proto := range protocols {
-		bare := results(t, viaBare, proto)
-		for _, way := range allWays {
-			got := results(t, way, proto)
-			for i := range calls {
-				if string(got[i]) != string(bare[i]) {
-					t.Errorf("%s/%s: %s returned\n%s\nthe bare SDK returns\n%s", way, proto, calls[i].tool, got[i], bare[i])
-				}
-			}
-		}
-	}
 }

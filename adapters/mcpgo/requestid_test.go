@@ -3,164 +3,102 @@ package mcpgo_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
-	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
-	"github.com/mcperr/mcperr/toolerr"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
-// idServer returns a server with mcperr installed, logging to log, with
-// request ids if withIDs, and three failing tools: one added with the SDK
-// alone, one wrapped with Wrap and one added with AddTool. If ownHooks, the
-// server is given Hooks with server.WithHooks before Install; otherwise
-// Install gives it its own. It also returns a function that returns the
-// last JSON-RPC id the server's hooks saw.
-func idServer(t *testing.T, log *adaptertest.Log, withIDs, ownHooks bool) (*server.MCPServer, func() string) {
+// idFail is a failing handler that reads the request id its failure
+// carries, and puts it in its error.
+func idFail(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return nil, errors.New("boom in request " + filter.RequestIDFromContext(ctx))
+}
+
+// idServer returns a server with mcperr installed, logging to log, and
+// three failing tools that read their request id: one added with the SDK
+// alone, one wrapped with Wrap and one added with AddTool.
+func idServer(t *testing.T, log *adaptertest.Log) *server.MCPServer {
 	t.Helper()
-	var opts []server.ServerOption
-	if ownHooks {
-		opts = append(opts, server.WithHooks(&server.Hooks{}))
-	}
-	s := server.NewMCPServer("t", "1.0.0", opts...)
-	var ids []mcpgo.Option
-	if withIDs {
-		ids = append(ids, mcpgo.WithRequestIDs())
-	}
-	if err := mcpgo.Install(s, testPipeline(log.Logger()), ids...); err != nil {
+	s := installed(t, testPipeline(log.Logger()))
+	s.AddTool(mcp.NewTool("fail"), idFail)
+	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(idFail))
+	if err := mcpgo.AddTool(s, mcp.NewTool("added"), idFail); err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var last any
-	hooks := s.GetHooks()
-	if hooks == nil {
-		hooks = &server.Hooks{}
-		server.WithHooks(hooks)(s)
-	}
-	hooks.AddBeforeCallTool(func(_ context.Context, id any, _ *mcp.CallToolRequest) {
-		mu.Lock()
-		defer mu.Unlock()
-		last = id
-	})
-	fail := func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		// The handler reads the id the failure carries.
-		return nil, errors.New("boom in request " + filter.RequestIDFromContext(ctx))
-	}
-	s.AddTool(mcp.NewTool("fail"), fail)
-	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(fail))
-	if err := mcpgo.AddTool(s, mcp.NewTool("added"), fail); err != nil {
-		t.Fatal(err)
-	}
-	return s, func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return fmt.Sprint(last)
-	}
+	return s
 }
 
 // idTools are the tools of idServer.
 var idTools = []string{"fail", "wrapped", "added"}
 
-// spoofingClient returns a client over streamable HTTP that sends its own
-// request id header, as a client may.
-func spoofingClient(t *testing.T, s *server.MCPServer, proto string) *client.Client {
+// checkRequestID checks that the handler, the envelope and the record of
+// the failure r of tool agree on one request id, a UUID v7 not in seen,
+// and adds it to seen.
+func checkRequestID(t *testing.T, tool string, r adaptertest.Result, recs []map[string]any, seen map[string]bool) {
 	t.Helper()
-	ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
-	t.Cleanup(ts.Close)
-	c, err := client.NewStreamableHttpClient(ts.URL+"/mcp",
-		transport.WithHTTPHeaders(map[string]string{"Mcperr-Request-Id": "spoofed"}))
-	if err != nil {
-		t.Fatal(err)
+	id, _ := r.Envelope()["requestId"].(string)
+	if u, err := uuid.Parse(id); err != nil || u.Version() != 7 || u.String() != id {
+		t.Errorf("%s: envelope requestId %q, want a UUID v7 in its canonical form", tool, id)
 	}
-	connect(t, c, proto)
-	return c
+	if r.Typed.RequestID != id {
+		t.Errorf("%s: EnvelopeOf's RequestID %q, the envelope's %q", tool, r.Typed.RequestID, id)
+	}
+	if seen[id] {
+		t.Errorf("%s: request id %s given to two requests", tool, id)
+	}
+	seen[id] = true
+	if len(recs) != 1 || recs[0]["request_id"] != id || recs[0]["error"] != "boom in request "+id {
+		t.Errorf("%s: records %v, want one with request_id %s, which the handler read too", tool, recs, id)
+	}
 }
 
-// TestWithRequestIDs checks that every call, with or without the option,
-// over HTTP (where a client can spoof the header mcperr uses) or in
-// process, with the server's own hooks or those Install makes, carries its
-// JSON-RPC id: in the handler's context, the envelope and the record.
-func TestWithRequestIDs(t *testing.T) {
+// TestRequestIDs checks that every call, in process or over HTTP, however
+// its tool was added, carries its own request id, a UUID v7 minted by
+// mcperr, and that the handler, the envelope and the record agree on it.
+func TestRequestIDs(t *testing.T) {
 	for _, proto := range protocols {
 		for _, via := range []string{"in-process", "http"} {
-			for _, ownHooks := range []bool{true, false} {
-				name := via + "/" + proto + "/hooks-of-Install"
-				if ownHooks {
-					name = via + "/" + proto + "/hooks-of-the-server"
+			t.Run(via+"/"+proto, func(t *testing.T) {
+				var log adaptertest.Log
+				s := idServer(t, &log)
+				var c *client.Client
+				if via == "http" {
+					c = overHTTP(t, s, proto)
+				} else {
+					c = inProcess(t, s, proto)
 				}
-				t.Run(name, func(t *testing.T) {
-					var log adaptertest.Log
-					s, lastID := idServer(t, &log, true, ownHooks)
-					var c *client.Client
-					if via == "http" {
-						c = spoofingClient(t, s, proto)
-					} else {
-						c = inProcess(t, s, proto)
-					}
-					log.Records(t)
+				log.Records(t)
+				seen := map[string]bool{}
+				for range 2 {
 					for _, tool := range idTools {
-						r := call(t, c, tool, nil)
-						id := lastID()
-						if got := r.Envelope()["requestId"]; got != id {
-							t.Errorf("%s: envelope requestId = %v, want the JSON-RPC id %s", tool, got, id)
-						}
-						recs := log.Records(t)
-						if len(recs) != 1 || recs[0]["request_id"] != id || recs[0]["error"] != "boom in request "+id {
-							t.Errorf("%s: records %v, want one with request_id %s, which the handler read too", tool, recs, id)
-						}
+						checkRequestID(t, tool, call(t, c, tool, nil), log.Records(t), seen)
 					}
-				})
-			}
+				}
+			})
 		}
 	}
 }
 
-// TestRequestIDsWithoutTheOption checks that request ids are on without
-// WithRequestIDs, which is kept for compatibility only: each record and
-// envelope carries the JSON-RPC id, never what a client spoofs in the
-// header.
-func TestRequestIDsWithoutTheOption(t *testing.T) {
+// TestRequestIDWithoutInstall checks that a tool wrapped on a server
+// without mcperr carries a request id too.
+func TestRequestIDWithoutInstall(t *testing.T) {
 	var log adaptertest.Log
-	s, lastID := idServer(t, &log, false, true)
-	c := spoofingClient(t, s, mcp.LATEST_LEGACY_PROTOCOL_VERSION)
-	log.Records(t)
-	for _, tool := range idTools {
-		r := call(t, c, tool, nil)
-		id := lastID()
-		if got := r.Envelope()["requestId"]; got != id {
-			t.Errorf("%s: envelope requestId = %v, want the JSON-RPC id %s", tool, got, id)
-		}
-		if recs := log.Records(t); len(recs) != 1 || recs[0]["request_id"] != id {
-			t.Errorf("%s: records %v, want one with request_id %s", tool, recs, id)
-		}
-	}
-}
-
-// TestWithRequestIDsPerTool checks that WithRequestIDs, which applies to the
-// whole server, is refused where one tool is configured.
-func TestWithRequestIDsPerTool(t *testing.T) {
+	useDefaultLogger(t, log.Logger())
 	s := server.NewMCPServer("t", "1.0.0")
-	err := mcpgo.AddTool(s, mcp.NewTool("sync"), ok, mcpgo.WithRequestIDs())
-	var de *toolerr.DefinitionError
-	if !errors.As(err, &de) || de.Code != codes.InvalidOption || !strings.Contains(de.Reason, "give it to Install") {
-		t.Errorf("AddTool with WithRequestIDs = %v, want an INVALID_OPTION definition error", err)
-	}
-	if s.GetTool("sync") != nil {
-		t.Error("AddTool registered the refused tool")
-	}
-	if err := mcpgo.Install(s, nil, mcpgo.WithRequestIDs()); err != nil {
-		t.Errorf("the refused AddTool left a configuration on the server: Install = %v", err)
+	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(idFail))
+	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	log.Records(t)
+	seen := map[string]bool{}
+	for range 2 {
+		checkRequestID(t, "wrapped", call(t, c, "wrapped", nil), log.Records(t), seen)
 	}
 }
 
@@ -185,7 +123,7 @@ func TestSessionIDs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var log adaptertest.Log
-			s, _ := idServer(t, &log, false, false)
+			s := idServer(t, &log)
 			c := tt.connect(t, s)
 			log.Records(t)
 			for _, tool := range idTools {

@@ -19,16 +19,7 @@ import (
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
-	"github.com/mcperr/mcperr/toolerr"
-)
-
-// The ways a test server puts mcperr in front of its resources and prompts.
-const (
-	rpcInstall    = "install"      // Install, added with the SDK's own methods
-	rpcAdded      = "install+addx" // Install, added with AddResource, AddResourceTemplate, AddPrompt
-	rpcAddedAlone = "addx"         // AddResource... without Install: the default configuration
-	rpcFiltered   = "install+addx+filters"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // tableCompletion is the table's completion provider, written as a user of
@@ -43,39 +34,28 @@ func (tableCompletion) CompletePromptArgument(ctx context.Context, _ string, arg
 	return &mcp.Completion{Values: values}, nil
 }
 
-// rpcServer returns a server with the table's resources, templates, prompts
-// and completion provider, put together the way way says.
-func rpcServer(t testing.TB, way string, p *filter.Pipeline, filters ...filter.Filter) *server.MCPServer {
+// rpcServer returns a server with mcperr installed with p and the table's
+// resources, templates and prompts, added with the SDK's own methods, and
+// its completion provider, wrapped with the given filters: mcp-go has no
+// middleware for completions.
+func rpcServer(t testing.TB, p *filter.Pipeline, filters ...filter.Filter) *server.MCPServer {
 	t.Helper()
 	s := server.NewMCPServer("rpc", "1.0.0", server.WithResourceCapabilities(false, false), server.WithPromptCapabilities(false),
 		server.WithCompletions())
-	if way != rpcAddedAlone {
-		if err := mcpgo.Install(s, p); err != nil {
-			t.Fatal(err)
-		}
+	if err := mcpgo.Install(s, p); err != nil {
+		t.Fatal(err)
 	}
 	var opts []mcpgo.Option
-	if way == rpcFiltered {
+	if len(filters) > 0 {
 		opts = append(opts, mcpgo.WithFilters(filters...))
 	}
-	// mcp-go has no hook for completions: the provider is wrapped.
-	server.WithPromptCompletionProvider(mcpgo.WrapPromptCompletion(tableCompletion{}))(s)
-	add := way != rpcInstall
+	server.WithPromptCompletionProvider(mcpgo.WrapPromptCompletion(tableCompletion{}, opts...))(s)
 	for _, r := range adaptertest.Resources() {
 		h := resourceHandler(r)
-		var err error
-		switch {
-		case r.Template && add:
-			err = mcpgo.AddResourceTemplate(s, mcp.NewResourceTemplate(r.URI, r.URI), server.ResourceTemplateHandlerFunc(h), opts...)
-		case r.Template:
+		if r.Template {
 			s.AddResourceTemplate(mcp.NewResourceTemplate(r.URI, r.URI), server.ResourceTemplateHandlerFunc(h))
-		case add:
-			err = mcpgo.AddResource(s, mcp.NewResource(r.URI, r.URI), h, opts...)
-		default:
+		} else {
 			s.AddResource(mcp.NewResource(r.URI, r.URI), h)
-		}
-		if err != nil {
-			t.Fatal(err)
 		}
 	}
 	for _, pr := range adaptertest.Prompts() {
@@ -83,14 +63,7 @@ func rpcServer(t testing.TB, way string, p *filter.Pipeline, filters ...filter.F
 		for _, a := range pr.Arguments {
 			popts = append(popts, mcp.WithArgument(a))
 		}
-		def := mcp.NewPrompt(pr.Name, popts...)
-		if add {
-			if err := mcpgo.AddPrompt(s, def, promptHandler(pr), opts...); err != nil {
-				t.Fatal(err)
-			}
-		} else {
-			s.AddPrompt(def, promptHandler(pr))
-		}
+		s.AddPrompt(mcp.NewPrompt(pr.Name, popts...), promptHandler(pr))
 	}
 	return s
 }
@@ -177,7 +150,7 @@ func rpcRequest(t testing.TB, c *client.Client, rec *recording, rc adaptertest.R
 		err  error
 	)
 	switch rc.Kind {
-	case filter.KindResource:
+	case adaptertest.KindResource:
 		req := mcp.ReadResourceRequest{}
 		req.Params.URI = rc.Target
 		var r *mcp.ReadResourceResult
@@ -187,7 +160,7 @@ func rpcRequest(t testing.TB, c *client.Client, rec *recording, rc adaptertest.R
 				text = tc.Text
 			}
 		}
-	case filter.KindPrompt:
+	case adaptertest.KindPrompt:
 		req := mcp.GetPromptRequest{}
 		req.Params.Name, req.Params.Arguments = rc.Target, rc.Args
 		var r *mcp.GetPromptResult
@@ -197,7 +170,7 @@ func rpcRequest(t testing.TB, c *client.Client, rec *recording, rc adaptertest.R
 				text = tc.Text
 			}
 		}
-	case filter.KindCompletion:
+	case adaptertest.KindCompletion:
 		req := mcp.CompleteRequest{}
 		req.Params.Ref = mcp.PromptReference{Type: "ref/prompt", Name: rc.Target}
 		req.Params.Argument = mcp.CompleteArgument{Name: "name", Value: rc.Args["name"]}
@@ -224,33 +197,26 @@ func rpcRequest(t testing.TB, c *client.Client, rec *recording, rc adaptertest.R
 }
 
 // TestRPCTable runs the resource, prompt and completion table through the
-// SDK's client, in process and over streamable HTTP, for every way of
-// putting mcperr on the server and both protocol eras.
+// SDK's client, in process and over streamable HTTP, for both protocol
+// eras: resources and prompts added with the SDK's own methods, served by
+// Install's middleware, and the completion provider wrapped.
 func TestRPCTable(t *testing.T) {
 	dials := map[string]func(testing.TB, *server.MCPServer, string) (*client.Client, *recording){
 		"in-process": rpcInProcess, "streamable HTTP": rpcOverHTTP,
 	}
 	for dname, dial := range dials {
-		for _, way := range []string{rpcInstall, rpcAdded, rpcAddedAlone} {
-			for _, proto := range protocols {
-				t.Run(dname+"/"+way+"/"+proto, func(t *testing.T) {
-					var log adaptertest.Log
-					if way == rpcAddedAlone {
-						useDefaultLogger(t, log.Logger())
-					}
-					c, rec := dial(t, rpcServer(t, way, testPipeline(log.Logger())), proto)
-					for _, rc := range adaptertest.RPCCases() {
-						t.Run(rc.Name, func(t *testing.T) {
-							if _, builtin := (*codes.Registry)(nil).Lookup(rc.Want.EnvCode); way == rpcAddedAlone && rc.Want.EnvCode != "" && !builtin {
-								t.Skip("the default configuration does not know the table's own codes")
-							}
-							log.Records(t)
-							r := rpcRequest(t, c, rec, rc)
-							adaptertest.CheckRPCWithoutData(t, rc, proto, r, log.Records(t))
-						})
-					}
-				})
-			}
+		for _, proto := range protocols {
+			t.Run(dname+"/"+proto, func(t *testing.T) {
+				var log adaptertest.Log
+				c, rec := dial(t, rpcServer(t, testPipeline(log.Logger())), proto)
+				for _, rc := range adaptertest.RPCCases() {
+					t.Run(rc.Name, func(t *testing.T) {
+						log.Records(t)
+						r := rpcRequest(t, c, rec, rc)
+						adaptertest.CheckRPCWithoutData(t, rc, proto, r, log.Records(t))
+					})
+				}
+			})
 		}
 	}
 }
@@ -266,34 +232,35 @@ type recordingFilter struct {
 func (f recordingFilter) Catch(_ context.Context, call filter.Call, _ error) (*filter.Response, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	*f.seen = append(*f.seen, f.name+":"+call.Kind.String()+":"+call.Target())
+	*f.seen = append(*f.seen, f.name+":"+call.Method+":"+call.Resource+call.Prompt)
 	return nil, nil
 }
 
-// TestRPCFilterOrder checks that the filters given to AddResource,
-// AddResourceTemplate and AddPrompt run first, in order, then the global
-// ones, then the built-in mapping, and that each failure is logged once,
-// though both the wrapper and Install's middleware serve it.
+// TestRPCFilterOrder checks that the global filters see every failure of a
+// resources/read and a prompts/get, with the request's method and target,
+// and that a wrapped completion provider's own filters run first, in
+// order, then the global ones; each failure is logged once.
 func TestRPCFilterOrder(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
 	rec := func(name string) filter.Filter { return recordingFilter{name: name, mu: &mu, seen: &seen} }
 	var log adaptertest.Log
-	s := rpcServer(t, rpcFiltered, testPipeline(log.Logger(), filter.WithFilters(rec("global"))), rec("own-1"), rec("own-2"))
+	s := rpcServer(t, testPipeline(log.Logger(), filter.WithGlobalFilters(rec("global"))), rec("own-1"), rec("own-2"))
 	c, tr := rpcInProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	log.Records(t)
 	for _, rc := range []adaptertest.RPCCase{
-		{Kind: filter.KindResource, Target: "file:///internal.txt"},
-		{Kind: filter.KindResource, Target: "orders://ord_panic"},
-		{Kind: filter.KindPrompt, Target: "prompt_internal"},
-		{Kind: filter.KindCompletion, Target: "greet", Args: map[string]string{"name": "fail"}},
+		{Kind: adaptertest.KindResource, Target: "file:///internal.txt"},
+		{Kind: adaptertest.KindResource, Target: "orders://ord_panic"},
+		{Kind: adaptertest.KindPrompt, Target: "prompt_internal"},
+		{Kind: adaptertest.KindCompletion, Target: "greet", Args: map[string]string{"name": "fail"}},
 	} {
 		rpcRequest(t, c, tr, rc)
 	}
 	want := []string{
-		"own-1:resource:file:///internal.txt", "own-2:resource:file:///internal.txt", "global:resource:file:///internal.txt",
-		"own-1:resource:orders://ord_panic", "own-2:resource:orders://ord_panic", "global:resource:orders://ord_panic",
-		"own-1:prompt:prompt_internal", "own-2:prompt:prompt_internal", "global:prompt:prompt_internal",
-		"global:completion:greet", // the provider was wrapped without filters of its own
+		"global:resources/read:file:///internal.txt",
+		"global:resources/read:orders://ord_panic",
+		"global:prompts/get:prompt_internal",
+		"own-1:completion/complete:greet", "own-2:completion/complete:greet", "global:completion/complete:greet",
 	}
 	if !slices.Equal(seen, want) {
 		t.Errorf("filters ran\n%q\nwant\n%q", seen, want)
@@ -309,48 +276,46 @@ func TestRPCBare(t *testing.T) {
 	s := server.NewMCPServer("bare", "1.0.0", server.WithResourceCapabilities(false, false))
 	s.AddResource(mcp.NewResource("file:///internal.txt", "internal"), resourceHandler(adaptertest.Resources()[1]))
 	c, rec := rpcInProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
-	r := rpcRequest(t, c, rec, adaptertest.RPCCase{Kind: filter.KindResource, Target: "file:///internal.txt"})
+	r := rpcRequest(t, c, rec, adaptertest.RPCCase{Kind: adaptertest.KindResource, Target: "file:///internal.txt"})
 	if r.Err == nil || !strings.Contains(r.Err.Message, "password="+adaptertest.Canary) {
 		t.Errorf("the SDK alone sent %+v; expected it to leak the canary (has the SDK changed?)", r.Err)
 	}
 }
 
-// TestAddRPCDefinitionErrors checks what AddResource, AddResourceTemplate,
-// AddPrompt and the completion wrappers refuse.
-func TestAddRPCDefinitionErrors(t *testing.T) {
-	s := server.NewMCPServer("defs", "1.0.0")
-	rh := func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) { return nil, nil }
-	ph := func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return nil, nil }
-	for _, c := range []struct {
-		name string
-		err  error
-		code codes.Code
-	}{
-		{"nil server", mcpgo.AddResource(nil, mcp.NewResource("file:///a", "a"), rh), codes.InvalidOption},
-		{"no URI", mcpgo.AddResource(s, mcp.Resource{}, rh), codes.InvalidResource},
-		{"nil handler", mcpgo.AddResource(s, mcp.NewResource("file:///a", "a"), nil), codes.NilHandler},
-		{"nil filter", mcpgo.AddResource(s, mcp.NewResource("file:///a", "a"), rh, mcpgo.WithFilters(nil)), codes.NilFilter},
-		{"argument check", mcpgo.AddResource(s, mcp.NewResource("file:///a", "a"), rh, mcpgo.WithoutArgumentCheck()), codes.InvalidOption},
-		{"request ids", mcpgo.AddPrompt(s, mcp.NewPrompt("p"), ph, mcpgo.WithRequestIDs()), codes.InvalidOption},
-		{"no template", mcpgo.AddResourceTemplate(s, mcp.ResourceTemplate{}, server.ResourceTemplateHandlerFunc(rh)), codes.InvalidResource},
-		{"no prompt name", mcpgo.AddPrompt(s, mcp.Prompt{}, ph), codes.InvalidPrompt},
-		{"nil prompt handler", mcpgo.AddPrompt(s, mcp.NewPrompt("p"), nil), codes.NilHandler},
-	} {
-		var de *toolerr.DefinitionError
-		if !errors.As(c.err, &de) || de.Code != c.code {
-			t.Errorf("%s: got %v, want a definition error %s", c.name, c.err, c.code)
+// TestCompletionWithoutInstall checks that a completion provider wrapped on
+// a server without mcperr runs with the default configuration: masked,
+// logged once to slog.Default().
+func TestCompletionWithoutInstall(t *testing.T) {
+	var log adaptertest.Log
+	useDefaultLogger(t, log.Logger())
+	s := server.NewMCPServer("rpc", "1.0.0", server.WithCompletions(),
+		server.WithPromptCompletionProvider(mcpgo.WrapPromptCompletion(tableCompletion{})))
+	c, rec := rpcInProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	for _, rc := range adaptertest.RPCCases() {
+		if rc.Kind != adaptertest.KindCompletion {
+			continue
 		}
+		t.Run(rc.Name, func(t *testing.T) {
+			log.Records(t)
+			adaptertest.CheckRPCWithoutData(t, rc, mcp.LATEST_PROTOCOL_VERSION, rpcRequest(t, c, rec, rc), log.Records(t))
+		})
 	}
+}
+
+// TestCompletionDefinitionErrors checks what the completion wrappers
+// refuse, at start-up, with a panic, as regexp.MustCompile does.
+func TestCompletionDefinitionErrors(t *testing.T) {
 	for name, f := range map[string]func(){
 		"nil prompt provider":   func() { mcpgo.WrapPromptCompletion(nil) },
 		"nil resource provider": func() { mcpgo.WrapResourceCompletion(nil) },
 		"nil filter":            func() { mcpgo.WrapPromptCompletion(tableCompletion{}, mcpgo.WithFilters(nil)) },
+		"nil resource filter":   func() { mcpgo.WrapResourceCompletion(cityCompletion{}, mcpgo.WithFilters(nil)) },
 	} {
 		func() {
 			defer func() {
-				var de *toolerr.DefinitionError
-				if v := recover(); v == nil || !errors.As(v.(error), &de) {
-					t.Errorf("%s: recovered %v, want a definition error", name, v)
+				var de *codes.DefinitionError
+				if err, _ := recover().(error); !errors.As(err, &de) || de.Mistake != codes.NilValue {
+					t.Errorf("%s: recovered %v, want a NIL_VALUE definition error", name, err)
 				}
 			}()
 			f()

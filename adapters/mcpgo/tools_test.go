@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -14,16 +13,25 @@ import (
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
-	"github.com/mcperr/mcperr/toolerr"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 func ok(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return mcp.NewToolResultText("ok"), nil
 }
 
-func TestAddToolRefuses(t *testing.T) {
+// installed returns a new server with mcperr installed with p.
+func installed(t testing.TB, p *filter.Pipeline) *server.MCPServer {
+	t.Helper()
 	s := server.NewMCPServer("t", "1.0.0")
+	if err := mcpgo.Install(s, p); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestAddToolRefuses(t *testing.T) {
+	s := installed(t, testPipeline(new(adaptertest.Log).Logger()))
 	s.AddTool(mcp.NewTool("direct"), ok)
 	if err := mcpgo.AddTool(s, mcp.NewTool("taken"), ok); err != nil {
 		t.Fatal(err)
@@ -31,32 +39,28 @@ func TestAddToolRefuses(t *testing.T) {
 	header := mcp.NewToolWithRawSchema("header", "", json.RawMessage(
 		`{"type":"object","properties":{"tags":{"type":"array","x-mcp-header":"Tags"}}}`))
 	tests := []struct {
-		name string
-		tool mcp.Tool
-		h    server.ToolHandlerFunc
-		opts []mcpgo.Option
-		code codes.Code
+		name    string
+		tool    mcp.Tool
+		h       server.ToolHandlerFunc
+		opts    []mcpgo.Option
+		mistake codes.Mistake
 	}{
 		{"empty name", mcp.NewTool(""), ok, nil, codes.InvalidToolName},
 		{"name with a space", mcp.NewTool("get order"), ok, nil, codes.InvalidToolName},
 		{"added twice", mcp.NewTool("taken"), ok, nil, codes.DuplicateTool},
 		{"added to the server directly", mcp.NewTool("direct"), ok, nil, codes.DuplicateTool},
-		{"nil handler", mcp.NewTool("nil_handler"), nil, nil, codes.NilHandler},
-		{"nil filter", mcp.NewTool("nil_filter"), ok, []mcpgo.Option{mcpgo.WithFilters(nil)}, codes.NilFilter},
-		{"no schema", mcp.Tool{Name: "no_schema"}, ok, nil, codes.InvalidSchema},
-		{"not an object schema", mcp.NewToolWithRawSchema("array", "", json.RawMessage(`{"type":"array"}`)), ok, nil, codes.InvalidSchema},
-		{"schema that does not compile", mcp.NewToolWithRawSchema("bad", "", json.RawMessage(`{"type":"object","properties":{"n":{"type":"numbr"}}}`)), ok, nil, codes.InvalidSchema},
-		{"schema that is not JSON", mcp.NewToolWithRawSchema("junk", "", json.RawMessage(`{"type":`)), ok, nil, codes.InvalidSchema},
-		{"bad x-mcp-header", header, ok, []mcpgo.Option{mcpgo.WithoutArgumentCheck()}, codes.InvalidSchema},
-		{"request ids", mcp.NewTool("ids"), ok, []mcpgo.Option{mcpgo.WithRequestIDs()}, codes.InvalidOption},
+		{"nil handler", mcp.NewTool("nil_handler"), nil, nil, codes.NilValue},
+		{"nil filter", mcp.NewTool("nil_filter"), ok, []mcpgo.Option{mcpgo.WithFilters(nil)}, codes.NilValue},
+		{"nil filter.Func", mcp.NewTool("nil_func"), ok, []mcpgo.Option{mcpgo.WithFilters(filter.Func(nil))}, codes.NilValue},
+		{"bad x-mcp-header", header, ok, nil, codes.InvalidSchema},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := len(s.ListTools())
 			err := mcpgo.AddTool(s, tt.tool, tt.h, tt.opts...)
-			var de *toolerr.DefinitionError
-			if !errors.As(err, &de) || de.Code != tt.code {
-				t.Fatalf("AddTool = %v, want a %s definition error", err, tt.code)
+			var de *codes.DefinitionError
+			if !errors.As(err, &de) || de.Mistake != tt.mistake {
+				t.Fatalf("AddTool = %v, want a %s definition error", err, tt.mistake)
 			}
 			if n := len(s.ListTools()); n != before {
 				t.Errorf("a refused tool changed the server's tools from %d to %d", before, n)
@@ -67,22 +71,29 @@ func TestAddToolRefuses(t *testing.T) {
 		s.AddTaskTool(mcp.NewTool("task", mcp.WithTaskSupport(mcp.TaskSupportRequired)),
 			func(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error) { return nil, nil })
 		err := mcpgo.AddTool(s, mcp.NewTool("task"), ok)
-		var de *toolerr.DefinitionError
-		if !errors.As(err, &de) || de.Code != codes.DuplicateTool {
+		var de *codes.DefinitionError
+		if !errors.As(err, &de) || de.Mistake != codes.DuplicateTool {
 			t.Errorf("AddTool = %v, want a DUPLICATE_TOOL definition error", err)
 		}
 	})
 	t.Run("nil server", func(t *testing.T) {
 		err := mcpgo.AddTool(nil, mcp.NewTool("orphan"), ok)
-		var de *toolerr.DefinitionError
-		if !errors.As(err, &de) || de.Code != codes.InvalidOption {
-			t.Errorf("AddTool = %v, want an INVALID_OPTION definition error", err)
+		var de *codes.DefinitionError
+		if !errors.As(err, &de) || de.Mistake != codes.NilValue {
+			t.Errorf("AddTool = %v, want a NIL_VALUE definition error", err)
 		}
 	})
-	t.Run("schema unchecked when the check is off", func(t *testing.T) {
-		tool := mcp.NewToolWithRawSchema("loose", "", json.RawMessage(`{"type":"object","properties":{"n":{"type":"numbr"}}}`))
-		if err := mcpgo.AddTool(s, tool, ok, mcpgo.WithoutArgumentCheck()); err != nil {
-			t.Errorf("AddTool with the check off = %v", err)
+	// The input schema is the SDK's business, as with s.AddTool: it is read
+	// only when a call fails, and one that cannot be used checks nothing.
+	t.Run("input schemas are not refused", func(t *testing.T) {
+		for _, tool := range []mcp.Tool{
+			{Name: "no_schema"},
+			mcp.NewToolWithRawSchema("array", "", json.RawMessage(`{"type":"array"}`)),
+			mcp.NewToolWithRawSchema("bad", "", json.RawMessage(`{"type":"object","properties":{"n":{"type":"numbr"}}}`)),
+		} {
+			if err := mcpgo.AddTool(s, tool, ok); err != nil || s.GetTool(tool.Name) == nil {
+				t.Errorf("AddTool(%s) = %v", tool.Name, err)
+			}
 		}
 	})
 }
@@ -102,8 +113,8 @@ func TestAddToolSeesSDKTools(t *testing.T) {
 	}
 	for _, name := range []string{"before", "after"} {
 		err := mcpgo.AddTool(s, mcp.NewTool(name), other)
-		var de *toolerr.DefinitionError
-		if !errors.As(err, &de) || de.Code != codes.DuplicateTool || de.Subject != name {
+		var de *codes.DefinitionError
+		if !errors.As(err, &de) || de.Mistake != codes.DuplicateTool || de.Subject != name {
 			t.Errorf("AddTool(%q) = %v, want a DUPLICATE_TOOL definition error", name, err)
 		}
 	}
@@ -115,19 +126,32 @@ func TestAddToolSeesSDKTools(t *testing.T) {
 	}
 }
 
-// TestAddToolStrictInputSchemaDefault checks that the arguments are checked
-// against the schema as the server registered it.
+// TestAddToolStrictInputSchemaDefault checks that a failing call's
+// arguments are checked against the schema as the server registered it,
+// here with additionalProperties false, and that a call the handler
+// answers is left as it is.
 func TestAddToolStrictInputSchemaDefault(t *testing.T) {
+	var log adaptertest.Log
 	s := server.NewMCPServer("t", "1.0.0", server.WithStrictInputSchemaDefault())
-	if err := mcpgo.Install(s, testPipeline(new(adaptertest.Log).Logger())); err != nil {
+	if err := mcpgo.Install(s, testPipeline(log.Logger())); err != nil {
 		t.Fatal(err)
 	}
 	if err := mcpgo.AddTool(s, mcp.NewTool("echo", mcp.WithNumber("n")), echo); err != nil {
 		t.Fatal(err)
 	}
-	r := call(t, inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION), "echo", map[string]any{"n": 1, "token": adaptertest.Canary})
-	if !r.IsError || r.Texts[0] != "Validation failed for token: is not a known property; remove it" {
-		t.Errorf("an extra argument passed the strict schema: %s", r.Raw)
+	if err := mcpgo.AddTool(s, mcp.NewTool("fail", mcp.WithNumber("n")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("decode arguments: unknown field")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	log.Records(t)
+	args := map[string]any{"n": 1, "token": adaptertest.Canary}
+	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.ValidationError,
+		Text: "Validation failed for token: is not a known property; remove it", Fields: []string{"token"}, Logged: 1}},
+		call(t, c, "fail", args), log.Records(t))
+	if r := call(t, c, "echo", args); r.IsError || len(r.Texts) != 1 || r.Texts[0] != `{"n":1,"token":"`+adaptertest.Canary+`"}` {
+		t.Errorf("a call the handler answered was changed: %s", r.Raw)
 	}
 }
 
@@ -141,10 +165,7 @@ func TestAddToolFilterOrder(t *testing.T) {
 			return nil, nil
 		})
 	}
-	s := server.NewMCPServer("t", "1.0.0")
-	if err := mcpgo.Install(s, testPipeline(new(adaptertest.Log).Logger(), filter.WithFilters(f("global")))); err != nil {
-		t.Fatal(err)
-	}
+	s := installed(t, testPipeline(new(adaptertest.Log).Logger(), filter.WithGlobalFilters(f("global"))))
 	err := mcpgo.AddTool(s, mcp.NewTool("fail"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("boom")
 	}, mcpgo.WithFilters(f("tool-1"), f("tool-2")))
@@ -157,38 +178,12 @@ func TestAddToolFilterOrder(t *testing.T) {
 	}
 }
 
-// TestAddToolAlone checks that AddTool on a server without Install installs
-// mcperr with the default configuration, for the tools added with the SDK
-// too.
-func TestAddToolAlone(t *testing.T) {
-	var log adaptertest.Log
-	useDefaultLogger(t, log.Logger())
-	s := server.NewMCPServer("t", "1.0.0")
-	fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, fmt.Errorf("dial: password=%s", adaptertest.Canary)
-	}
-	if err := mcpgo.AddTool(s, mcp.NewTool("added"), fail); err != nil {
-		t.Fatal(err)
-	}
-	s.AddTool(mcp.NewTool("plain"), fail)
-	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
-	log.Records(t)
-	for _, tool := range []string{"added", "plain"} {
-		adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
-			Text: `Internal error in tool "` + tool + `" (ref: {ref}).`, Masked: true, Logged: 1,
-			LogContains: []string{adaptertest.Canary}}}, call(t, c, tool, nil), log.Records(t))
-	}
-}
-
 // TestAddToolAfterDelete checks that the name of a tool deleted from the
 // server can be added again, and that concurrent AddTool calls of one name
 // add it once.
 func TestAddToolAfterDelete(t *testing.T) {
-	s := server.NewMCPServer("del", "1.0.0")
+	s := installed(t, testPipeline(new(adaptertest.Log).Logger()))
 	tool := mcp.NewTool("t")
-	ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText("ok"), nil
-	}
 	if err := mcpgo.AddTool(s, tool, ok); err != nil {
 		t.Fatal(err)
 	}
@@ -204,10 +199,11 @@ func TestAddToolAfterDelete(t *testing.T) {
 	added := 0
 	for range 8 {
 		err := <-errs
+		var de *codes.DefinitionError
 		switch {
 		case err == nil:
 			added++
-		case toolerr.CodeOf(err) != codes.DuplicateTool:
+		case !errors.As(err, &de) || de.Mistake != codes.DuplicateTool:
 			t.Errorf("concurrent AddTool: %v", err)
 		}
 	}

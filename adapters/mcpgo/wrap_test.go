@@ -14,8 +14,7 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
-	"github.com/mcperr/mcperr/toolerr"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 func TestWrapPanicsOnDefinitionErrors(t *testing.T) {
@@ -24,27 +23,25 @@ func TestWrapPanicsOnDefinitionErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		fn   func()
-		code codes.Code
 	}{
-		{"nil handler", func() { mcpgo.Wrap(nil) }, codes.NilHandler},
-		{"nil structured handler", func() { mcpgo.WrapStructured(nilStructured) }, codes.NilHandler},
-		{"nil filter", func() { mcpgo.Wrap(ok, mcpgo.WithFilters(nil)) }, codes.NilFilter},
-		{"nil structured filter", func() {
-			mcpgo.WrapStructured(func(context.Context, mcp.CallToolRequest, struct{}) (struct{}, error) { return struct{}{}, nil },
-				mcpgo.WithFilters(nil))
-		}, codes.NilFilter},
-		{"request ids", func() { mcpgo.Wrap(ok, mcpgo.WithRequestIDs()) }, codes.InvalidOption},
+		{"nil handler", func() { mcpgo.Wrap(nil) }},
+		{"nil structured handler", func() { mcpgo.Wrap(mcpgo.Structured(nilStructured)) }},
+		{"nil filter", func() { mcpgo.Wrap(ok, mcpgo.WithFilters(nil)) }},
+		{"nil filter.Func", func() { mcpgo.Wrap(ok, mcpgo.WithFilters(filter.Func(nil))) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			defer func() {
-				var de *toolerr.DefinitionError
-				if err, _ := recover().(error); !errors.As(err, &de) || de.Code != tt.code {
-					t.Errorf("panicked with %v, want a %s definition error", err, tt.code)
+				var de *codes.DefinitionError
+				if err, _ := recover().(error); !errors.As(err, &de) || de.Mistake != codes.NilValue {
+					t.Errorf("panicked with %v, want a NIL_VALUE definition error", err)
 				}
 			}()
 			tt.fn()
 		})
+	}
+	if mcpgo.Structured(nilStructured) != nil {
+		t.Error("Structured(nil) is not nil")
 	}
 }
 
@@ -53,26 +50,36 @@ type orderArgs struct {
 }
 
 // TestWrapTypedHandler checks Wrap around mcp.NewTypedToolHandler: the
-// handler's error is mapped, and arguments are checked before binding.
+// handler's error is mapped. Arguments the SDK cannot bind are answered by
+// the SDK's own handler with an error result it built itself, which passes
+// through untouched, as every handler-built result does: Structured is the
+// way to have them mapped.
 func TestWrapTypedHandler(t *testing.T) {
 	var log adaptertest.Log
 	s := installed(t, testPipeline(log.Logger()))
-	s.AddTool(mcp.NewTool("order", mcp.WithString("orderId", mcp.Required())),
-		mcpgo.Wrap(mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, a orderArgs) (*mcp.CallToolResult, error) {
-			return nil, fmt.Errorf("load: %w", domain.NewNotFound("Order", a.OrderID))
-		})))
+	typed := mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, a orderArgs) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("load: %w", domain.NewNotFound("Order", a.OrderID))
+	})
+	def := func(name string) mcp.Tool { return mcp.NewTool(name, mcp.WithString("orderId", mcp.Required())) }
+	s.AddTool(def("order"), mcpgo.Wrap(typed))
+	s.AddTool(def("sdk"), typed)
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	log.Records(t)
 	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.NotFound,
 		Text: "Order not found: ord_7", Logged: 1}}, call(t, c, "order", map[string]any{"orderId": "ord_7"}), log.Records(t))
-	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.ValidationError,
-		Text: "Validation failed for orderId: must be string, not number", Fields: []string{"orderId"}, Logged: 1}},
-		call(t, c, "order", map[string]any{"orderId": 7}), log.Records(t))
+	got, sdk := call(t, c, "order", map[string]any{"orderId": 7}), call(t, c, "sdk", map[string]any{"orderId": 7})
+	if !got.IsError || got.Envelope() != nil || string(got.Raw) != string(sdk.Raw) {
+		t.Errorf("a bind failure: Wrap sent %s, the SDK alone %s; want the SDK's own result", got.Raw, sdk.Raw)
+	}
+	if recs := log.Records(t); len(recs) != 0 {
+		t.Errorf("a handler-built result was logged: %v", recs)
+	}
 }
 
-// TestWrapStructured checks that WrapStructured maps what
-// mcp.NewStructuredToolHandler would send raw.
-func TestWrapStructured(t *testing.T) {
+// TestStructured checks that Structured maps what
+// mcp.NewStructuredToolHandler would send raw, through Wrap and AddTool,
+// and answers a success exactly as that function does.
+func TestStructured(t *testing.T) {
 	type out struct {
 		Status string `json:"status"`
 	}
@@ -91,22 +98,78 @@ func TestWrapStructured(t *testing.T) {
 		return mcp.NewTool(name, mcp.WithString("orderId", mcp.Required()), mcp.WithOutputSchema[out]())
 	}
 	s.AddTool(def("sdk"), mcp.NewStructuredToolHandler(h))
-	s.AddTool(def("wrapped"), mcpgo.WrapStructured(h))
+	s.AddTool(def("wrapped"), mcpgo.Wrap(mcpgo.Structured(h)))
+	if err := mcpgo.AddTool(s, def("added"), mcpgo.Structured(h)); err != nil {
+		t.Fatal(err)
+	}
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 
 	if r := call(t, c, "sdk", map[string]any{"orderId": "boom"}); !strings.Contains(string(r.Raw), adaptertest.Canary) {
-		t.Errorf("mcp.NewStructuredToolHandler no longer sends the raw error text; revisit WrapStructured's doc: %s", r.Raw)
+		t.Errorf("mcp.NewStructuredToolHandler no longer sends the raw error text; revisit Structured's doc: %s", r.Raw)
 	}
 	log.Records(t)
-	for _, id := range []string{"boom", "panic"} {
-		adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
-			Text: `Internal error in tool "wrapped" (ref: {ref}).`, Masked: true, Logged: 1}},
-			call(t, c, "wrapped", map[string]any{"orderId": id}), log.Records(t))
+	for _, tool := range []string{"wrapped", "added"} {
+		for _, id := range []string{"boom", "panic"} {
+			adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
+				Text: `Internal error in tool "` + tool + `" (ref: {ref}).`, Masked: true, Logged: 1,
+				LogContains: []string{adaptertest.Canary}}},
+				call(t, c, tool, map[string]any{"orderId": id}), log.Records(t))
+		}
+		ok := call(t, c, tool, map[string]any{"orderId": "ord_1"})
+		sdk := call(t, c, "sdk", map[string]any{"orderId": "ord_1"})
+		if ok.IsError || string(ok.Raw) != string(sdk.Raw) {
+			t.Errorf("%s: success: Structured sent %s, mcp.NewStructuredToolHandler %s", tool, ok.Raw, sdk.Raw)
+		}
 	}
-	ok := call(t, c, "wrapped", map[string]any{"orderId": "ord_1"})
-	sdk := call(t, c, "sdk", map[string]any{"orderId": "ord_1"})
-	if ok.IsError || string(ok.Raw) != string(sdk.Raw) {
-		t.Errorf("success: WrapStructured sent %s, mcp.NewStructuredToolHandler %s", ok.Raw, sdk.Raw)
+}
+
+// TestStructuredBindFailure checks arguments that Structured cannot bind to
+// its struct: never the SDK's "failed to bind arguments" text, nor the
+// value; VALIDATION_ERROR naming the field when they do not fit the schema;
+// masked when the schema allows them and only the struct does not.
+func TestStructuredBindFailure(t *testing.T) {
+	type countArgs struct {
+		Count int `json:"count"`
+	}
+	type out struct {
+		Count int `json:"count"`
+	}
+	h := func(_ context.Context, _ mcp.CallToolRequest, a countArgs) (out, error) { return out(a), nil }
+	var log adaptertest.Log
+	s := installed(t, testPipeline(log.Logger()))
+	strict := func(name string) mcp.Tool { return mcp.NewTool(name, mcp.WithNumber("count", mcp.Required())) }
+	s.AddTool(strict("wrapped"), mcpgo.Wrap(mcpgo.Structured(h)))
+	if err := mcpgo.AddTool(s, strict("added"), mcpgo.Structured(h)); err != nil {
+		t.Fatal(err)
+	}
+	s.AddTool(strict("plain"), mcpgo.Structured(h)) // under Install's middleware alone
+	// A schema that says nothing of count's type: the struct alone refuses.
+	s.AddTool(mcp.NewTool("loose"), mcpgo.Structured(h))
+	s.AddTool(strict("sdk"), mcp.NewStructuredToolHandler(h))
+	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	bad := map[string]any{"count": adaptertest.Canary}
+	if r := call(t, c, "sdk", bad); !strings.Contains(string(r.Raw), "failed to bind arguments") {
+		t.Errorf("mcp.NewStructuredToolHandler no longer answers a bind failure with its own text; revisit this test: %s", r.Raw)
+	}
+	log.Records(t)
+	for _, tool := range []string{"wrapped", "added", "plain"} {
+		r := call(t, c, tool, bad)
+		adaptertest.Check(t, adaptertest.Case{Tool: tool, Want: adaptertest.Expect{IsError: true, Code: codes.ValidationError,
+			Text: "Validation failed for count: must be number, not string", Fields: []string{"count"}, Logged: 1,
+			LogContains: []string{"cannot unmarshal"}}}, r, log.Records(t))
+		if strings.Contains(string(r.Raw), "failed to bind") || strings.Contains(string(r.Raw), "unmarshal") {
+			t.Errorf("%s: the bind error reached the client: %s", tool, r.Raw)
+		}
+		if r := call(t, c, tool, map[string]any{"count": 3}); r.IsError || len(r.Texts) != 1 || r.Texts[0] != `{"count":3}` {
+			t.Errorf("%s: a call that binds: %s", tool, r.Raw)
+		}
+	}
+	r := call(t, c, "loose", bad)
+	adaptertest.Check(t, adaptertest.Case{Tool: "loose", Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
+		Text: `Internal error in tool "loose" (ref: {ref}).`, Masked: true, Logged: 1, LogContains: []string{"cannot unmarshal"}}},
+		r, log.Records(t))
+	if strings.Contains(string(r.Raw), "failed to bind") || strings.Contains(string(r.Raw), "unmarshal") {
+		t.Errorf("loose: the bind error reached the client: %s", r.Raw)
 	}
 }
 
@@ -120,7 +183,7 @@ func TestWrapFilterOrder(t *testing.T) {
 			return nil, nil
 		})
 	}
-	s := installed(t, testPipeline(new(adaptertest.Log).Logger(), filter.WithFilters(f("global"))))
+	s := installed(t, testPipeline(new(adaptertest.Log).Logger(), filter.WithGlobalFilters(f("global"))))
 	s.AddTool(mcp.NewTool("fail"), mcpgo.Wrap(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("boom")
 	}, mcpgo.WithFilters(f("wrap-1"), f("wrap-2"))))
@@ -150,7 +213,7 @@ func TestWrapFilterHandles(t *testing.T) {
 // TestWrapWithoutInstall checks that a wrapped handler on a server without
 // mcperr still gives the whole contract, with the default configuration:
 // the error masked behind a ref that only slog.Default()'s record holds,
-// the envelope, and the arguments checked.
+// the envelope, and a failure's arguments checked.
 func TestWrapWithoutInstall(t *testing.T) {
 	var log adaptertest.Log
 	useDefaultLogger(t, log.Logger())
