@@ -217,9 +217,18 @@ func AssertValidation(tb testing.TB, res *Result, fields ...string) bool {
 
 // violations checks the fields the envelope's details name.
 func (f *failure) violations(env *filter.Envelope, want []string) {
-	vs, ok := env.Details["violations"].([]any)
-	if !ok || len(vs) == 0 {
-		f.addf("the envelope's details have no violations[]: %v", env.Details)
+	var details struct {
+		Violations []any `json:"violations"`
+	}
+	if len(env.Details) > 0 {
+		if err := json.Unmarshal(env.Details, &details); err != nil {
+			f.addf("the envelope's details are not a JSON object: %v: %s", err, env.Details)
+			return
+		}
+	}
+	vs := details.Violations
+	if len(vs) == 0 {
+		f.addf("the envelope's details have no violations[]: %s", env.Details)
 		return
 	}
 	var got []string

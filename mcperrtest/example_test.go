@@ -2,6 +2,7 @@ package mcperrtest_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -203,12 +204,12 @@ func ExampleNewLog() {
 		c.Call("get_order", map[string]any{"id": "ord_404"})
 		c.Call("lookup", nil)
 		for _, r := range log.Records() {
-			fmt.Println(r.Level, r.Message, r.Attrs["tool"], r.Attrs["code"], r.Attrs["fields.resource_id"])
+			fmt.Println(r.Level, r.Message, r.Attrs["tool"], r.Attrs["code"], r.Attrs["error"])
 		}
 	})
 	// Output:
-	// INFO tool call failed get_order NOT_FOUND ord_404
-	// ERROR tool call failed lookup INTERNAL_ERROR <nil>
+	// INFO tool call failed get_order NOT_FOUND Order not found: ord_404
+	// ERROR tool call failed lookup INTERNAL_ERROR dial 10.0.0.12:5432: password=hunter2 refused
 }
 
 func ExampleLog_Logger() {
@@ -269,7 +270,11 @@ func ExampleParseResponse() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(res.IsError, res.Envelope.Code, res.Envelope.Details["resourceId"])
+	var details map[string]any // the details are JSON, as sent
+	if err := json.Unmarshal(res.Envelope.Details, &details); err != nil {
+		panic(err)
+	}
+	fmt.Println(res.IsError, res.Envelope.Code, details["resourceId"])
 	// Output:
 	// true NOT_FOUND ord_404
 }

@@ -3,7 +3,7 @@ package mcperrtest_test
 import (
 	"testing"
 
-	"github.com/mcperr/mcperr/internal/faketb"
+	"github.com/mcperr/mcperr/internal/testrig/faketb"
 )
 
 // fakeTB records what a test reports instead of failing.

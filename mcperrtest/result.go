@@ -171,7 +171,7 @@ func ParseResponse(tool string, response []byte) (*Result, error) {
 }
 
 // envelopeOf decodes the mcperr envelope in meta, or returns nil when there
-// is none. Unlike filter.ReadEnvelope, it keeps an envelope that says
+// is none. Unlike the adapters' EnvelopeOf, it keeps an envelope that says
 // "error": false or has no code, so that an assertion can report it.
 func envelopeOf(meta map[string]json.RawMessage) (*filter.Envelope, error) {
 	raw, ok := meta[filter.MetaKey]

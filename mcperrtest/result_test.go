@@ -1,6 +1,7 @@
 package mcperrtest_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -48,8 +49,12 @@ func TestParseResponseToolError(t *testing.T) {
 		t.Errorf("text = %q", res.Text())
 	}
 	env := res.Envelope
-	if env == nil || !env.Error || env.Code != codes.NotFound || env.Details["resourceId"] != "ord_404" || env.Timestamp != "2026-01-15T10:30:00Z" {
-		t.Errorf("envelope = %+v", env)
+	if env == nil || !env.Error || env.Code != codes.NotFound || env.Timestamp != "2026-01-15T10:30:00Z" {
+		t.Fatalf("envelope = %+v", env)
+	}
+	var details map[string]any
+	if err := json.Unmarshal(env.Details, &details); err != nil || details["resourceId"] != "ord_404" || details["resourceType"] != "Order" {
+		t.Errorf("details = %s (%v)", env.Details, err)
 	}
 	if string(res.Raw) != notFoundResponse {
 		t.Errorf("raw = %s", res.Raw)

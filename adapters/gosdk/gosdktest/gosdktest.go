@@ -16,6 +16,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,9 +26,9 @@ import (
 	"github.com/mcperr/mcperr/mcperrtest"
 )
 
-// callTimeout bounds one call, so that a handler that never returns fails
-// the test with a message instead of hanging it.
-const callTimeout = time.Minute
+// defaultCallTimeout bounds one call, so that a handler that never
+// returns fails the test with a message instead of hanging it.
+const defaultCallTimeout = time.Minute
 
 // ProtocolVersions returns the protocol versions a test should run a server
 // under, newest first: the newest go-sdk speaks, whose sessions begin with
@@ -40,6 +41,7 @@ type Option func(*config)
 
 type config struct {
 	version string
+	timeout time.Duration
 }
 
 // WithProtocolVersion makes the client ask for protocol version v, one of
@@ -50,24 +52,39 @@ func WithProtocolVersion(v string) Option {
 	return func(c *config) { c.version = v }
 }
 
+// WithCallTimeout bounds each Call to d instead of a minute: a call
+// without an answer by then fails the test. A test of a
+// handler that must go unanswered (one that calls runtime.Goexit) sets a
+// short one. A d of zero or less keeps the default.
+func WithCallTimeout(d time.Duration) Option {
+	return func(c *config) { c.timeout = d }
+}
+
 // Client is go-sdk's client, connected to a server in memory, that records
 // what it receives.
 type Client struct {
 	tb      testing.TB
+	timeout time.Duration // bounds each Call
 	session *mcp.ClientSession
 	rec     *recorder
 	mu      sync.Mutex // serializes Call, so that one response is one call's
+	close   func()     // closes the session once
+
+	unanswered atomic.Bool // a call got no answer
 }
 
 // Connect connects go-sdk's own client to s over in-memory transports and
 // lists s's tools, as every client does before it calls one. The session
-// is closed when the test ends. Connect fails the test if s cannot be
+// is closed when the test ends, or by Close. Connect fails the test if s cannot be
 // connected, or the session does not speak the protocol version asked for.
 func Connect(tb testing.TB, s *mcp.Server, opts ...Option) *Client {
 	tb.Helper()
-	var cfg config
+	cfg := config{timeout: defaultCallTimeout}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.timeout <= 0 {
+		cfg.timeout = defaultCallTimeout
 	}
 	if s == nil {
 		tb.Fatalf("gosdktest.Connect: the server is nil")
@@ -77,7 +94,7 @@ func Connect(tb testing.TB, s *mcp.Server, opts ...Option) *Client {
 		tb.Fatalf("gosdktest.Connect: go-sdk does not speak protocol version %q; it speaks %q", cfg.version, mcp.SupportedProtocolVersions())
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), defaultCallTimeout)
 	defer cancel()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := s.Connect(ctx, st, nil)
@@ -93,10 +110,9 @@ func Connect(tb testing.TB, s *mcp.Server, opts ...Option) *Client {
 		tb.Fatalf("gosdktest.Connect: connect the client: %v", err)
 		return nil
 	}
-	tb.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
+	c := &Client{tb: tb, session: cs, rec: rec, timeout: cfg.timeout}
+	c.close = sync.OnceFunc(func() { c.closeSession(ss) })
+	tb.Cleanup(c.close)
 	want := cfg.version
 	if want == "" {
 		want = ProtocolVersions()[0]
@@ -111,27 +127,58 @@ func Connect(tb testing.TB, s *mcp.Server, opts ...Option) *Client {
 			return nil
 		}
 	}
-	return &Client{tb: tb, session: cs, rec: rec}
+	return c
 }
+
+// closeSession closes the client's session and waits until the server
+// has ended its side, ss. It does not wait after a call that got no
+// answer: go-sdk counts such a call in flight for as long as the session
+// lives, so the server session never ends.
+func (c *Client) closeSession(ss *mcp.ServerSession) {
+	c.session.Close()
+	if c.unanswered.Load() {
+		c.tb.Logf("gosdktest: not waiting for the server session to end: a call got no answer, and go-sdk counts it in flight for as long as the session lives")
+		return
+	}
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		ss.Wait()
+	}()
+	select {
+	case <-ended:
+	case <-time.After(defaultCallTimeout):
+		c.tb.Errorf("gosdktest: the server session did not end within %v of closing the client", defaultCallTimeout)
+	}
+}
+
+// Close closes the session and waits until the server has ended its side,
+// so that the test can check afterwards that nothing was left running
+// (goleak.VerifyNone). Connect closes it when the test ends; closing twice
+// is harmless. No Call may follow.
+func (c *Client) Close() { c.close() }
 
 // Call calls tool name with args (nil for none; anything that encodes to a
 // JSON object) and returns what the client received. A JSON-RPC error, such
 // as the one for an unknown tool, is an answer too: it comes back as a
 // Result whose ProtocolError is set, for mcperrtest.AssertProtocolError.
 // Call fails the test (with Fatalf) only when there is no answer at all:
-// the connection is gone, or a minute passed.
+// the connection is gone, or a minute (see WithCallTimeout) passed, as for
+// a handler that called runtime.Goexit, whose call mcperr logs once and
+// leaves unanswered.
 //
 // Calls on one Client run one at a time.
 func (c *Client) Call(name string, args any) *mcperrtest.Result {
 	c.tb.Helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
 	c.rec.start()
 	_, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	raw := c.rec.take()
 	if raw == nil {
+		c.unanswered.Store(true)
 		c.tb.Fatalf("gosdktest: call %q: no response: %v", name, err)
 		return nil
 	}

@@ -15,6 +15,7 @@ package mcpgotest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -28,9 +29,9 @@ import (
 	"github.com/mcperr/mcperr/mcperrtest"
 )
 
-// callTimeout bounds one call, so that a handler that never returns fails
-// the test with a message instead of hanging it.
-const callTimeout = time.Minute
+// defaultCallTimeout bounds one call, so that a handler that never
+// returns fails the test with a message instead of hanging it.
+const defaultCallTimeout = time.Minute
 
 // ProtocolVersions returns the protocol versions a test should run a server
 // under, newest first: mcp.LATEST_PROTOCOL_VERSION, whose sessions begin
@@ -45,6 +46,7 @@ type Option func(*config)
 
 type config struct {
 	version string
+	timeout time.Duration
 }
 
 // WithProtocolVersion makes the client ask for protocol version v, one of
@@ -55,25 +57,38 @@ func WithProtocolVersion(v string) Option {
 	return func(c *config) { c.version = v }
 }
 
+// WithCallTimeout bounds each Call to d instead of a minute: a call
+// without an answer by then fails the test. A test of a
+// handler that must go unanswered (one that calls runtime.Goexit) sets a
+// short one. A d of zero or less keeps the default.
+func WithCallTimeout(d time.Duration) Option {
+	return func(c *config) { c.timeout = d }
+}
+
 // Client is mcp-go's client, connected to a server in process, that
 // records what it receives.
 type Client struct {
-	tb     testing.TB
-	client *client.Client
-	rec    *recordingTransport
-	mu     sync.Mutex // serializes Call, so that one response is one call's
+	tb      testing.TB
+	timeout time.Duration // bounds each Call
+	client  *client.Client
+	rec     *recordingTransport
+	mu      sync.Mutex // serializes Call, so that one response is one call's
+	close   func()     // closes the client once
 }
 
 // Connect connects mcp-go's own in-process client to s, initializes the
 // session and lists s's tools, if it has any, as every client does before
 // it calls one.
-// The client is closed when the test ends. Connect fails the test if the
+// The client is closed when the test ends, or by Close. Connect fails the test if the
 // session cannot start, or does not speak the protocol version asked for.
 func Connect(tb testing.TB, s *server.MCPServer, opts ...Option) *Client {
 	tb.Helper()
-	var cfg config
+	cfg := config{timeout: defaultCallTimeout}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.timeout <= 0 {
+		cfg.timeout = defaultCallTimeout
 	}
 	if s == nil {
 		tb.Fatalf("mcpgotest.Connect: the server is nil")
@@ -87,7 +102,7 @@ func Connect(tb testing.TB, s *server.MCPServer, opts ...Option) *Client {
 	if want == "" {
 		want = ProtocolVersions()[0]
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), defaultCallTimeout)
 	defer cancel()
 	rec := &recordingTransport{InProcessTransport: transport.NewInProcessTransport(s)}
 	c := client.NewClient(rec)
@@ -95,7 +110,8 @@ func Connect(tb testing.TB, s *server.MCPServer, opts ...Option) *Client {
 		tb.Fatalf("mcpgotest.Connect: start the client: %v", err)
 		return nil
 	}
-	tb.Cleanup(func() { c.Close() })
+	closeOnce := sync.OnceFunc(func() { c.Close() })
+	tb.Cleanup(closeOnce)
 	ir := mcp.InitializeRequest{}
 	ir.Params.ProtocolVersion = want
 	ir.Params.ClientInfo = mcp.Implementation{Name: "mcperrtest", Version: "0.0.0"}
@@ -120,21 +136,32 @@ func Connect(tb testing.TB, s *server.MCPServer, opts ...Option) *Client {
 		}
 		req.Params.Cursor = page.NextCursor
 	}
-	return &Client{tb: tb, client: c, rec: rec}
+	return &Client{tb: tb, client: c, rec: rec, close: closeOnce, timeout: cfg.timeout}
 }
+
+// Close closes the client and its session, so that the test can check
+// afterwards that nothing was left running (goleak.VerifyNone). Connect
+// closes it when the test ends; closing twice is harmless. No Call may
+// follow.
+func (c *Client) Close() { c.close() }
 
 // Call calls tool name with args (nil for none; anything that encodes to a
 // JSON object) and returns what the client received. A JSON-RPC error, such
 // as the one for an unknown tool, is an answer too: it comes back as a
 // Result whose ProtocolError is set, for mcperrtest.AssertProtocolError.
-// Call fails the test (with Fatalf) only when there is no answer at all.
+// Call fails the test (with Fatalf) only when there is no answer at all:
+// a minute (see WithCallTimeout) passed, or the handler called
+// runtime.Goexit, whose call mcperr logs once and leaves unanswered. The
+// in-process client runs the handler on the calling goroutine: Call makes
+// each call from a goroutine of its own, so that such a handler ends that
+// one, not the test's.
 //
 // Calls on one Client run one at a time.
 func (c *Client) Call(name string, args any) *mcperrtest.Result {
 	c.tb.Helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
@@ -142,9 +169,26 @@ func (c *Client) Call(name string, args any) *mcperrtest.Result {
 		req.Params.Arguments = args
 	}
 	c.rec.start()
-	_, err := c.client.CallTool(ctx, req)
+	var err error
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		_, err = c.client.CallTool(ctx, req)
+	}()
+	select {
+	case <-ended:
+	case <-ctx.Done():
+		// A handler that ignores its context still runs; the call has no
+		// answer.
+		c.rec.take()
+		c.tb.Fatalf("mcpgotest: call %q: no response: %v", name, ctx.Err())
+		return nil
+	}
 	raw := c.rec.take()
 	if raw == nil {
+		if err == nil {
+			err = errors.New("the calling goroutine ended without one, as it does when the handler calls runtime.Goexit")
+		}
 		c.tb.Fatalf("mcpgotest: call %q: no response: %v", name, err)
 		return nil
 	}

@@ -50,7 +50,17 @@ func newServer(t testing.TB, log *mcperrtest.Log) *server.MCPServer {
 		}))
 	add(mcpgo.AddTool(s, mcp.NewTool("divide", mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required())),
 		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			a, b := req.GetFloat("a", 0), req.GetFloat("b", 0)
+			// Arguments are checked against the schema once a call fails:
+			// a handler that refuses what it cannot use gets
+			// VALIDATION_ERROR naming the fields.
+			a, err := req.RequireFloat("a")
+			if err != nil {
+				return nil, err
+			}
+			b, err := req.RequireFloat("b")
+			if err != nil {
+				return nil, err
+			}
 			if b == 0 {
 				return nil, toolerr.New("b must not be zero.")
 			}

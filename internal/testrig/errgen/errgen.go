@@ -206,7 +206,8 @@ type Config struct {
 	// Panic returns the *filter.PanicError of a panic value, with a stack.
 	// errgen cannot import filter: the internal test of filter uses it.
 	Panic func(v any) error
-	// ChainLimit is filter.MaxChain, for the same reason.
+	// ChainLimit is the number of errors of one chain the pipeline walks
+	// (256; unexported in filter), for the same reason.
 	ChainLimit int
 	// MaxOps bounds the operations of one program; 12 if zero.
 	MaxOps int
@@ -323,7 +324,7 @@ var CodeSet = []codes.Code{
 	"lower_case",
 	"SECRET_" + Canary,
 	codes.Code(strings.Repeat("A", 200)),
-	codes.Code(strings.Repeat("B", 20<<10)), // longer than filter.MaxLogValue
+	codes.Code(strings.Repeat("B", 20<<10)), // longer than a logged value's bound, 8 KiB
 }
 
 // Registry returns a registry knowing the built-in codes, INVENTORY_EXHAUSTED
