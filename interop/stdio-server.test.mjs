@@ -166,16 +166,14 @@ for (const sdk of ["gosdk", "mcpgo"]) {
       assert.equal(logRecordsWith(log(), ref).length, 1);
     });
 
-    test("every failure carries its request id: the JSON-RPC id on mcp-go, a UUID v7 on go-sdk", async () => {
+    test("every failure carries its request id: a UUID v7 minted for it, on both SDKs", async () => {
+      // Not the JSON-RPC id (the TypeScript client numbers its requests),
+      // and unique across the calls.
       const ids = new Set();
       for (const [name, args] of [["divide", { a: 1, b: 0 }], ["lookup", {}], ["get_order", { id: "ord_404" }]]) {
         const r = await client.callTool({ name, arguments: args });
         const id = envelope(r).requestId;
-        if (sdk === "gosdk") {
-          assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, name);
-        } else {
-          assert.match(id, /^[0-9]+$/, name);
-        }
+        assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, name);
         assert.ok(!ids.has(id), `request id ${id} twice`);
         ids.add(id);
       }
@@ -190,12 +188,18 @@ for (const sdk of ["gosdk", "mcpgo"]) {
       assert.equal(envelope(r).retryAfterSeconds, 30);
     });
 
-    test("bad arguments name the fields, before the handler runs", async () => {
+    test("bad arguments of a failed call name the fields", async () => {
+      // go-sdk refuses these before the handler runs; on mcp-go the
+      // handler fails (it cannot read a or b, or b is zero), and mcperr
+      // then checks the arguments against the schema.
       const cases = [
         [{ a: "six", b: 2 }, [["a", "/a", "type"]]],
         [{ a: 1 }, [["b", "/b", "required"]]],
-        [{ a: 1, b: 2, extra: SECRET }, [["extra", "/extra", "additionalProperties"]]],
+        [{ a: 1, b: 0, extra: SECRET }, [["extra", "/extra", "additionalProperties"]]],
       ];
+      if (sdk === "gosdk") {
+        cases.push([{ a: 1, b: 2, extra: SECRET }, [["extra", "/extra", "additionalProperties"]]]);
+      }
       for (const [args, fields] of cases) {
         const r = await client.callTool({ name: "divide", arguments: args });
         assert.equal(r.isError, true, JSON.stringify(args));
@@ -207,6 +211,18 @@ for (const sdk of ["gosdk", "mcpgo"]) {
         assertNoSecret(r);
       }
     });
+
+    if (sdk === "mcpgo") {
+      test("a call the handler answers stays a success, whatever its arguments", async () => {
+        // mcp-go hands the handler its arguments unchecked; mcperr checks
+        // them only when the call fails, and leaves a success alone.
+        const r = await client.callTool({ name: "divide", arguments: { a: 1, b: 2, extra: SECRET } });
+        assert.equal(r.isError ?? false, false, JSON.stringify(r));
+        assert.equal(text(r), "0.5");
+        assert.equal(envelope(r), undefined);
+        assertNoSecret(r);
+      });
+    }
 
     test("a tool with an output schema: success validates, an error is accepted", async () => {
       const ok = await client.callTool({ name: "forecast", arguments: { city: "Paris" } });

@@ -70,7 +70,7 @@ func newServer(logger *slog.Logger) (*mcp.Server, *Store, *failureCounter, error
 	pipeline, err := filter.New(
 		filter.WithLogger(logger),
 		filter.WithRegistry(registry),
-		filter.WithFilters(counter, databaseFilter),
+		filter.WithGlobalFilters(counter, databaseFilter),
 	)
 	if err != nil {
 		return nil, nil, nil, err

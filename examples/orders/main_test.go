@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -77,8 +78,9 @@ func TestOrderErrors(t *testing.T) {
 				OrderAlreadyDelivered, "Cannot change status of a delivered order")
 			res := c.Call("transfer_funds", map[string]any{"fromAccount": "acc_2", "toAccount": "acc_1", "amount": 50})
 			if mcperrtest.AssertToolError(t, res, InsufficientFunds, "Insufficient funds for transfer") {
-				if got := res.Envelope.Details; got["available"] != 5.0 || got["requested"] != 50.0 {
-					t.Errorf("details = %v", got)
+				var got map[string]float64
+				if err := json.Unmarshal(res.Envelope.Details, &got); err != nil || got["available"] != 5 || got["requested"] != 50 || len(got) != 2 {
+					t.Errorf("details = %s (%v)", res.Envelope.Details, err)
 				}
 			}
 

@@ -26,7 +26,16 @@ import (
 )
 
 func divide(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a, b := req.GetFloat("a", 0), req.GetFloat("b", 0)
+	// Arguments it cannot read fail the call: the client then gets a
+	// VALIDATION_ERROR naming the fields that do not fit the schema.
+	a, err := req.RequireFloat("a")
+	if err != nil {
+		return nil, err
+	}
+	b, err := req.RequireFloat("b")
+	if err != nil {
+		return nil, err
+	}
 	// A failure the model should read: the message reaches the client.
 	if b == 0 {
 		return nil, toolerr.New("b must not be zero.")

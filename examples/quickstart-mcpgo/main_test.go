@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcperr/mcperr/adapters/mcpgo/mcpgotest"
 	"github.com/mcperr/mcperr/codes"
-	"github.com/mcperr/mcperr/internal/exampletest"
+	"github.com/mcperr/mcperr/internal/testrig/exampletest"
 	"github.com/mcperr/mcperr/mcperrtest"
 )
 
@@ -40,7 +40,8 @@ func TestErrors(t *testing.T) {
 			ref := mcperrtest.AssertMasked(t, res, log)
 			mcperrtest.AssertNoCanary(t, res, "10.0.0.12")
 
-			// Arguments that do not fit the schema never reach the handler.
+			// A failed call whose arguments do not fit the schema names the
+			// wrong field: the handler cannot read b, and fails.
 			mcperrtest.AssertValidation(t, c.Call("divide", map[string]any{"a": 1}), "b")
 
 			// Success is untouched.

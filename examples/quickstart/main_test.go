@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcperr/mcperr/adapters/gosdk/gosdktest"
 	"github.com/mcperr/mcperr/codes"
-	"github.com/mcperr/mcperr/internal/exampletest"
+	"github.com/mcperr/mcperr/internal/testrig/exampletest"
 	"github.com/mcperr/mcperr/mcperrtest"
 )
 

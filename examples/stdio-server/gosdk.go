@@ -36,8 +36,8 @@ func textResult(text string, err error) (*mcp.CallToolResult, any, error) {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 }
 
-// goSDKServer returns the server with every tool, through mcperr unless
-// bare.
+// goSDKServer returns the server with every tool, resource and prompt,
+// with mcperr installed first unless bare.
 func goSDKServer(logger *slog.Logger, bare bool) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "mcperr-stdio-server", Version: "1.0.0"}, nil)
 	if !bare {
@@ -97,9 +97,7 @@ func goSDKServer(logger *slog.Logger, bare bool) (*mcp.Server, error) {
 			f, err := GetForecast(in.City)
 			return nil, f, err
 		}))
-	if !bare {
-		register(addGoSDKResources(s))
-	}
+	addGoSDKResources(s)
 	return s, firstErr
 }
 

@@ -10,13 +10,14 @@
 // service), delete_order (FORBIDDEN), ship_order (a business rule), lookup
 // (an internal error with a secret in it), crash (a panic), slow (a
 // TIMEOUT), and forecast (declares an output schema; fails for Atlantis).
-// Its resources: docs://readme, and db://orders (an internal error with a
-// secret in it); its prompt: summarize_order (a panic).
+// Its resources: docs://readme, db://orders (an internal error with a
+// secret in it) and the template orders://{id} (NOT_FOUND for any order but
+// ord_1); its prompt: summarize_order (a panic). They are added with the
+// SDK's own methods: the middleware of Install serves their failures too.
 //
 // The server logs to stderr; a masked error's ref appears there once. With
 // -bare it runs without mcperr, to compare with what the SDK does alone.
-// Either way, the gosdk server reads stdio through the SDK's own
-// mcp.StdioTransport.
+// Either way, it reads stdio through the SDK's own transport.
 package main
 
 import (

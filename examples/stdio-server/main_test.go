@@ -3,15 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/codes"
 )
 
 // TestMain runs the test binary as the server when asked to, so the smoke
@@ -48,9 +51,9 @@ func TestStdioServer(t *testing.T) {
 				return res
 			}
 			text := func(r *mcp.CallToolResult) string { return r.Content[0].(*mcp.TextContent).Text }
-			code := func(r *mcp.CallToolResult) any {
-				env, _ := r.Meta[filter.MetaKey].(map[string]any)
-				return env["code"]
+			code := func(r *mcp.CallToolResult) codes.Code {
+				env, _ := gosdk.EnvelopeOf(r)
+				return env.Code
 			}
 
 			if r := call("divide", map[string]any{"a": 6, "b": 3}); r.IsError || text(r) != "2" {
@@ -79,9 +82,24 @@ func TestStdioServer(t *testing.T) {
 			if r := call("forecast", map[string]any{"city": "Paris"}); r.IsError || r.StructuredContent == nil {
 				t.Errorf("forecast Paris = %v", r)
 			}
+
+			// The resources, added with the SDK's own methods, are served
+			// by the middleware of Install all the same.
+			if r, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: readmeURI}); err != nil || r.Contents[0].Text != readmeText {
+				t.Errorf("read %s = %v, %v", readmeURI, r, err)
+			}
+			_, err = session.ReadResource(ctx, &mcp.ReadResourceParams{URI: ordersURI})
+			var je *jsonrpc.Error
+			if !errors.As(err, &je) || je.Code != -32603 || !refs.MatchString(je.Message) || strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("read %s: %v, want the masked form", ordersURI, err)
+			}
+			if _, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "orders://ord_9"}); err == nil || !strings.HasSuffix(err.Error(), "Order not found: ord_9") {
+				t.Errorf("read orders://ord_9: %v, want its NOT_FOUND message", err)
+			}
+
 			session.Close()
-			if n := strings.Count(stderr.String(), "level=ERROR"); n != 3 { // lookup, crash, slow's timeout
-				t.Errorf("%d error records in the log, want 3:\n%s", n, stderr.String())
+			if n := strings.Count(stderr.String(), "level=ERROR"); n != 4 { // lookup, crash, slow's timeout, db://orders
+				t.Errorf("%d error records in the log, want 4:\n%s", n, stderr.String())
 			}
 		})
 	}

@@ -37,7 +37,18 @@ func mcpGoTools() []server.ServerTool {
 		{Tool: mcp.NewTool("divide", mcp.WithDescription("Divides a by b."),
 			mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required()), mcp.WithSchemaAdditionalProperties(false)),
 			Handler: textHandler(func(_ context.Context, req mcp.CallToolRequest) (string, error) {
-				q, err := Divide(req.GetFloat("a", 0), req.GetFloat("b", 0))
+				// A handler that cannot read its arguments fails: mcperr then
+				// answers VALIDATION_ERROR, naming the fields that do not fit
+				// the schema.
+				a, err := req.RequireFloat("a")
+				if err != nil {
+					return "", err
+				}
+				b, err := req.RequireFloat("b")
+				if err != nil {
+					return "", err
+				}
+				q, err := Divide(a, b)
 				return strconv.FormatFloat(q, 'g', -1, 64), err
 			})},
 		{Tool: idTool("get_order", "Returns an order; only ord_1 exists."),
@@ -77,13 +88,14 @@ func forecast(_ context.Context, _ mcp.CallToolRequest, args cityArgs) (Forecast
 	return GetForecast(args.City)
 }
 
-// mcpGoServer returns the server with every tool, through mcperr unless
-// bare.
+// mcpGoServer returns the server with every tool, resource and prompt,
+// with mcperr installed first unless bare.
 func mcpGoServer(logger *slog.Logger, bare bool) (*server.MCPServer, error) {
 	if bare {
 		s := server.NewMCPServer("mcperr-stdio-server", "1.0.0")
 		s.AddTools(mcpGoTools()...)
 		s.AddTool(forecastTool, mcp.NewStructuredToolHandler(forecast))
+		addMCPGoResources(s)
 		return s, nil
 	}
 	p, err := newPipeline(logger)
@@ -102,9 +114,7 @@ func mcpGoServer(logger *slog.Logger, bare bool) (*server.MCPServer, error) {
 	if err := mcpgo.AddTool(s, forecastTool, mcpgo.Structured(forecast)); err != nil {
 		return nil, err
 	}
-	if err := addMCPGoResources(s); err != nil {
-		return nil, err
-	}
+	addMCPGoResources(s)
 	return s, nil
 }
 

@@ -7,15 +7,16 @@ import (
 	mcpgomcp "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcperr/mcperr/adapters/gosdk"
-	"github.com/mcperr/mcperr/adapters/mcpgo"
 )
 
 // The resources and the prompt of the server: docs://readme reads, db://orders
 // fails the way an outage does (Lookup), the template orders://{id} reads
 // ord_1 and finds no other order (GetOrder), and the prompt summarize_order
 // panics the way a bug does (Crash).
+//
+// They are added with each SDK's own methods: the middleware of Install
+// serves every resources/read and prompts/get of the server, however the
+// resource or prompt was added, so their handlers just return errors.
 const (
 	readmeURI  = "docs://readme"
 	ordersURI  = "db://orders"
@@ -24,35 +25,29 @@ const (
 	readmeText = "mcperr's stdio server: every kind of failure, on demand."
 )
 
-// addGoSDKResources adds the resources and the prompt through mcperr.
-func addGoSDKResources(s *mcp.Server) error {
-	if err := gosdk.AddResource(s, &mcp.Resource{URI: readmeURI, Name: "readme", MIMEType: "text/plain"},
+// addGoSDKResources adds the resources and the prompt to a go-sdk server.
+func addGoSDKResources(s *mcp.Server) {
+	s.AddResource(&mcp.Resource{URI: readmeURI, Name: "readme", MIMEType: "text/plain"},
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: readmeURI, Text: readmeText}}}, nil
-		}); err != nil {
-		return err
-	}
-	if err := gosdk.AddResource(s, &mcp.Resource{URI: ordersURI, Name: "orders", MIMEType: "text/plain"},
+		})
+	s.AddResource(&mcp.Resource{URI: ordersURI, Name: "orders", MIMEType: "text/plain"},
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			text, err := Lookup()
 			if err != nil {
 				return nil, err
 			}
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: ordersURI, Text: text}}}, nil
-		}); err != nil {
-		return err
-	}
-	if err := gosdk.AddResourceTemplate(s, &mcp.ResourceTemplate{URITemplate: orderURI, Name: "order", MIMEType: "text/plain"},
+		})
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: orderURI, Name: "order", MIMEType: "text/plain"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			text, err := GetOrder(strings.TrimPrefix(req.Params.URI, "orders://"))
 			if err != nil {
 				return nil, err
 			}
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: text}}}, nil
-		}); err != nil {
-		return err
-	}
-	return gosdk.AddPrompt(s, &mcp.Prompt{Name: promptName, Description: "Summarizes an order; panics."},
+		})
+	s.AddPrompt(&mcp.Prompt{Name: promptName, Description: "Summarizes an order; panics."},
 		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			text, err := Crash()
 			if err != nil {
@@ -62,35 +57,29 @@ func addGoSDKResources(s *mcp.Server) error {
 		})
 }
 
-// addMCPGoResources adds the same resources and prompt on mcp-go.
-func addMCPGoResources(s *server.MCPServer) error {
-	if err := mcpgo.AddResource(s, mcpgomcp.NewResource(readmeURI, "readme", mcpgomcp.WithMIMEType("text/plain")),
+// addMCPGoResources adds the same resources and prompt to an mcp-go server.
+func addMCPGoResources(s *server.MCPServer) {
+	s.AddResource(mcpgomcp.NewResource(readmeURI, "readme", mcpgomcp.WithMIMEType("text/plain")),
 		func(context.Context, mcpgomcp.ReadResourceRequest) ([]mcpgomcp.ResourceContents, error) {
 			return []mcpgomcp.ResourceContents{mcpgomcp.TextResourceContents{URI: readmeURI, MIMEType: "text/plain", Text: readmeText}}, nil
-		}); err != nil {
-		return err
-	}
-	if err := mcpgo.AddResource(s, mcpgomcp.NewResource(ordersURI, "orders", mcpgomcp.WithMIMEType("text/plain")),
+		})
+	s.AddResource(mcpgomcp.NewResource(ordersURI, "orders", mcpgomcp.WithMIMEType("text/plain")),
 		func(context.Context, mcpgomcp.ReadResourceRequest) ([]mcpgomcp.ResourceContents, error) {
 			text, err := Lookup()
 			if err != nil {
 				return nil, err
 			}
 			return []mcpgomcp.ResourceContents{mcpgomcp.TextResourceContents{URI: ordersURI, MIMEType: "text/plain", Text: text}}, nil
-		}); err != nil {
-		return err
-	}
-	if err := mcpgo.AddResourceTemplate(s, mcpgomcp.NewResourceTemplate(orderURI, "order", mcpgomcp.WithTemplateMIMEType("text/plain")),
+		})
+	s.AddResourceTemplate(mcpgomcp.NewResourceTemplate(orderURI, "order", mcpgomcp.WithTemplateMIMEType("text/plain")),
 		func(_ context.Context, req mcpgomcp.ReadResourceRequest) ([]mcpgomcp.ResourceContents, error) {
 			text, err := GetOrder(strings.TrimPrefix(req.Params.URI, "orders://"))
 			if err != nil {
 				return nil, err
 			}
 			return []mcpgomcp.ResourceContents{mcpgomcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: text}}, nil
-		}); err != nil {
-		return err
-	}
-	return mcpgo.AddPrompt(s, mcpgomcp.NewPrompt(promptName, mcpgomcp.WithPromptDescription("Summarizes an order; panics.")),
+		})
+	s.AddPrompt(mcpgomcp.NewPrompt(promptName, mcpgomcp.WithPromptDescription("Summarizes an order; panics.")),
 		func(context.Context, mcpgomcp.GetPromptRequest) (*mcpgomcp.GetPromptResult, error) {
 			text, err := Crash()
 			if err != nil {
