@@ -24,25 +24,23 @@ const (
 	// one log record holds; absent for other failures.
 	RefKey = attribute.Key("mcperr.ref")
 	// RequestIDKey is mcperr's request id of the call: the envelope's
-	// requestId and the log record's request_id. On mcp-go it is the
-	// JSON-RPC id; on go-sdk, which does not expose that id, a UUID that
-	// mcperr minted, which is why it is not jsonrpc.request.id.
+	// requestId and the log record's request_id, a UUID of version 7 that
+	// mcperr mints for the request (filter.RequestIDFromContext), on both
+	// SDKs. It is not the JSON-RPC id, and so not jsonrpc.request.id.
 	RequestIDKey = attribute.Key("mcperr.request_id")
 )
 
 // The semantic conventions' keys used here, from semconv v1.41.0.
 var (
-	keyMethod        = semconv.McpMethodNameKey         // mcp.method.name
-	keyProtocol      = semconv.McpProtocolVersionKey    // mcp.protocol.version
-	keySession       = semconv.McpSessionIDKey          // mcp.session.id
-	keyResourceURI   = semconv.McpResourceURIKey        // mcp.resource.uri
-	keyToolName      = semconv.GenAIToolNameKey         // gen_ai.tool.name
-	keyPromptName    = semconv.GenAIPromptNameKey       // gen_ai.prompt.name
-	keyOperationName = semconv.GenAIOperationNameKey    // gen_ai.operation.name
-	keyJSONRPCID     = semconv.JSONRPCRequestIDKey      // jsonrpc.request.id
-	keyStatusCode    = semconv.RPCResponseStatusCodeKey // rpc.response.status_code
-	keyErrorType     = semconv.ErrorTypeKey             // error.type
-	keyTransport     = semconv.NetworkTransportKey      // network.transport
+	keyMethod      = semconv.McpMethodNameKey         // mcp.method.name
+	keyProtocol    = semconv.McpProtocolVersionKey    // mcp.protocol.version
+	keySession     = semconv.McpSessionIDKey          // mcp.session.id
+	keyResourceURI = semconv.McpResourceURIKey        // mcp.resource.uri
+	keyToolName    = semconv.GenAIToolNameKey         // gen_ai.tool.name
+	keyPromptName  = semconv.GenAIPromptNameKey       // gen_ai.prompt.name
+	keyStatusCode  = semconv.RPCResponseStatusCodeKey // rpc.response.status_code
+	keyErrorType   = semconv.ErrorTypeKey             // error.type
+	keyTransport   = semconv.NetworkTransportKey      // network.transport
 
 	executeTool = semconv.GenAIOperationNameExecuteTool // gen_ai.operation.name=execute_tool
 )

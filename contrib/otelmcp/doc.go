@@ -19,13 +19,21 @@
 //     the request's params._meta (traceparent, tracestate), where there is
 //     one.
 //
+// The spans have no jsonrpc.request.id, which the conventions list as
+// conditionally required for a request: neither SDK gives a middleware the
+// request's JSON-RPC id (mcp-go gives it to its hooks only), and this
+// package does not smuggle it through the request. mcperr's own request id,
+// a UUID that the envelope and the log record carry too, is on a failed
+// call's span as mcperr.request_id.
+//
 // What this package must never do: put the error value, or any text of it
 // that the log would not hold, on a span or a metric. The exception event
-// holds filter.Failure's ErrorType and ErrorText, which are what mcperr's
-// log record holds: redacted when the pipeline is built with
-// filter.WithRedaction(true). The status description is the message the
-// client received. Nothing in this package calls span.RecordError, which
-// would record err.Error() as it is.
+// holds the Go type of the error (filter.Failure.Err) and
+// filter.Failure.ErrorText, which is what mcperr's log record holds:
+// redacted when the pipeline is built with filter.WithRedaction(true).
+// The status description is the message the client received. Nothing in
+// this package calls span.RecordError, which would record err.Error() as
+// it is.
 //
 // Order matters: the span must be active when mcperr maps the error, so its
 // middleware must run outside mcperr's. On go-sdk, add GoSDKMiddleware after

@@ -28,9 +28,9 @@ func printSpan(s sdktrace.ReadOnlySpan) {
 	fmt.Printf("%s (%s) status=%s\n", s.Name(), s.SpanKind(), s.Status().Code)
 	var lines []string
 	for _, kv := range s.Attributes() {
-		v := kv.Value.Emit()
+		v := kv.Value.String()
 		switch kv.Key {
-		case otelmcp.RefKey, otelmcp.RequestIDKey, "jsonrpc.request.id", "mcp.session.id":
+		case otelmcp.RefKey, otelmcp.RequestIDKey, "mcp.session.id":
 			v = "…"
 		}
 		lines = append(lines, fmt.Sprintf("  %s=%s", kv.Key, v))
@@ -120,7 +120,9 @@ func ExampleGoSDKMiddleware() {
 }
 
 // InstrumentMCPGo gives an mcp-go server the MCP server spans; called
-// before mcpgo.Install, its span is the one the Observer marks.
+// before mcpgo.Install, its span is the one the Observer marks. mcp-go
+// gives no middleware the JSON-RPC id: the span has no jsonrpc.request.id,
+// and mcperr.request_id is mcperr's own.
 func ExampleInstrumentMCPGo() {
 	spans := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
@@ -154,7 +156,6 @@ func ExampleInstrumentMCPGo() {
 	//   error.type=tool_error
 	//   gen_ai.operation.name=execute_tool
 	//   gen_ai.tool.name=lookup
-	//   jsonrpc.request.id=…
 	//   mcp.method.name=tools/call
 	//   mcperr.category=server
 	//   mcperr.code=INTERNAL_ERROR

@@ -14,9 +14,8 @@ import (
 // conventions describe them; every other method passes through untouched.
 //
 // go-sdk runs the receiving middleware added last first. Add this one after
-// gosdk.Install (and after the first gosdk.AddTool, which installs mcperr
-// when Install was not called), so that its span is active when mcperr maps
-// an error and the Observer can mark it:
+// gosdk.Install, so that its span is active when mcperr maps an error and
+// the Observer can mark it:
 //
 //	if err := gosdk.Install(s, p); err != nil { // p built with filter.WithObserver(otelmcp.Observer())
 //		return err
@@ -28,9 +27,9 @@ import (
 // and gen_ai.operation.name=execute_tool (tools), gen_ai.prompt.name
 // (prompts), mcp.resource.uri (resources), mcp.session.id where the
 // session has an id, mcp.protocol.version and network.transport (see
-// WithNetworkTransport). go-sdk does not expose the JSON-RPC id, so there
-// is no jsonrpc.request.id: the Observer records mcperr's own request id as
-// mcperr.request_id. A failure sets error.type (tool_error for a result
+// WithNetworkTransport). go-sdk does not expose the JSON-RPC id to
+// middleware, so there is no jsonrpc.request.id: the Observer records
+// mcperr's own request id as mcperr.request_id. A failure sets error.type (tool_error for a result
 // with isError set; the JSON-RPC code otherwise, also as
 // rpc.response.status_code) and the status Error. Its parent is the trace
 // context in params._meta, if any (see WithPropagator).

@@ -43,15 +43,17 @@ func newGoSDKServer(t *testing.T, tm *telemetry, log *mcperrtest.Log) *mcp.Serve
 	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "ping"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "pong"}}}, nil, nil
 	}))
-	must(t, gosdk.AddResource(s, &mcp.Resource{URI: "file:///vault.txt", Name: "vault"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	// Resources and prompts are added with the SDK's own methods: the
+	// middleware of Install serves them.
+	s.AddResource(&mcp.Resource{URI: "file:///vault.txt", Name: "vault"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return nil, errors.New("open vault: key=" + secret)
-	}))
-	must(t, gosdk.AddResource(s, &mcp.Resource{URI: "file:///missing.txt", Name: "missing"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	})
+	s.AddResource(&mcp.Resource{URI: "file:///missing.txt", Name: "missing"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return nil, domain.NewNotFound("File", "missing.txt")
-	}))
-	must(t, gosdk.AddPrompt(s, &mcp.Prompt{Name: "greet"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	})
+	s.AddPrompt(&mcp.Prompt{Name: "greet"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		return nil, toolerr.New("Say whom to greet.")
-	}))
+	})
 	return s
 }
 

@@ -2,28 +2,17 @@ package otelmcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"net/http"
-	"strconv"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// requestIDHeader carries a request's JSON-RPC id from the hook that sees it
-// to the middleware, which mcp-go does not give it. The hook overwrites any
-// value a client sent under that name, and removes it from a request
-// without an id.
-const requestIDHeader = "Otelmcp-Jsonrpc-Request-Id"
-
 // InstrumentMCPGo makes s record a server span and a point of the
 // mcp.server.operation.duration histogram for every tools/call,
 // resources/read and prompts/get, as the MCP semantic conventions describe
-// them. It adds hooks that read each request's JSON-RPC id (mcp-go hands it
-// to hooks only), tool handler middleware with s.Use, and resource and
-// prompt handler middleware. Call it once per server, at start-up.
+// them. It adds tool handler middleware with s.Use, and resource and prompt
+// handler middleware. Call it once per server, at start-up.
 //
 // mcp-go runs the middleware added first first. Call InstrumentMCPGo before
 // mcpgo.Install, so that its span is active when mcperr maps an error and
@@ -37,39 +26,24 @@ const requestIDHeader = "Otelmcp-Jsonrpc-Request-Id"
 // The span is named `tools/call {tool}`, `prompts/get {prompt}` or
 // `resources/read`, of kind SERVER, with mcp.method.name, gen_ai.tool.name
 // and gen_ai.operation.name=execute_tool (tools), gen_ai.prompt.name
-// (prompts), mcp.resource.uri (resources), jsonrpc.request.id,
-// mcp.session.id, mcp.protocol.version and, with WithNetworkTransport,
-// network.transport. A failure sets error.type (tool_error for a result
-// with isError set; for an error a handler returns, the JSON-RPC code
-// mcp-go sends for it, -32603 but for a URL elicitation, also as
-// rpc.response.status_code) and the status Error. Its parent is the trace
-// context in params._meta, if any (see WithPropagator).
+// (prompts), mcp.resource.uri (resources), mcp.session.id,
+// mcp.protocol.version and, with WithNetworkTransport, network.transport.
+// A failure sets error.type (tool_error for a result with isError set; for
+// an error a handler returns, the JSON-RPC code mcp-go sends for it, -32603
+// but for a URL elicitation, also as rpc.response.status_code) and the
+// status Error. Its parent is the trace context in params._meta, if any
+// (see WithPropagator).
+//
+// The span has no jsonrpc.request.id: mcp-go gives the JSON-RPC id to its
+// hooks only, never to a handler or a middleware, and this package does not
+// smuggle it through the request. The Observer records mcperr's own request
+// id as mcperr.request_id instead.
 //
 // mcp-go calls no middleware for an unknown tool, resource or prompt, or
 // for arguments it refuses itself (server.WithInputSchemaValidation): those
 // get no span.
 func InstrumentMCPGo(s *server.MCPServer, opts ...Option) {
 	in := newInstruments(opts)
-	hooks := s.GetHooks()
-	if hooks == nil {
-		hooks = &server.Hooks{}
-		server.WithHooks(hooks)(s)
-	}
-	hooks.AddBeforeCallTool(func(_ context.Context, id any, req *mcp.CallToolRequest) {
-		if req != nil {
-			stamp(&req.Header, id)
-		}
-	})
-	hooks.AddBeforeReadResource(func(_ context.Context, id any, req *mcp.ReadResourceRequest) {
-		if req != nil {
-			stamp(&req.Header, id)
-		}
-	})
-	hooks.AddBeforeGetPrompt(func(_ context.Context, id any, req *mcp.GetPromptRequest) {
-		if req != nil {
-			stamp(&req.Header, id)
-		}
-	})
 	s.Use(in.mcpgoTool)
 	server.WithResourceHandlerMiddleware(in.mcpgoResource)(s)
 	server.WithPromptHandlerMiddleware(in.mcpgoPrompt)(s)
@@ -77,7 +51,7 @@ func InstrumentMCPGo(s *server.MCPServer, opts ...Option) {
 
 func (in *instruments) mcpgoTool(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		r := mcpgoRequest(ctx, methodCallTool, req.Header, req.Params.Meta)
+		r := mcpgoRequest(ctx, methodCallTool, req.Params.Meta)
 		r.tool = req.Params.Name
 		ctx, op := in.start(ctx, r)
 		defer func() { in.finish(ctx, op, res != nil && res.IsError, err, recover()) }()
@@ -87,7 +61,7 @@ func (in *instruments) mcpgoTool(next server.ToolHandlerFunc) server.ToolHandler
 
 func (in *instruments) mcpgoResource(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) (res []mcp.ResourceContents, err error) {
-		r := mcpgoRequest(ctx, methodReadResource, req.Header, req.Params.Meta)
+		r := mcpgoRequest(ctx, methodReadResource, req.Params.Meta)
 		r.uri = req.Params.URI
 		ctx, op := in.start(ctx, r)
 		defer func() { in.finish(ctx, op, false, err, recover()) }()
@@ -97,7 +71,7 @@ func (in *instruments) mcpgoResource(next server.ResourceHandlerFunc) server.Res
 
 func (in *instruments) mcpgoPrompt(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (res *mcp.GetPromptResult, err error) {
-		r := mcpgoRequest(ctx, methodGetPrompt, req.Header, req.Params.Meta)
+		r := mcpgoRequest(ctx, methodGetPrompt, req.Params.Meta)
 		r.prompt = req.Params.Name
 		ctx, op := in.start(ctx, r)
 		defer func() { in.finish(ctx, op, false, err, recover()) }()
@@ -106,8 +80,8 @@ func (in *instruments) mcpgoPrompt(next server.PromptHandlerFunc) server.PromptH
 }
 
 // mcpgoRequest describes a request of method on mcp-go.
-func mcpgoRequest(ctx context.Context, method string, header http.Header, meta *mcp.Meta) request {
-	r := request{method: method, jsonrpcID: header.Get(requestIDHeader), protocol: server.RequestProtocolVersion(ctx)}
+func mcpgoRequest(ctx context.Context, method string, meta *mcp.Meta) request {
+	r := request{method: method, protocol: server.RequestProtocolVersion(ctx)}
 	if s := server.ClientSessionFromContext(ctx); s != nil {
 		r.session = s.SessionID()
 	}
@@ -155,39 +129,4 @@ func urlElicitation(err error) (mcp.URLElicitationRequiredError, bool) {
 		return *pointer, true
 	}
 	return required, false
-}
-
-// stamp stores id in *header under requestIDHeader, making the header if
-// there is none, and removes it for a request without an id.
-func stamp(header *http.Header, id any) {
-	if id == nil {
-		if *header != nil {
-			header.Del(requestIDHeader)
-		}
-		return
-	}
-	if *header == nil {
-		*header = make(http.Header, 1)
-	}
-	header.Set(requestIDHeader, formatID(id))
-}
-
-// formatID returns a JSON-RPC id as text: a string as it is, a number in
-// decimal.
-func formatID(id any) string {
-	switch v := id.(type) {
-	case string:
-		return v
-	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case int64:
-		return strconv.FormatInt(v, 10)
-	case int:
-		return strconv.Itoa(v)
-	case json.Number:
-		return v.String()
-	case mcp.RequestId:
-		return formatID(v.Value())
-	}
-	return fmt.Sprint(id)
 }

@@ -37,16 +37,21 @@ func newMCPGoServer(t *testing.T, tm *telemetry, log *mcperrtest.Log) *server.MC
 	must(t, mcpgo.AddTool(s, mcp.NewTool("ping"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("pong"), nil
 	}))
-	must(t, mcpgo.AddResource(s, mcp.NewResource("file:///vault.txt", "vault"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	// Resources and prompts are added with the SDK's own methods: the
+	// middleware of Install serves them.
+	s.AddResource(mcp.NewResource("file:///vault.txt", "vault"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		return nil, errors.New("open vault: key=" + secret)
-	}))
-	must(t, mcpgo.AddPrompt(s, mcp.NewPrompt("greet"), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	})
+	s.AddPrompt(mcp.NewPrompt("greet"), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		return nil, toolerr.New("Say whom to greet.")
-	}))
+	})
 	return s
 }
 
-var refInText = regexp.MustCompile(`\(ref: ([0-9a-f]+)\)`)
+var (
+	refInText = regexp.MustCompile(`\(ref: ([0-9a-f]+)\)`)
+	uuidV7    = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+)
 
 // TestMCPGo checks the spans and metric points of mcp-go's own client
 // talking to an mcp-go server in process, attribute by attribute, against
@@ -61,7 +66,10 @@ func TestMCPGo(t *testing.T) {
 			mc := c.MCPClient()
 			meta := &mcp.Meta{AdditionalFields: map[string]any{"traceparent": traceparent, "tracestate": tracestate}}
 
-			// A masked error: tool_error; the JSON-RPC id is the request id.
+			// A masked error: tool_error, with mcperr's code, ref and request
+			// id. mcp-go hands the JSON-RPC id to no middleware, so the span
+			// has no jsonrpc.request.id (see InstrumentMCPGo): assertAttrs
+			// checks the attributes exactly, so one would fail it.
 			req := mcp.CallToolRequest{}
 			req.Params.Name, req.Params.Meta = "lookup", meta
 			res, err := mc.CallTool(ctx, req)
@@ -69,8 +77,8 @@ func TestMCPGo(t *testing.T) {
 				t.Fatal(err)
 			}
 			env, ok := mcpgo.EnvelopeOf(res)
-			if !ok || env.Ref == "" || env.RequestID == "" {
-				t.Fatalf("no envelope with a ref and a request id: %+v", res)
+			if !ok || env.Ref == "" || !uuidV7.MatchString(env.RequestID) {
+				t.Fatalf("no envelope with a ref and a UUID v7 request id: %+v", res)
 			}
 			span := tm.span(t, "tools/call lookup")
 			assertParent(t, span)
@@ -83,7 +91,6 @@ func TestMCPGo(t *testing.T) {
 				"mcp.method.name":       "tools/call",
 				"gen_ai.tool.name":      "lookup",
 				"gen_ai.operation.name": "execute_tool",
-				"jsonrpc.request.id":    env.RequestID,
 				"mcp.session.id":        session,
 				"mcp.protocol.version":  version,
 				"error.type":            "tool_error",
@@ -102,8 +109,15 @@ func TestMCPGo(t *testing.T) {
 			// Success.
 			mcperrtest.AssertSuccess(t, c.Call("ping", nil))
 			span = tm.span(t, "tools/call ping")
-			if got := attrMap(span.Attributes()); got["error.type"] != "" || got["jsonrpc.request.id"] == "" || span.Status().Code != 0 || len(span.Events()) != 0 {
-				t.Errorf("ping: %v, status %v, events %v", got, span.Status(), span.Events())
+			assertAttrs(t, span, map[string]string{
+				"mcp.method.name":       "tools/call",
+				"gen_ai.tool.name":      "ping",
+				"gen_ai.operation.name": "execute_tool",
+				"mcp.session.id":        session,
+				"mcp.protocol.version":  version,
+			})
+			if span.Status().Code != 0 || len(span.Events()) != 0 {
+				t.Errorf("ping: status %v, events %v", span.Status(), span.Events())
 			}
 
 			// A resource: mcp-go sends -32603 whatever mcperr's code, and the
@@ -124,7 +138,6 @@ func TestMCPGo(t *testing.T) {
 			assertAttrs(t, span, map[string]string{
 				"mcp.method.name":          "resources/read",
 				"mcp.resource.uri":         "file:///vault.txt",
-				"jsonrpc.request.id":       got["mcperr.request_id"],
 				"mcp.session.id":           session,
 				"mcp.protocol.version":     version,
 				"error.type":               "-32603",
@@ -132,10 +145,10 @@ func TestMCPGo(t *testing.T) {
 				"mcperr.code":              "INTERNAL_ERROR",
 				"mcperr.category":          "server",
 				"mcperr.ref":               m[1],
-				"mcperr.request_id":        got["jsonrpc.request.id"],
+				"mcperr.request_id":        got["mcperr.request_id"],
 			})
-			if got["jsonrpc.request.id"] == "" {
-				t.Error("no jsonrpc.request.id")
+			if id := got["mcperr.request_id"]; !uuidV7.MatchString(id) || id == env.RequestID {
+				t.Errorf("mcperr.request_id %q: want a UUID v7 of its own", id)
 			}
 			assertNoSecret(t, span)
 
@@ -166,5 +179,15 @@ func TestMCPGo(t *testing.T) {
 				t.Errorf("%d points, want 4", len(points))
 			}
 		})
+	}
+}
+
+// TestMCPGoNoHooks checks that InstrumentMCPGo adds middleware only: no
+// hooks, and so nothing written into a request on the way.
+func TestMCPGoNoHooks(t *testing.T) {
+	s := server.NewMCPServer("otel", "0.1.0")
+	otelmcp.InstrumentMCPGo(s)
+	if h := s.GetHooks(); h != nil {
+		t.Errorf("InstrumentMCPGo added hooks: %+v", h)
 	}
 }

@@ -2,6 +2,7 @@ package otelmcp
 
 import (
 	"context"
+	"fmt"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -22,9 +23,11 @@ import (
 //     rpc.response.status_code holds too;
 //   - mcperr.code, mcperr.category, mcperr.ref (server errors only) and
 //     mcperr.request_id;
-//   - an "exception" event whose exception.type and exception.message are
-//     filter.Failure's ErrorType and ErrorText: what mcperr's log record
-//     holds, redacted under filter.WithRedaction, never the error value.
+//   - an "exception" event whose exception.type is the Go type of the error
+//     handled (filter.Failure.Err, such as *errors.errorString) and whose
+//     exception.message is filter.Failure.ErrorText: what mcperr's log
+//     record holds, redacted under filter.WithRedaction, never the error
+//     value.
 //
 // Give it to the pipeline:
 //
@@ -37,22 +40,22 @@ import (
 // nothing is recorded twice. Without a recording span in the context, the
 // Observer does nothing.
 func Observer() filter.Observer {
-	return filter.ObserverFunc(observe)
+	return observe
 }
 
 func observe(ctx context.Context, f filter.Failure) {
 	span := trace.SpanFromContext(ctx)
-	if !span.IsRecording() || f.Response == nil {
+	if !span.IsRecording() {
 		return
 	}
-	r := f.Response
+	env := f.Envelope
 	attrs := make([]attribute.KeyValue, 0, 6)
-	attrs = append(attrs, CodeKey.String(r.Code.String()))
-	if env := r.Envelope(); env.Category != 0 {
-		attrs = append(attrs, CategoryKey.String(env.Category.String()))
+	attrs = append(attrs, CodeKey.String(string(env.Code)))
+	if env.Category != "" {
+		attrs = append(attrs, CategoryKey.String(string(env.Category)))
 	}
-	if r.Ref != "" {
-		attrs = append(attrs, RefKey.String(r.Ref))
+	if env.Ref != "" {
+		attrs = append(attrs, RefKey.String(env.Ref))
 	}
 	if f.Call.RequestID != "" {
 		attrs = append(attrs, RequestIDKey.String(f.Call.RequestID))
@@ -60,7 +63,7 @@ func observe(ctx context.Context, f filter.Failure) {
 	op := operationFrom(ctx)
 	ours := op != nil && op.span.SpanContext().Equal(span.SpanContext())
 	if !ours {
-		if f.Call.Kind == filter.KindTool {
+		if f.Call.Method == "" || f.Call.Method == methodCallTool {
 			attrs = append(attrs, keyErrorType.String(ErrorTypeToolError))
 		} else {
 			code := formatCode(f.JSONRPCCode)
@@ -69,10 +72,10 @@ func observe(ctx context.Context, f filter.Failure) {
 	}
 	span.SetAttributes(attrs...)
 	span.AddEvent(semconv.ExceptionEventName, trace.WithAttributes(
-		semconv.ExceptionType(f.ErrorType),
+		semconv.ExceptionType(fmt.Sprintf("%T", f.Err)),
 		semconv.ExceptionMessage(f.ErrorText),
 	))
-	span.SetStatus(codes.Error, r.Message)
+	span.SetStatus(codes.Error, env.Message)
 	if ours {
 		op.observed.Store(true)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcperr/mcperr/adapters/gosdk/gosdktest"
 	"github.com/mcperr/mcperr/contrib/otelmcp"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/toolerr"
 )
 
 // TestObserverAlone checks the Observer on a span of the application's own,
@@ -26,22 +27,22 @@ func TestObserverAlone(t *testing.T) {
 	tracer := tm.tp.Tracer("app")
 
 	ctx, span := tracer.Start(context.Background(), "app tool")
-	r := p.Handle(ctx, filter.Call{Tool: "lookup", RequestID: "7"}, errors.New("password="+secret))
+	f := p.Handle(ctx, filter.Call{Tool: "lookup", RequestID: "7"}, errors.New("password="+secret))
 	span.End()
 	s := tm.span(t, "app tool")
 	assertAttrs(t, s, map[string]string{
 		"error.type":        "tool_error",
 		"mcperr.code":       "INTERNAL_ERROR",
 		"mcperr.category":   "server",
-		"mcperr.ref":        r.Ref,
+		"mcperr.ref":        f.Envelope.Ref,
 		"mcperr.request_id": "7",
 	})
 	// Without redaction the log, and so the event, hold the error's text:
 	// filter.WithRedaction(true) keeps it out of both.
-	assertFailed(t, s, r.Message, "*errors.errorString", "password="+secret)
+	assertFailed(t, s, f.Envelope.Message, "*errors.errorString", "password="+secret)
 
 	ctx, span = tracer.Start(context.Background(), "app resource")
-	e := p.HandleRPC(ctx, filter.Call{Kind: filter.KindResource, Resource: "file:///x", RequestID: "8"}, errors.New("boom"))
+	f = p.Handle(ctx, filter.Call{Method: "resources/read", Resource: "file:///x", RequestID: "8"}, errors.New("boom"))
 	span.End()
 	s = tm.span(t, "app resource")
 	assertAttrs(t, s, map[string]string{
@@ -49,14 +50,28 @@ func TestObserverAlone(t *testing.T) {
 		"rpc.response.status_code": "-32603",
 		"mcperr.code":              "INTERNAL_ERROR",
 		"mcperr.category":          "server",
-		"mcperr.ref":               e.Response.Ref,
+		"mcperr.ref":               f.Envelope.Ref,
 		"mcperr.request_id":        "8",
 	})
-	assertFailed(t, s, e.Message, "*errors.errorString", "boom")
+	assertFailed(t, s, f.Envelope.Message, "*errors.errorString", "boom")
+
+	// A prompt's client error: its JSON-RPC code, no ref.
+	ctx, span = tracer.Start(context.Background(), "app prompt")
+	f = p.Handle(ctx, filter.Call{Method: "prompts/get", Prompt: "greet", RequestID: "9"}, toolerr.New("Say whom to greet."))
+	span.End()
+	s = tm.span(t, "app prompt")
+	assertAttrs(t, s, map[string]string{
+		"error.type":               "-32602",
+		"rpc.response.status_code": "-32602",
+		"mcperr.code":              "TOOL_ERROR",
+		"mcperr.category":          "client",
+		"mcperr.request_id":        "9",
+	})
+	assertFailed(t, s, f.Envelope.Message, "*toolerr.ToolError", "Say whom to greet.")
 
 	// No recording span: nothing to do, and nothing breaks.
-	if r := p.Handle(context.Background(), filter.Call{Tool: "x"}, errors.New("y")); r == nil {
-		t.Fatal("no response")
+	if f := p.Handle(context.Background(), filter.Call{Tool: "x"}, errors.New("y")); f == nil {
+		t.Fatal("no failure")
 	}
 }
 

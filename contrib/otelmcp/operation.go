@@ -56,7 +56,6 @@ type request struct {
 	tool      string // tools/call
 	prompt    string // prompts/get
 	uri       string // resources/read
-	jsonrpcID string // only where it is the JSON-RPC id
 	session   string
 	protocol  string
 	transport string
@@ -116,9 +115,6 @@ func (in *instruments) start(ctx context.Context, r request) (context.Context, *
 	}
 	if r.method == methodReadResource {
 		spanAttrs = append(spanAttrs, keyResourceURI.String(r.uri))
-	}
-	if r.jsonrpcID != "" {
-		spanAttrs = append(spanAttrs, keyJSONRPCID.String(r.jsonrpcID))
 	}
 	if r.session != "" {
 		spanAttrs = append(spanAttrs, keySession.String(r.session))

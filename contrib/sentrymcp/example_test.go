@@ -10,14 +10,20 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/getsentry/sentry-go"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/contrib/sentrymcp"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/toolerr"
 )
 
-// Event builds the event of an incident: the error's safe parts only.
+// Event builds the event of a server failure: the error's safe parts only.
 func ExampleEvent() {
 	err := errors.Wrapf(errors.Newf("password=%s", "hunter2"), "connect to %s", errors.Safe("orders-db"))
-	e := sentrymcp.Event(filter.Incident{Ref: "9b1c04e2d7a35f68", Call: filter.Call{Tool: "lookup", RequestID: "7"}, Code: "INTERNAL_ERROR", Err: err})
+	e := sentrymcp.Event(filter.Failure{
+		Call:     filter.Call{Tool: "lookup", RequestID: "7"},
+		Envelope: filter.Envelope{Code: codes.InternalError, Category: codes.Server, Ref: "9b1c04e2d7a35f68"},
+		Err:      err,
+	})
 	for _, k := range slices.Sorted(maps.Keys(e.Tags)) {
 		fmt.Printf("%s=%s\n", k, e.Tags[k])
 	}
@@ -33,8 +39,9 @@ func ExampleEvent() {
 	// via *withstack.withStack
 }
 
-// Reporter is given to the pipeline, which calls it once per server error.
-func ExampleReporter() {
+// Observer is given to the pipeline, which tells it of every failure; it
+// sends an event for each server error only.
+func ExampleObserver() {
 	tr := &fakeTransport{}
 	client, err := sentry.NewClient(sentry.ClientOptions{Dsn: "https://public@sentry.invalid/1", Transport: tr, DisableMetrics: true})
 	if err != nil {
@@ -42,13 +49,15 @@ func ExampleReporter() {
 	}
 	hub := sentry.NewHub(client, sentry.NewScope())
 
-	p, err := filter.New(filter.WithReporter(sentrymcp.Reporter(hub)), filter.WithLogger(slog.New(slog.DiscardHandler)))
+	p, err := filter.New(filter.WithObserver(sentrymcp.Observer(hub)), filter.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		panic(err)
 	}
-	r := p.Handle(context.Background(), filter.Call{Tool: "lookup"}, fmt.Errorf("dial 10.0.0.5: password=hunter2 refused"))
+	ctx := context.Background()
+	f := p.Handle(ctx, filter.Call{Tool: "lookup"}, fmt.Errorf("dial 10.0.0.5: password=hunter2 refused"))
+	p.Handle(ctx, filter.Call{Tool: "divide"}, toolerr.New("b must not be zero.")) // a client error: no event
 	events := tr.sent()
-	fmt.Println(len(events), events[0].Tags["ref"] == r.Ref, events[0].Tags["tool"])
+	fmt.Println(len(events), events[0].Tags["ref"] == f.Envelope.Ref, events[0].Tags["tool"])
 	// Output:
 	// 1 true lookup
 }

@@ -1,14 +1,18 @@
 // Package sentrymcp sends the server errors of an MCP server to Sentry,
-// safe for personal data: a filter.Reporter for the mcperr pipeline that
+// safe for personal data: a filter.Observer for the mcperr pipeline that
 // builds each event with cockroachdb/errors' BuildSentryReport, which keeps
 // only what an error marks as safe (its types, stacks, safe details and
 // the redacted form of its message) and so is redacted by construction.
 //
-// Give the Reporter to the pipeline; mcperr calls it once for each server
-// error (a masked error, a panic, TIMEOUT, DATABASE_ERROR, ...), with the
-// ref the client read:
+// Give the Observer to the pipeline:
 //
-//	p, err := filter.New(filter.WithReporter(sentrymcp.Reporter(nil)))
+//	p, err := filter.New(filter.WithObserver(sentrymcp.Observer(nil)))
+//
+// The pipeline tells it of every failure; it sends an event for each server
+// error only (a failure whose category is codes.Server: a masked error,
+// a panic, TIMEOUT, DATABASE_ERROR, ...), with the ref the client read.
+// A client or business error, such as NOT_FOUND or a ToolError, is no
+// incident and sends nothing.
 //
 // Each event carries the ref, the code, what failed (tool, resource or
 // prompt), the MCP method and mcperr's request id as tags, so that the
@@ -28,38 +32,52 @@ import (
 	"github.com/cockroachdb/errors"
 	"github.com/getsentry/sentry-go"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 )
 
 // maxTag is the longest tag value Sentry keeps.
 const maxTag = 200
 
-// Reporter returns a filter.Reporter that sends each server error to
-// Sentry through hub. A nil hub means the hub of the call's context
+// The MCP methods, as filter.Call.Method names them.
+const (
+	methodCallTool     = "tools/call"
+	methodReadResource = "resources/read"
+	methodGetPrompt    = "prompts/get"
+	methodComplete     = "completion/complete"
+)
+
+// Observer returns a filter.Observer that sends each server error, a
+// failure whose Envelope.Category is codes.Server, to Sentry through hub,
+// as Event builds it. A nil hub means the hub of the call's context
 // (sentry.GetHubFromContext, as Sentry's HTTP middleware puts one there)
 // and, without one, sentry.CurrentHub().
 //
-// Report hands the event to the hub's client and returns; with Sentry's
-// default HTTP transport the event is sent in the background. Call
-// sentry.Flush before the program exits.
-func Reporter(hub *sentry.Hub) filter.Reporter {
-	return filter.ReporterFunc(func(ctx context.Context, in filter.Incident) {
+// The Observer hands the event to the hub's client and returns; with
+// Sentry's default HTTP transport the event is sent in the background.
+// Call sentry.Flush before the program exits.
+func Observer(hub *sentry.Hub) filter.Observer {
+	return func(ctx context.Context, f filter.Failure) {
+		if f.Envelope.Category != codes.Server {
+			return
+		}
 		h := hub
 		if h == nil {
 			if h = sentry.GetHubFromContext(ctx); h == nil {
 				h = sentry.CurrentHub()
 			}
 		}
-		h.CaptureEvent(Event(in))
-	})
+		h.CaptureEvent(Event(f))
+	}
 }
 
-// Event returns the Sentry event Reporter sends for in: the report
-// errors.BuildSentryReport builds from in.Err, its safe details as
+// Event returns the Sentry event Observer sends for f: the report
+// errors.BuildSentryReport builds from f.Err, its safe details as
 // contexts, and the tags "ref", "code", "mcp.method", "request_id",
 // "session_id" where there is one, and "tool", "resource" or "prompt".
-func Event(in filter.Incident) *sentry.Event {
-	event, details := errors.BuildSentryReport(in.Err)
+// It reads nothing else of f: not its texts, not its ErrorText.
+func Event(f filter.Failure) *sentry.Event {
+	event, details := errors.BuildSentryReport(f.Err)
 	if event == nil {
 		event = sentry.NewEvent()
 	}
@@ -82,22 +100,26 @@ func Event(in filter.Incident) *sentry.Event {
 			event.Tags[k] = v
 		}
 	}
+	method := f.Call.Method
+	if method == "" {
+		method = methodCallTool
+	}
 	tag("report_type", "error")
-	tag("ref", in.Ref)
-	tag("code", in.Code.String())
-	tag("mcp.method", in.Call.Kind.Method())
-	tag("request_id", in.Call.RequestID)
-	tag("session_id", in.Call.SessionID)
-	switch in.Call.Kind {
-	case filter.KindTool:
-		tag("tool", in.Call.Tool)
-	case filter.KindResource:
-		tag("resource", in.Call.Resource)
-	case filter.KindPrompt:
-		tag("prompt", in.Call.Prompt)
-	case filter.KindCompletion:
-		tag("prompt", in.Call.Prompt)
-		tag("resource", in.Call.Resource)
+	tag("ref", f.Envelope.Ref)
+	tag("code", string(f.Envelope.Code))
+	tag("mcp.method", method)
+	tag("request_id", f.Call.RequestID)
+	tag("session_id", f.Call.SessionID)
+	switch method {
+	case methodCallTool:
+		tag("tool", f.Call.Tool)
+	case methodReadResource:
+		tag("resource", f.Call.Resource)
+	case methodGetPrompt:
+		tag("prompt", f.Call.Prompt)
+	case methodComplete:
+		tag("prompt", f.Call.Prompt)
+		tag("resource", f.Call.Resource)
 	}
 	return event
 }

@@ -3,6 +3,7 @@ package sentrymcp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -17,7 +18,9 @@ import (
 
 	"github.com/mcperr/mcperr/adapters/gosdk"
 	"github.com/mcperr/mcperr/adapters/gosdk/gosdktest"
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/contrib/sentrymcp"
+	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/mcperrtest"
 	"github.com/mcperr/mcperr/toolerr"
@@ -58,12 +61,12 @@ func newHub(t *testing.T) (*sentry.Hub, *fakeTransport) {
 	return sentry.NewHub(client, sentry.NewScope()), tr
 }
 
-// TestReporter runs go-sdk's client against a go-sdk server whose tools
+// TestObserver runs go-sdk's client against a go-sdk server whose tools
 // fail with a secret in their errors, and checks what reached Sentry.
-func TestReporter(t *testing.T) {
+func TestObserver(t *testing.T) {
 	hub, tr := newHub(t)
 	log := mcperrtest.NewLog(t)
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReporter(sentrymcp.Reporter(hub)))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithObserver(sentrymcp.Observer(hub)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +82,10 @@ func TestReporter(t *testing.T) {
 	for name, h := range map[string]func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error){
 		"plain":     fail(fmt.Errorf("dial 10.0.0.5: password=%s refused", secret)),
 		"crdb":      fail(crdb.Wrapf(crdb.Newf("password=%s", secret), "connect to %s", "db.internal")),
+		"slow":      fail(fmt.Errorf("query with password=%s: %w", secret, context.DeadlineExceeded)),
 		"toolerror": fail(toolerr.New("b must not be zero.")),
+		"notfound":  fail(domain.NewNotFound("Order", "ord_9")),
+		"cancelled": fail(fmt.Errorf("password=%s: %w", secret, context.Canceled)),
 		"panics": func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			panic("token " + secret)
 		},
@@ -90,65 +96,100 @@ func TestReporter(t *testing.T) {
 	}
 	c := gosdktest.Connect(t, s)
 
+	// checkEvent checks the one event a server error sent.
+	checkEvent := func(t *testing.T, events []*sentry.Event, tool, code string, res *mcperrtest.Result) {
+		t.Helper()
+		if len(events) != 1 {
+			t.Fatalf("%d events, want 1", len(events))
+		}
+		ref := res.Envelope.Ref
+		e := events[0]
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), secret) {
+			t.Errorf("the event holds the secret: %s", b)
+		}
+		if !strings.Contains(string(b), ref) {
+			t.Errorf("the event does not hold the ref %s: %s", ref, b)
+		}
+		want := map[string]string{
+			"report_type": "error",
+			"ref":         ref,
+			"code":        code,
+			"mcp.method":  "tools/call",
+			"tool":        tool,
+			"request_id":  res.Envelope.RequestID,
+		}
+		if !maps.Equal(e.Tags, want) {
+			t.Errorf("tags %v, want %v", e.Tags, want)
+		}
+		if e.ServerName != "<redacted>" || e.Level != sentry.LevelError || len(e.Exception) == 0 {
+			t.Errorf("server name %q, level %q, %d exceptions", e.ServerName, e.Level, len(e.Exception))
+		}
+	}
+
 	for _, tool := range []string{"plain", "crdb", "panics"} {
 		t.Run(tool, func(t *testing.T) {
 			before := len(tr.sent())
 			res := c.Call(tool, nil)
-			ref := mcperrtest.AssertMasked(t, res, log)
-			events := tr.sent()[before:]
-			if len(events) != 1 {
-				t.Fatalf("%d events, want 1", len(events))
+			if mcperrtest.AssertMasked(t, res, log) == "" {
+				return
 			}
-			e := events[0]
-			b, err := json.Marshal(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(string(b), secret) {
-				t.Errorf("the event holds the secret: %s", b)
-			}
-			if !strings.Contains(string(b), ref) {
-				t.Errorf("the event does not hold the ref %s: %s", ref, b)
-			}
-			want := map[string]string{
-				"report_type": "error",
-				"ref":         ref,
-				"code":        "INTERNAL_ERROR",
-				"mcp.method":  "tools/call",
-				"tool":        tool,
-				"request_id":  res.Envelope.RequestID,
-			}
-			if !maps.Equal(e.Tags, want) {
-				t.Errorf("tags %v, want %v", e.Tags, want)
-			}
-			if e.ServerName != "<redacted>" || e.Level != sentry.LevelError || len(e.Exception) == 0 {
-				t.Errorf("server name %q, level %q, %d exceptions", e.ServerName, e.Level, len(e.Exception))
-			}
+			checkEvent(t, tr.sent()[before:], tool, "INTERNAL_ERROR", res)
 		})
 	}
 
-	// A client error is no incident.
+	// A TIMEOUT is a server error too: it has a ref, and an event.
+	t.Run("slow", func(t *testing.T) {
+		before := len(tr.sent())
+		res := c.Call("slow", nil)
+		if res.Envelope == nil || res.Envelope.Code != codes.Timeout || res.Envelope.Ref == "" {
+			t.Fatalf("slow: %+v, want a TIMEOUT with a ref", res)
+		}
+		mcperrtest.AssertNoCanary(t, res, secret)
+		checkEvent(t, tr.sent()[before:], "slow", "TIMEOUT", res)
+	})
+
+	// Client errors are no incident.
 	before := len(tr.sent())
-	mcperrtest.AssertToolError(t, c.Call("toolerror", nil), "TOOL_ERROR", "b must not be zero.")
+	mcperrtest.AssertToolError(t, c.Call("toolerror", nil), codes.ToolFailed, "b must not be zero.")
+	mcperrtest.AssertToolError(t, c.Call("notfound", nil), codes.NotFound, "Order not found: ord_9")
+	if res := c.Call("cancelled", nil); res.Envelope == nil || res.Envelope.Code != codes.Cancelled {
+		t.Errorf("cancelled: %+v, want CANCELLED", res)
+	}
 	if n := len(tr.sent()) - before; n != 0 {
-		t.Errorf("a ToolError sent %d events", n)
+		t.Errorf("client errors sent %d events", n)
 	}
 }
 
-// TestEventKinds checks the tags of a resource's and a prompt's incidents.
+// TestEventKinds checks the tags of the events of each kind of request.
 func TestEventKinds(t *testing.T) {
 	for _, tc := range []struct {
 		call filter.Call
 		want map[string]string
 	}{
-		{filter.Call{Kind: filter.KindResource, Resource: "file:///vault.txt", RequestID: "9", SessionID: "s1"},
+		{filter.Call{Method: "resources/read", Resource: "file:///vault.txt", RequestID: "9", SessionID: "s1"},
 			map[string]string{"mcp.method": "resources/read", "resource": "file:///vault.txt", "request_id": "9", "session_id": "s1"}},
-		{filter.Call{Kind: filter.KindPrompt, Prompt: "greet", RequestID: "10"},
+		{filter.Call{Method: "prompts/get", Prompt: "greet", RequestID: "10"},
 			map[string]string{"mcp.method": "prompts/get", "prompt": "greet", "request_id": "10"}},
+		{filter.Call{Method: "completion/complete", Prompt: "greet", RequestID: "12"},
+			map[string]string{"mcp.method": "completion/complete", "prompt": "greet", "request_id": "12"}},
+		{filter.Call{Method: "tools/call", Tool: "lookup", RequestID: "13"},
+			map[string]string{"mcp.method": "tools/call", "tool": "lookup", "request_id": "13"}},
+		// An empty Method is a tools/call; a long tag is cut to valid UTF-8.
 		{filter.Call{Tool: strings.Repeat("é", 150), RequestID: "11"},
 			map[string]string{"mcp.method": "tools/call", "tool": strings.Repeat("é", 100), "request_id": "11"}},
 	} {
-		e := sentrymcp.Event(filter.Incident{Ref: "0123456789abcdef", Call: tc.call, Code: "INTERNAL_ERROR", Err: fmt.Errorf("key=%s", secret)})
+		f := filter.Failure{
+			Call:      tc.call,
+			Texts:     []string{"Internal error (ref: 0123456789abcdef).", "password=" + secret},
+			Envelope:  filter.Envelope{Code: codes.InternalError, Category: codes.Server, Ref: "0123456789abcdef", Message: "password=" + secret},
+			Err:       fmt.Errorf("key=%s", secret),
+			ErrorText: "key=" + secret,
+		}
+		e := sentrymcp.Event(f)
 		want := map[string]string{"report_type": "error", "ref": "0123456789abcdef", "code": "INTERNAL_ERROR"}
 		maps.Copy(want, tc.want)
 		if !maps.Equal(e.Tags, want) {
@@ -160,15 +201,15 @@ func TestEventKinds(t *testing.T) {
 	}
 }
 
-// Reporter with a nil hub uses the hub of the call's context.
-func TestReporterHubFromContext(t *testing.T) {
+// Observer with a nil hub uses the hub of the call's context.
+func TestObserverHubFromContext(t *testing.T) {
 	hub, tr := newHub(t)
-	p, err := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithReporter(sentrymcp.Reporter(nil)))
+	p, err := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithObserver(sentrymcp.Observer(nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := p.Handle(sentry.SetHubOnContext(context.Background(), hub), filter.Call{Tool: "x"}, fmt.Errorf("boom"))
-	if e := tr.sent(); len(e) != 1 || e[0].Tags["ref"] != r.Ref {
-		t.Fatalf("events %v, want one with ref %s", e, r.Ref)
+	f := p.Handle(sentry.SetHubOnContext(context.Background(), hub), filter.Call{Tool: "x"}, errors.New("boom"))
+	if e := tr.sent(); len(e) != 1 || e[0].Tags["ref"] != f.Envelope.Ref || f.Envelope.Ref == "" {
+		t.Fatalf("events %v, want one with ref %s", e, f.Envelope.Ref)
 	}
 }
