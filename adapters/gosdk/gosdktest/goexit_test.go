@@ -17,8 +17,32 @@ import (
 	"github.com/mcperr/mcperr/mcperrtest"
 )
 
-// noAnswerWait is how long the test waits for an answer that must not come.
-const noAnswerWait = 500 * time.Millisecond
+// noAnswerWait is how long the test waits for an answer that must not
+// come: long enough for the server to have run the handler.
+const noAnswerWait = 2 * time.Second
+
+// signalHandler is a slog.Handler that hands each record to its inner
+// handler, then says so on written.
+type signalHandler struct {
+	slog.Handler
+	written chan<- struct{}
+}
+
+func (h signalHandler) Handle(ctx context.Context, r slog.Record) error {
+	err := h.Handler.Handle(ctx, r)
+	h.written <- struct{}{}
+	return err
+}
+
+// waitWritten waits for one record on written, for at most ten seconds.
+func waitWritten(t *testing.T, written <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-written:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no record was written")
+	}
+}
 
 // TestCallWithoutAnswer checks the kit on a handler that calls
 // runtime.Goexit: mcperr logs the call once, at error level with a ref,
@@ -26,7 +50,8 @@ const noAnswerWait = 500 * time.Millisecond
 // WithCallTimeout has passed; the server serves on.
 func TestCallWithoutAnswer(t *testing.T) {
 	log := mcperrtest.NewLog(t)
-	p, err := filter.New(filter.WithLogger(log.Logger()))
+	written := make(chan struct{}, 8)
+	p, err := filter.New(filter.WithLogger(slog.New(signalHandler{log.Logger().Handler(), written})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +84,7 @@ func TestCallWithoutAnswer(t *testing.T) {
 	if fatals := f.Fatals(); len(fatals) != 1 || !strings.Contains(fatals[0], `call "exit": no response`) {
 		t.Errorf("reported %q, want one Fatalf that the call got no response", f.Reported())
 	}
+	waitWritten(t, written) // the record may follow the client's giving up
 	recs := log.Records()
 	if len(recs) != 1 || recs[0].Level != slog.LevelError || recs[0].Attrs["ref"] == nil ||
 		!strings.Contains(fmt.Sprint(recs[0].Attrs["error"]), "runtime.Goexit") {
