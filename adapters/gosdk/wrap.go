@@ -106,39 +106,46 @@ type binding struct {
 	unbound *serverState // the default, where mcperr is not installed
 }
 
-// state returns the configuration of the call in ctx.
-func (b *binding) state(ctx context.Context, tool string) *serverState {
+// state returns the configuration of the call in ctx, and whether it is
+// the default one of a server without mcperr, used for the first time.
+func (b *binding) state(ctx context.Context) (st *serverState, first bool) {
 	if b.st != nil {
-		return b.st
+		return b.st, false
 	}
 	if c := callctx.From(ctx); c != nil {
 		if st, ok := c.State.(*serverState); ok {
-			return st
+			return st, false
 		}
 	}
 	b.once.Do(func() {
 		p, _ := filter.New() // cannot fail without options
 		b.unbound = &serverState{p: p}
-		warn(ctx, "mcperr: handler runs without mcperr installed on its server",
-			slog.String("tool", tool), slog.String("wrapper", "gosdk."+b.fn),
-			slog.String("consequence", "its errors are masked and logged with the default configuration, without the error envelope or VALIDATION_ERROR for arguments the SDK refuses"),
-			slog.String("fix", "call gosdk.Install(s, pipeline) at start-up"))
+		first = true
 	})
-	return b.unbound
+	return b.unbound, first
 }
 
 // fail maps err, raised by the call req, with the configuration of the call
 // and the filters of b. A handler's error is classified by the arguments
-// first; a panic is not.
+// first; a panic is not. Where mcperr is not installed, the first failure
+// is followed by one ERROR record saying so, written after the failure's
+// own, so that a log handler that fails cannot lose the failure.
 func (b *binding) fail(ctx context.Context, req *mcp.CallToolRequest, err error, panicked bool) *mappedError {
 	if m, ok := err.(*mappedError); ok {
 		return m
 	}
-	st := b.state(ctx, callOf(req).Tool)
+	st, first := b.state(ctx)
 	if !panicked {
 		err = st.classify(req, err)
 	}
-	return st.mapWith(ctx, req, err, b.filters)
+	m := st.mapWith(ctx, req, err, b.filters)
+	if first {
+		warn(ctx, "mcperr: handler runs without mcperr installed on its server",
+			slog.String("tool", callOf(req).Tool), slog.String("wrapper", "gosdk."+b.fn),
+			slog.String("consequence", "its errors are masked and logged with the default configuration, without the error envelope or VALIDATION_ERROR for arguments the SDK refuses"),
+			slog.String("fix", "call gosdk.Install(s, pipeline) at start-up"))
+	}
+	return m
 }
 
 // wrap wraps h with b. h runs on the calling goroutine; a panic is
