@@ -1,16 +1,16 @@
 package gosdk_test
 
 import (
-	"github.com/google/uuid"
-
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"regexp"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapters/gosdk"
@@ -20,9 +20,9 @@ import (
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// examplePipeline returns a pipeline with a fixed ref and clock that logs to
-// stdout without timestamps and stacks, so the examples print the same every
-// time.
+// examplePipeline returns a pipeline with a fixed ref that logs to stdout
+// without times and stacks, and with the request id shown as a
+// placeholder, so that the examples print the same every time.
 func examplePipeline(opts ...filter.Option) *filter.Pipeline {
 	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
 		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
@@ -38,7 +38,6 @@ func examplePipeline(opts ...filter.Option) *filter.Pipeline {
 	p, err := filter.New(append([]filter.Option{
 		filter.WithLogger(logger),
 		filter.WithRefGenerator(func() string { return "5f0c2a9e81d34b67" }),
-		filter.WithClock(func() time.Time { return time.Date(2025, 11, 25, 12, 0, 0, 0, time.UTC) }),
 	}, opts...)...)
 	if err != nil {
 		panic(err)
@@ -67,7 +66,7 @@ func exampleClient(s *mcp.Server) *mcp.ClientSession {
 }
 
 // callAndPrint calls a tool and prints what the client, and so the model,
-// receives: each text block, and the code of the error envelope.
+// receives: each text block, and the error envelope.
 func callAndPrint(cs *mcp.ClientSession, tool string, args map[string]any) {
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
@@ -78,11 +77,8 @@ func callAndPrint(cs *mcp.ClientSession, tool string, args map[string]any) {
 		fmt.Printf("client: %s\n", c.(*mcp.TextContent).Text)
 	}
 	if env, ok := res.Meta[filter.MetaKey].(map[string]any); ok {
-		if id, ok := env["requestId"].(string); ok {
-			env["requestId"] = exampleID(id)
-		}
 		b, _ := json.Marshal(env)
-		fmt.Printf("client: envelope %s\n", b)
+		fmt.Printf("client: envelope %s\n", exampleStable(string(b)))
 	}
 }
 
@@ -119,23 +115,23 @@ func ExampleInstall() {
 	callAndPrint(cs, "lookup_order", map[string]any{"order": "ord_1"})
 	// Output:
 	// client: {"id":"ord_1","status":"shipped"}
-	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND request_id=UUID-v7 error="Order not found: ord_404" fields.resource_type=Order fields.resource_id=ord_404
+	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND request_id=UUID-v7 error="Order not found: ord_404"
 	// client: Order not found: ord_404
 	// client: Code: NOT_FOUND
 	// Details: {"resourceId":"ord_404","resourceType":"Order"}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_404","resourceType":"Order"},"error":true,"message":"Order not found: ord_404","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 	// level=ERROR msg="tool call failed" tool=lookup_order code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 request_id=UUID-v7 error="dial 10.0.0.5: password=hunter2 refused"
 	// client: Internal error in tool "lookup_order" (ref: 5f0c2a9e81d34b67).
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"lookup_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
-	// level=INFO msg="tool call failed" tool=lookup_order code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed: id: is required; order: is not a known property; remove it (the result's error: validating \"arguments\": validating root: unexpected additional properties [\"order\"])" fields.id.constraint="is required" fields.id.value=<nil> fields.order.constraint="is not a known property; remove it" fields.order.value=ord_1
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"lookup_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+	// level=INFO msg="tool call failed" tool=lookup_order code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed: id: is required; order: is not a known property; remove it (failed with: validating \"arguments\": validating root: unexpected additional properties [\"order\"])" fields.id.constraint="is required" fields.id.value=<nil> fields.order.constraint="is not a known property; remove it" fields.order.value=ord_1
 	// client: Validation failed: id: is required; order: is not a known property; remove it
 	// client: Code: VALIDATION_ERROR
 	// Details: {"violations":[{"constraint":"is required","field":"id","pointer":"/id","reason":"required"},{"constraint":"is not a known property; remove it","field":"order","pointer":"/order","reason":"additionalProperties"}]}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"is required","field":"id","pointer":"/id","reason":"required"},{"constraint":"is not a known property; remove it","field":"order","pointer":"/order","reason":"additionalProperties"}]},"error":true,"message":"Validation failed: id: is required; order: is not a known property; remove it","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"is required","field":"id","pointer":"/id","reason":"required"},{"constraint":"is not a known property; remove it","field":"order","pointer":"/order","reason":"additionalProperties"}]},"error":true,"message":"Validation failed: id: is required; order: is not a known property; remove it","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 }
 
 // A server has one configuration: a second, different one is refused.
@@ -148,12 +144,13 @@ func ExampleInstall_twice() {
 	// Output:
 	// <nil>
 	// <nil>
-	// mcperr: CONFLICTING_CONFIGURATION: mcperr is already installed on this server with another configuration; call gosdk.Install once per server and share one *filter.Pipeline
+	// mcperr: CONFLICTING_CONFIGURATION: mcperr is already installed on this server with another pipeline; call gosdk.Install once per server and share one *filter.Pipeline
 }
 
 // AddTool is the drop-in for mcp.AddTool: one changed line gives the tool
-// the whole contract, here a panic recovered, masked and logged once, with
-// the configuration Install gave the server.
+// per-tool filters and a checked definition, and its failures the
+// configuration Install gave the server; here a panic recovered, masked and
+// logged once.
 func ExampleAddTool() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
 	if err := gosdk.Install(s, examplePipeline()); err != nil {
@@ -175,7 +172,7 @@ func ExampleAddTool() {
 	// client: Internal error in tool "cancel_order" (ref: 5f0c2a9e81d34b67).
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
-	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"cancel_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 }
 
 // AddTool refuses a bad definition when the server starts, instead of
@@ -193,12 +190,34 @@ func ExampleAddTool_definitionErrors() {
 	// <nil>
 	// mcperr: DUPLICATE_TOOL: "lookup_order": a tool with this name is already registered on this server; give each tool its own name
 	// mcperr: INVALID_TOOL_NAME: "look up": character ' ' at byte 4 is not allowed; use only ASCII letters, digits, '_', '-' and '.'
-	// mcperr: NIL_HANDLER: "cancel_order": the tool has no handler; pass the function that implements it
+	// mcperr: NIL_VALUE: "cancel_order": the tool has no handler; pass the function that implements it
 }
 
-// AddRawTool checks a raw tool's arguments against its input schema, which
-// the SDK leaves to the handler, so the handler only ever sees arguments
-// that fit.
+// AddTool needs the server's configuration: on a server where Install was
+// not called first it adds nothing and says what to do.
+func ExampleAddTool_beforeInstall() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	err := gosdk.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder)
+	var de *codes.DefinitionError
+	if errors.As(err, &de) {
+		fmt.Println(de.Mistake)
+	}
+	fmt.Println(err)
+
+	if err := gosdk.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	fmt.Println(gosdk.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder))
+	// Output:
+	// NOT_INSTALLED
+	// mcperr: NOT_INSTALLED: gosdk.AddTool needs mcperr installed on the server first; call gosdk.Install(s, pipeline) before adding tools
+	// <nil>
+}
+
+// AddRawTool hands a raw handler its arguments as the SDK does, unchecked.
+// When the handler fails on arguments that do not fit the input schema, the
+// client reads which fields are wrong, and the log keeps the handler's
+// error; a handler that succeeds is answered with its success.
 func ExampleAddRawTool() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "calc", Version: "1.0.0"}, nil)
 	if err := gosdk.Install(s, examplePipeline()); err != nil {
@@ -219,15 +238,17 @@ func ExampleAddRawTool() {
 
 	cs := exampleClient(s)
 	callAndPrint(cs, "add", map[string]any{"a": 1, "b": 2})
+	callAndPrint(cs, "add", map[string]any{"a": 1}) // b is missing, but the handler succeeds: a success stays one
 	callAndPrint(cs, "add", map[string]any{"a": 1, "b": "two"})
 	// Output:
 	// client: 3
-	// level=INFO msg="tool call failed" tool=add code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed for b: must be number, not string" fields.b.constraint="must be number, not string" fields.b.value=two
+	// client: 1
+	// level=INFO msg="tool call failed" tool=add code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed for b: must be number, not string (failed with: json: cannot unmarshal string into Go struct field .B of type float64)" fields.b.constraint="must be number, not string" fields.b.value=two
 	// client: Validation failed for b: must be number, not string
 	// client: Code: VALIDATION_ERROR
 	// Details: {"violations":[{"constraint":"must be number, not string","field":"b","pointer":"/b","reason":"type"}]}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be number, not string","field":"b","pointer":"/b","reason":"type"}]},"error":true,"message":"Validation failed for b: must be number, not string","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be number, not string","field":"b","pointer":"/b","reason":"type"}]},"error":true,"message":"Validation failed for b: must be number, not string","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 }
 
 // Wrap keeps mcp.AddTool compiling and binds filters to one tool; it runs
@@ -250,18 +271,21 @@ func ExampleWrap() {
 
 	callAndPrint(exampleClient(s), "lookup_order", map[string]any{"id": "42"})
 	// Output:
-	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND request_id=UUID-v7 error="Order not found: 42" fields.resource_type=Order fields.resource_id=42 hints="[Order ids look like ord_1; call list_orders to see them.]"
+	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND request_id=UUID-v7 error="Order not found: 42" hints="[Order ids look like ord_1; call list_orders to see them.]"
 	// client: There is no order 42.
 	// client: Code: NOT_FOUND
 	// Retry: no, not with the same arguments.
 	// Hint: Order ids look like ord_1; call list_orders to see them.
-	// client: envelope {"category":"client","code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// client: envelope {"category":"client","code":"NOT_FOUND","error":true,"hints":["Order ids look like ord_1; call list_orders to see them."],"message":"There is no order 42.","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 }
 
-// WrapRaw wraps a raw handler, which the SDK alone would turn into a
+// WrapRaw wraps a raw handler, whose error the SDK alone would send as a
 // JSON-RPC error carrying the raw text.
 func ExampleWrapRaw() {
-	reg, _ := codes.NewRegistry(codes.Info{Code: "CARD_DECLINED", Category: codes.Business, Description: "The card was declined."})
+	reg, err := codes.NewRegistry(codes.Info{Code: "CARD_DECLINED", Category: codes.Business, Description: "The card was declined."})
+	if err != nil {
+		panic(err)
+	}
 	charge := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, toolerr.New("The card was declined.").WithCode("CARD_DECLINED").WithRetryable(false)
 	}
@@ -277,7 +301,7 @@ func ExampleWrapRaw() {
 	// client: The card was declined.
 	// client: Code: CARD_DECLINED
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"business","code":"CARD_DECLINED","error":true,"message":"The card was declined.","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
+	// client: envelope {"category":"business","code":"CARD_DECLINED","error":true,"message":"The card was declined.","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 }
 
 // Filters given with WithFilters run in order, the first outermost, before
@@ -291,7 +315,7 @@ func ExampleWithFilters() {
 		})
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
-	if err := gosdk.Install(s, examplePipeline(filter.WithFilters(trace("global")))); err != nil {
+	if err := gosdk.Install(s, examplePipeline(filter.WithGlobalFilters(trace("global")))); err != nil {
 		panic(err)
 	}
 	err := gosdk.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder, gosdk.WithFilters(trace("first"), trace("second")))
@@ -304,29 +328,12 @@ func ExampleWithFilters() {
 	// filter: first
 	// filter: second
 	// filter: global
-	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND request_id=UUID-v7 error="Order not found: ord_9" fields.resource_type=Order fields.resource_id=ord_9
+	// level=INFO msg="tool call failed" tool=lookup_order code=NOT_FOUND request_id=UUID-v7 error="Order not found: ord_9"
 	// client: Order not found: ord_9
 	// client: Code: NOT_FOUND
 	// Details: {"resourceId":"ord_9","resourceType":"Order"}
 	// Retry: no, not with the same arguments.
-	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","requestId":"UUID-v7","retryable":false,"timestamp":"2025-11-25T12:00:00Z","version":1}
-}
-
-// WithoutArgumentCheck leaves a raw tool's arguments to its handler, as the
-// SDK does.
-func ExampleWithoutArgumentCheck() {
-	s := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "1.0.0"}, nil)
-	schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`)
-	err := gosdk.AddRawTool(s, &mcp.Tool{Name: "echo", InputSchema: schema},
-		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(req.Params.Arguments)}}}, nil
-		}, gosdk.WithoutArgumentCheck())
-	if err != nil {
-		panic(err)
-	}
-	callAndPrint(exampleClient(s), "echo", map[string]any{"n": "not a number"})
-	// Output:
-	// client: {"n":"not a number"}
+	// client: envelope {"category":"client","code":"NOT_FOUND","details":{"resourceId":"ord_9","resourceType":"Order"},"error":true,"message":"Order not found: ord_9","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 }
 
 // A client reads a failure's envelope typed, instead of type-asserting
@@ -336,8 +343,11 @@ func ExampleEnvelopeOf() {
 	if err := gosdk.Install(s, examplePipeline(filter.WithLogger(slog.New(slog.DiscardHandler)))); err != nil {
 		panic(err)
 	}
-	mcp.AddTool(s, &mcp.Tool{Name: "quote"}, func(context.Context, *mcp.CallToolRequest, lookupArgs) (*mcp.CallToolResult, any, error) {
-		return nil, nil, domain.NewRateLimited(30 * time.Second)
+	mcp.AddTool(s, &mcp.Tool{Name: "quote"}, func(_ context.Context, _ *mcp.CallToolRequest, args lookupArgs) (*mcp.CallToolResult, any, error) {
+		if args.ID == "EURUSD" {
+			return nil, nil, domain.NewRateLimited(30 * time.Second)
+		}
+		return nil, map[string]any{"id": args.ID, "bid": 1.0842}, nil
 	})
 	cs := exampleClient(s)
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "quote", Arguments: map[string]any{"id": "EURUSD"}})
@@ -345,16 +355,46 @@ func ExampleEnvelopeOf() {
 		panic(err)
 	}
 	if env, ok := gosdk.EnvelopeOf(res); ok {
-		fmt.Println(env.Code, env.Category, env.Retryable, env.RetryAfter())
+		fmt.Println(env.Code, env.Category, env.Retryable, env.RetryAfterSeconds)
 	}
-	// Output: RATE_LIMITED client true 30s
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "quote", Arguments: map[string]any{"id": "GBPUSD"}})
+	if err != nil {
+		panic(err)
+	}
+	_, failed := gosdk.EnvelopeOf(res)
+	fmt.Println(res.IsError, failed) // a success has no envelope
+	// Output:
+	// RATE_LIMITED client true 30
+	// false false
 }
 
 // exampleID shows a request id minted as a UUID, which changes from run to
-// run, as the placeholder UUID-v7; a JSON-RPC id as it is.
+// run, as the placeholder UUID-v7.
 func exampleID(id string) string {
 	if u, err := uuid.Parse(id); err == nil && u.Version() == 7 {
 		return "UUID-v7"
 	}
 	return id
+}
+
+var (
+	// uuidV7 finds a request id minted as a UUID of version 7.
+	uuidV7 = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	// timestampJSON finds the timestamp of an envelope in its JSON form.
+	timestampJSON = regexp.MustCompile(`"timestamp":"([^"]*)"`)
+)
+
+// exampleStable shows the parts of an envelope's JSON that change from run
+// to run as placeholders: a request id minted as a UUID v7 as UUID-v7, and
+// a timestamp in RFC 3339 form, UTC, as RFC3339-UTC. Anything else is left
+// as it is, so that an example shows a malformed one.
+func exampleStable(s string) string {
+	s = uuidV7.ReplaceAllStringFunc(s, exampleID)
+	return timestampJSON.ReplaceAllStringFunc(s, func(m string) string {
+		ts := timestampJSON.FindStringSubmatch(m)[1]
+		if t, err := time.Parse(time.RFC3339, ts); err == nil && t.Location() == time.UTC {
+			return `"timestamp":"RFC3339-UTC"`
+		}
+		return m
+	})
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcperr/mcperr/adapters/gosdk"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // FuzzGoSDK calls, through the SDK's real in-memory client, tools that

@@ -19,7 +19,7 @@ import (
 	"github.com/mcperr/mcperr/adapters/gosdk"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // hostileServeEnv, when set, makes the test binary serve one hostile server
@@ -85,7 +85,7 @@ func hostileCases() []adaptertest.HostileCase {
 	return cases
 }
 
-// TestHostile protects the core promise against hostile handlers, errors, filters, reporters and log handlers: one isError result, no canary, the ref in one record and at most one report, and the server keeps serving.
+// TestHostile protects the core promise against hostile handlers, errors, filters, reporters, renderers, observers and log handlers: one isError result, no canary, the ref in one record and at most one report, and the server keeps serving; a runtime.Goexit anywhere leaves its call unanswered, logged once with a ref.
 func TestHostile(t *testing.T) {
 	for _, e := range hostileEntries {
 		for _, c := range hostileCases() {
@@ -110,7 +110,7 @@ func TestHostile(t *testing.T) {
 func runHostile(t *testing.T, e hostileEntry, c adaptertest.HostileCase) adaptertest.HostileRun {
 	t.Helper()
 	var stderr *adaptertest.StderrCapture
-	if c.LogMode != "" {
+	if c.CapturesStderr() {
 		stderr = adaptertest.CaptureStderr(t) // before any pipeline is built
 	}
 	var log adaptertest.Log
@@ -124,7 +124,7 @@ func runHostile(t *testing.T, e hostileEntry, c adaptertest.HostileCase) adapter
 	s := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "1.0.0"}, nil)
 	if e.installed {
 		p, err := filter.New(append([]filter.Option{filter.WithLogger(logger), filter.WithRegistry(adaptertest.Registry()),
-			filter.WithFilters(c.Filters...), filter.WithReporter(rep)}, c.Options...)...)
+			filter.WithGlobalFilters(c.Filters...), filter.WithObserver(rep.Report)}, c.Options...)...)
 		must(t, err)
 		must(t, gosdk.Install(s, p))
 	} else {
@@ -134,9 +134,15 @@ func runHostile(t *testing.T, e hostileEntry, c adaptertest.HostileCase) adapter
 	}
 	e.add(t, s, "x", hostileHandler(c.Do), c.Filters)
 	e.add(t, s, "ok", hostileHandler(nil), nil)
-	cs := connectBounded(t, s)
-
-	r := callBounded(t, cs, "x", nil)
+	var cs *mcp.ClientSession
+	var r adaptertest.Result
+	if c.Want.NoAnswer {
+		cs = connectAfterGoexit(t, s)
+		r = callUnanswered(cs, "x")
+	} else {
+		cs = connectBounded(t, s)
+		r = callBounded(t, cs, "x", nil)
+	}
 	run := adaptertest.HostileRun{R: r, Records: log.Records(t), WantEnvelope: e.installed, Reports: rep.Got()}
 	if broken != nil {
 		run.Handed = broken.Handed()
@@ -144,6 +150,15 @@ func runHostile(t *testing.T, e hostileEntry, c adaptertest.HostileCase) adapter
 	run.Fallback = stderr.Lines(t)
 	checkServing(t, cs)
 	return run
+}
+
+// callUnanswered calls tool, which must go unanswered, and gives up after
+// adaptertest.NoAnswerWait.
+func callUnanswered(cs *mcp.ClientSession, tool string) adaptertest.Result {
+	return adaptertest.CallOrNoAnswer(adaptertest.NoAnswerWait, func(ctx context.Context) adaptertest.Result {
+		r, _ := call(ctx, cs, adaptertest.Case{Tool: tool})
+		return r
+	})
 }
 
 // connectBounded is the harness's connect, except that the end of the test
@@ -228,7 +243,7 @@ func TestHostileErrorPanicsOnce(t *testing.T) {
 	}
 }
 
-// TestHostileStreamableHTTP protects a masked answer, not a dropped connection, to panic(http.ErrAbortHandler) and runtime.Goexit over streamable HTTP.
+// TestHostileStreamableHTTP protects, over streamable HTTP, a masked answer, not a dropped connection, to panic(http.ErrAbortHandler), and for runtime.Goexit no answer but one record with a ref and a server that goes on serving.
 func TestHostileStreamableHTTP(t *testing.T) {
 	for _, e := range hostileEntries {
 		for _, c := range adaptertest.HostileHTTPCases() {
@@ -245,16 +260,32 @@ func TestHostileStreamableHTTP(t *testing.T) {
 				e.add(t, s, "x", hostileHandler(c.Do), nil)
 				e.add(t, s, "ok", hostileHandler(nil), nil)
 				srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-				defer srv.Close()
+				if !c.Want.NoAnswer {
+					defer srv.Close()
+				}
 				cl := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil)
 				ctx, cancel := context.WithTimeout(context.Background(), adaptertest.HostileCallTimeout)
 				defer cancel()
 				cs, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
 				must(t, err)
 				defer cs.Close()
-				r := callBounded(t, cs, "x", nil)
+				var r adaptertest.Result
+				if c.Want.NoAnswer {
+					r = callUnanswered(cs, "x")
+				} else {
+					r = callBounded(t, cs, "x", nil)
+				}
 				adaptertest.CheckHostile(t, "x", c.Want, adaptertest.HostileRun{R: r, Records: log.Records(t), WantEnvelope: e.installed})
 				checkServing(t, cs)
+				if c.Want.NoAnswer {
+					// The SDK counts the unanswered call as in flight for as
+					// long as the session lives: the DELETE that ends it
+					// would never be answered (the client gives up after 5
+					// seconds), and srv.Close would wait for it forever.
+					// Refuse new connections and drop the open ones instead.
+					srv.Listener.Close()
+					srv.CloseClientConnections()
+				}
 			})
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/mcperr/mcperr/adapters/gosdk"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // TestLoad protects unique refs, one record and one report per failure, no canary and no leaked goroutine under 10,000 concurrent mixed calls.
@@ -21,7 +21,7 @@ func TestLoad(t *testing.T) {
 	leaks := goleak.IgnoreCurrent() // before the server starts
 	var log adaptertest.Log
 	rep := &adaptertest.RefReporter{}
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReporter(rep))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithObserver(rep.Report))
 	must(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "load", Version: "1.0.0"}, nil)
 	must(t, gosdk.Install(s, p))
@@ -65,9 +65,8 @@ func TestLoad(t *testing.T) {
 		sess.cs.Close()
 		sess.ss.Wait()
 	}
-	// Workers that wait for the next call are kept on purpose, a few of them
-	// for a few seconds (internal/isolate); anything else is a leak.
-	goleak.VerifyNone(t, leaks, goleak.IgnoreTopFunction("github.com/mcperr/mcperr/internal/isolate.worker"))
+	// mcperr starts no goroutine: once the sessions end, none is left.
+	goleak.VerifyNone(t, leaks)
 }
 
 // withTimeout gives the handler h a context that expires after d.
@@ -81,11 +80,13 @@ func withTimeout(d time.Duration, h mcp.ToolHandlerFor[map[string]any, any]) mcp
 
 // loadServer returns a server with tool "ok" and tool "x" of h, added
 // through e, logging into log.
-func loadServer(t *testing.T, e hostileEntry, log *adaptertest.Log, h mcp.ToolHandlerFor[map[string]any, any]) *mcp.Server {
+func loadServer(t *testing.T, e hostileEntry, log *signalLog, h mcp.ToolHandlerFor[map[string]any, any]) *mcp.Server {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "ctx", Version: "1.0.0"}, nil)
 	if e.installed {
-		must(t, gosdk.Install(s, newPipeline(t, log)))
+		p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRegistry(adaptertest.Registry()))
+		must(t, err)
+		must(t, gosdk.Install(s, p))
 	} else {
 		old := slog.Default()
 		slog.SetDefault(log.Logger())
@@ -111,9 +112,9 @@ func failureRecords(recs []map[string]any) []map[string]any {
 func TestLoadClientCancels(t *testing.T) {
 	for _, e := range hostileEntries {
 		t.Run(e.name, func(t *testing.T) {
-			var log adaptertest.Log
+			log := newSignalLog()
 			started := make(chan struct{})
-			cs := connectBounded(t, loadServer(t, e, &log, hostileHandler(adaptertest.BlockUntilDone(started))))
+			cs := connectBounded(t, loadServer(t, e, log, hostileHandler(adaptertest.BlockUntilDone(started))))
 			ctx, cancel := context.WithCancel(context.Background())
 			go func() {
 				<-started
@@ -124,7 +125,8 @@ func TestLoadClientCancels(t *testing.T) {
 				t.Fatalf("client got %v, want context.Canceled", err)
 			}
 			var recs []map[string]any
-			for deadline := time.Now().Add(5 * time.Second); len(recs) == 0 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			for len(recs) == 0 {
+				log.wait(t) // the server learns of the cancellation after the client
 				recs = failureRecords(log.Records(t))
 			}
 			if len(recs) != 1 || recs[0]["code"] != string(codes.Cancelled) || recs[0]["level"] == "ERROR" || recs[0]["ref"] != nil {
@@ -142,8 +144,8 @@ func TestLoadClientCancels(t *testing.T) {
 func TestLoadDeadline(t *testing.T) {
 	for _, e := range hostileEntries {
 		t.Run(e.name, func(t *testing.T) {
-			var log adaptertest.Log
-			cs := connectBounded(t, loadServer(t, e, &log, withTimeout(20*time.Millisecond, hostileHandler(adaptertest.BlockUntilDone(nil)))))
+			log := newSignalLog()
+			cs := connectBounded(t, loadServer(t, e, log, withTimeout(20*time.Millisecond, hostileHandler(adaptertest.BlockUntilDone(nil)))))
 			r := callBounded(t, cs, "x", nil)
 			adaptertest.CheckTimeout(t, r, failureRecords(log.Records(t)), e.installed)
 			checkServing(t, cs)

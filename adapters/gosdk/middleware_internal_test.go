@@ -10,29 +10,43 @@ import (
 	"github.com/mcperr/mcperr/filter"
 )
 
-// TestMiddlewareAllocs pins what the middleware adds to a successful call:
-// one allocation, the context that carries the call's request id (minted
-// only if asked for); nothing to any other method.
+// TestMiddlewareAllocs pins what the middleware adds to a successful
+// request: one allocation for each method it serves, the context that
+// carries the server's configuration and the request's id (minted only if
+// asked for); nothing to any other method.
 func TestMiddlewareAllocs(t *testing.T) {
 	ctx := context.Background()
 	p, err := filter.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := newState(p)
-	ok := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}
-	next := func(context.Context, string, mcp.Request) (mcp.Result, error) { return ok, nil }
-	h := st.middleware(next)
-	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "ok", Arguments: json.RawMessage(`{}`)}}
-	for method, extra := range map[string]float64{"tools/call": 1, "tools/list": 0} {
-		bare := testing.AllocsPerRun(1000, func() { _, _ = next(ctx, method, req) })
+	st := &serverState{p: p}
+	for _, tc := range []struct {
+		method string
+		req    mcp.Request
+		res    mcp.Result
+		extra  float64
+	}{
+		{"tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "ok", Arguments: json.RawMessage(`{}`)}},
+			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, 1},
+		{"resources/read", &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "file:///a.txt"}},
+			&mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "file:///a.txt", Text: "a"}}}, 1},
+		{"prompts/get", &mcp.GetPromptRequest{Params: &mcp.GetPromptParams{Name: "greet"}}, &mcp.GetPromptResult{}, 1},
+		{"completion/complete", &mcp.CompleteRequest{Params: &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "greet"},
+			Argument: mcp.CompleteParamsArgument{Name: "name", Value: "a"}}}, &mcp.CompleteResult{}, 1},
+		{"tools/list", &mcp.ListToolsRequest{}, &mcp.ListToolsResult{}, 0},
+		{"prompts/list", &mcp.ListPromptsRequest{}, &mcp.ListPromptsResult{}, 0},
+	} {
+		next := func(context.Context, string, mcp.Request) (mcp.Result, error) { return tc.res, nil }
+		h := st.middleware(next)
+		bare := testing.AllocsPerRun(1000, func() { _, _ = next(ctx, tc.method, tc.req) })
 		wrapped := testing.AllocsPerRun(1000, func() {
-			if res, err := h(ctx, method, req); res != ok || err != nil {
-				t.Fatalf("got %v, %v", res, err)
+			if res, err := h(ctx, tc.method, tc.req); res != tc.res || err != nil {
+				t.Fatalf("%s: got %v, %v", tc.method, res, err)
 			}
 		})
-		if wrapped != bare+extra {
-			t.Errorf("%s: %v allocations with the middleware, %v without; want %v more", method, wrapped, bare, extra)
+		if wrapped != bare+tc.extra {
+			t.Errorf("%s: %v allocations with the middleware, %v without; want %v more", tc.method, wrapped, bare, tc.extra)
 		}
 	}
 }

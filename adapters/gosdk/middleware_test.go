@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -15,8 +14,7 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
-	"github.com/mcperr/mcperr/toolerr"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // order is the input of a typed tool whose schema the SDK infers.
@@ -126,7 +124,7 @@ func TestFilterOrder(t *testing.T) {
 		})
 	}
 	var log adaptertest.Log
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(mark("global")))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(mark("global")))
 	must(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "f", Version: "1.0.0"}, nil)
 	must(t, gosdk.Install(s, p))
@@ -186,9 +184,11 @@ func TestMiddlewareNilResult(t *testing.T) {
 // client sees its own context error, and the server logs the cancelled
 // handler once.
 func TestMiddlewareClientCancels(t *testing.T) {
-	var log adaptertest.Log
+	log := newSignalLog()
+	p, err := filter.New(filter.WithLogger(log.Logger()))
+	must(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1.0.0"}, nil)
-	must(t, gosdk.Install(s, newPipeline(t, &log)))
+	must(t, gosdk.Install(s, p))
 	started := make(chan struct{})
 	mcp.AddTool(s, &mcp.Tool{Name: "slow"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ any) (*mcp.CallToolResult, any, error) {
 		close(started)
@@ -201,27 +201,15 @@ func TestMiddlewareClientCancels(t *testing.T) {
 		<-started
 		cancel()
 	}()
-	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow"})
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow"})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("client got %v, want context.Canceled", err)
 	}
-	recs := waitRecords(t, &log, 1)
+	log.wait(t) // the server learns of the cancellation after the client
+	recs := log.Records(t)
 	if len(recs) != 1 || recs[0]["code"] != string(codes.Cancelled) || recs[0]["level"] == "ERROR" {
 		t.Errorf("log records %v, want one CANCELLED record below error level", recs)
 	}
-}
-
-// waitRecords waits up to five seconds for n records in log and returns
-// every record written by then.
-func waitRecords(t *testing.T, log *adaptertest.Log, n int) []map[string]any {
-	t.Helper()
-	var recs []map[string]any
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if recs = append(recs, log.Records(t)...); len(recs) >= n {
-			break
-		}
-	}
-	return recs
 }
 
 // TestMiddlewareOtherMethods checks that methods other than tools/call,
@@ -271,36 +259,38 @@ func TestMiddlewareOtherMethods(t *testing.T) {
 }
 
 // TestNilFilter checks that a nil filter is refused at start-up by every
-// entry point.
+// entry point that takes per-tool filters, and by the pipeline for global
+// ones.
 func TestNilFilter(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "f", Version: "1.0.0"}, nil)
+	must(t, gosdk.Install(s, nil))
 	noop := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
 		return nil, nil, nil
 	}
+	_, globalErr := filter.New(filter.WithGlobalFilters(nil))
 	for name, err := range map[string]error{
-		"Install":    gosdk.Install(s, nil, gosdk.WithFilters(nil)),
-		"AddTool":    gosdk.AddTool(s, &mcp.Tool{Name: "a"}, noop, gosdk.WithFilters(filter.Func(nil))),
-		"AddRawTool": gosdk.AddRawTool(s, &mcp.Tool{Name: "b", InputSchema: adaptertest.EmptySchema}, rawOK, gosdk.WithFilters(nil)),
+		"filter.WithGlobalFilters": globalErr,
+		"AddTool":                  gosdk.AddTool(s, &mcp.Tool{Name: "a"}, noop, gosdk.WithFilters(filter.Func(nil))),
+		"AddRawTool":               gosdk.AddRawTool(s, &mcp.Tool{Name: "b", InputSchema: adaptertest.EmptySchema}, rawOK, gosdk.WithFilters(nil)),
 	} {
-		if toolerr.CodeOf(err) != codes.NilFilter {
-			t.Errorf("%s: %v, want NIL_FILTER", name, err)
+		if mistakeOf(err) != codes.NilValue {
+			t.Errorf("%s: %v, want %s", name, err, codes.NilValue)
 		}
 	}
-	checkDefinitionPanic(t, codes.NilFilter, func() { gosdk.Wrap(noop, gosdk.WithFilters(nil)) })
-	checkDefinitionPanic(t, codes.NilFilter, func() { gosdk.WrapRaw(rawOK, gosdk.WithFilters(filter.Func(nil))) })
+	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.Wrap(noop, gosdk.WithFilters(nil)) })
+	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.WrapRaw(rawOK, gosdk.WithFilters(filter.Func(nil))) })
 }
 
-// checkDefinitionPanic checks that fn panics with a *toolerr.DefinitionError
-// of code want.
-func checkDefinitionPanic(t *testing.T, want codes.Code, fn func()) {
+// checkDefinitionPanic checks that fn panics with a *codes.DefinitionError
+// of mistake want.
+func checkDefinitionPanic(t *testing.T, want codes.Mistake, fn func()) {
 	t.Helper()
 	defer func() {
 		t.Helper()
 		v := recover()
 		err, _ := v.(error)
-		var de *toolerr.DefinitionError
-		if !errors.As(err, &de) || de.Code != want {
-			t.Errorf("panicked with %v, want a *toolerr.DefinitionError with code %s", v, want)
+		if mistakeOf(err) != want {
+			t.Errorf("panicked with %v, want a *codes.DefinitionError of %s", v, want)
 		}
 	}()
 	fn()

@@ -18,22 +18,21 @@ import (
 	"github.com/mcperr/mcperr/adapters/gosdk"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
-	"github.com/mcperr/mcperr/toolerr"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
-// The ways a test server puts mcperr in front of its resources and prompts.
+// The ways a test server puts mcperr in front of its resources, prompts and
+// completions, all added with the SDK's own methods.
 const (
-	rpcInstall    = "Install"      // Install, added with the SDK's own methods
-	rpcAdded      = "Install+AddX" // Install, added with AddResource, AddResourceTemplate, AddPrompt
-	rpcAddedAlone = "AddX alone"   // AddResource... without Install: the default configuration
-	rpcBare       = "bare"         // the SDK alone
-	rpcFiltered   = "Install+AddX+WithFilters"
+	rpcInstall  = "Install"         // Install with the test's pipeline
+	rpcDefaults = "Install(s, nil)" // Install with the default configuration, which logs to slog.Default
+	rpcBare     = "bare"            // the SDK alone
 )
 
 // rpcServer returns a server with the table's resources, templates, prompts
-// and completion handler, put together the way way says.
-func rpcServer(t testing.TB, way string, p *filter.Pipeline, filters ...filter.Filter) *mcp.Server {
+// and completion handler, added with the SDK's own methods, and mcperr put
+// in front of them the way way says.
+func rpcServer(t testing.TB, way string, p *filter.Pipeline) *mcp.Server {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "rpc", Version: "1.0.0"}, &mcp.ServerOptions{
 		CompletionHandler: func(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
@@ -44,25 +43,17 @@ func rpcServer(t testing.TB, way string, p *filter.Pipeline, filters ...filter.F
 			return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values}}, nil
 		},
 	})
-	if way == rpcInstall || way == rpcAdded || way == rpcFiltered {
+	switch way {
+	case rpcInstall:
 		must(t, gosdk.Install(s, p))
-	}
-	add := way == rpcAdded || way == rpcAddedAlone || way == rpcFiltered
-	var opts []gosdk.Option
-	if way == rpcFiltered {
-		opts = append(opts, gosdk.WithFilters(filters...))
+	case rpcDefaults:
+		must(t, gosdk.Install(s, nil))
 	}
 	for _, r := range adaptertest.Resources() {
-		h := resourceHandler(r)
-		switch {
-		case r.Template && add:
-			must(t, gosdk.AddResourceTemplate(s, &mcp.ResourceTemplate{URITemplate: r.URI, Name: r.URI}, h, opts...))
-		case r.Template:
-			s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: r.URI, Name: r.URI}, h)
-		case add:
-			must(t, gosdk.AddResource(s, &mcp.Resource{URI: r.URI, Name: r.URI}, h, opts...))
-		default:
-			s.AddResource(&mcp.Resource{URI: r.URI, Name: r.URI}, h)
+		if r.Template {
+			s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: r.URI, Name: r.URI}, resourceHandler(r))
+		} else {
+			s.AddResource(&mcp.Resource{URI: r.URI, Name: r.URI}, resourceHandler(r))
 		}
 	}
 	for _, pr := range adaptertest.Prompts() {
@@ -70,11 +61,7 @@ func rpcServer(t testing.TB, way string, p *filter.Pipeline, filters ...filter.F
 		for _, a := range pr.Arguments {
 			def.Arguments = append(def.Arguments, &mcp.PromptArgument{Name: a})
 		}
-		if add {
-			must(t, gosdk.AddPrompt(s, def, promptHandler(pr), opts...))
-		} else {
-			s.AddPrompt(def, promptHandler(pr))
-		}
+		s.AddPrompt(def, promptHandler(pr))
 	}
 	return s
 }
@@ -109,12 +96,12 @@ func rpcRequest(ctx context.Context, cs *mcp.ClientSession, c adaptertest.RPCCas
 		err  error
 	)
 	switch c.Kind {
-	case filter.KindResource:
+	case adaptertest.KindResource:
 		var r *mcp.ReadResourceResult
 		if r, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: c.Target}); err == nil && len(r.Contents) > 0 {
 			res, text = r, r.Contents[0].Text
 		}
-	case filter.KindPrompt:
+	case adaptertest.KindPrompt:
 		var r *mcp.GetPromptResult
 		if r, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: c.Target, Arguments: c.Args}); err == nil && len(r.Messages) > 0 {
 			res = r
@@ -122,7 +109,7 @@ func rpcRequest(ctx context.Context, cs *mcp.ClientSession, c adaptertest.RPCCas
 				text = tc.Text
 			}
 		}
-	case filter.KindCompletion:
+	case adaptertest.KindCompletion:
 		var r *mcp.CompleteResult
 		if r, err = cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: c.Target},
 			Argument: mcp.CompleteParamsArgument{Name: "name", Value: c.Args["name"]}}); err == nil && len(r.Completion.Values) > 0 {
@@ -166,24 +153,24 @@ func runRPCTable(t *testing.T, cs *mcp.ClientSession, proto string, log recorder
 }
 
 // TestRPCTable runs the resource, prompt and completion table through the
-// SDK's client, in memory and over streamable HTTP, for every way of
-// putting mcperr on the server and both protocol revisions.
+// SDK's client, in memory and over streamable HTTP, with the test's
+// pipeline and with the default configuration, on both protocol revisions.
 func TestRPCTable(t *testing.T) {
 	transports := map[string]func(testing.TB, *mcp.Server, string) *mcp.ClientSession{
 		"in-memory": connect, "streamable HTTP": connectHTTP,
 	}
 	for tname, dial := range transports {
-		for _, way := range []string{rpcInstall, rpcAdded, rpcAddedAlone} {
+		for _, way := range []string{rpcInstall, rpcDefaults} {
 			for _, proto := range protocols {
 				t.Run(tname+"/"+way+"/"+proto.name, func(t *testing.T) {
 					var log adaptertest.Log
-					if way == rpcAddedAlone {
+					if way == rpcDefaults {
 						old := slog.Default()
 						slog.SetDefault(log.Logger())
 						t.Cleanup(func() { slog.SetDefault(old) })
 					}
 					cs := dial(t, rpcServer(t, way, newPipeline(t, &log)), proto.version)
-					runRPCTable(t, cs, negotiated(cs, proto.version), &log, way == rpcAddedAlone)
+					runRPCTable(t, cs, negotiated(cs, proto.version), &log, way == rpcDefaults)
 				})
 			}
 		}
@@ -207,7 +194,7 @@ func connectHTTP(t testing.TB, s *mcp.Server, version string) *mcp.ClientSession
 // binary: the SDK alone does not recover.)
 func TestRPCBare(t *testing.T) {
 	cs := connect(t, rpcServer(t, rpcBare, nil), "")
-	r := rpcRequest(context.Background(), cs, adaptertest.RPCCase{Kind: filter.KindResource, Target: "file:///internal.txt"})
+	r := rpcRequest(context.Background(), cs, adaptertest.RPCCase{Kind: adaptertest.KindResource, Target: "file:///internal.txt"})
 	if r.Err == nil {
 		t.Fatalf("want an error, got %s", r.Raw)
 	}
@@ -216,8 +203,8 @@ func TestRPCBare(t *testing.T) {
 	}
 }
 
-// recordingFilter records its name each time it sees an error, and passes
-// the error on.
+// recordingFilter records its name, the method and the target each time it
+// sees an error, and passes the error on.
 type recordingFilter struct {
 	name string
 	mu   *sync.Mutex
@@ -227,35 +214,40 @@ type recordingFilter struct {
 func (f recordingFilter) Catch(_ context.Context, call filter.Call, _ error) (*filter.Response, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	*f.seen = append(*f.seen, f.name+":"+call.Kind.String()+":"+call.Target())
+	target := call.Resource
+	if call.Prompt != "" {
+		target = call.Prompt
+	}
+	*f.seen = append(*f.seen, f.name+":"+call.Method+":"+target)
 	return nil, nil
 }
 
-// TestRPCFilterOrder checks that the filters given to AddResource,
-// AddResourceTemplate and AddPrompt run first, in order, then the global
-// ones, then the built-in mapping.
+// TestRPCFilterOrder checks that the global filters run for every failure
+// of a resource, a resource template, a prompt and a completion, in order,
+// before the built-in mapping, and see the method and the target.
 func TestRPCFilterOrder(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
 	rec := func(name string) filter.Filter { return recordingFilter{name: name, mu: &mu, seen: &seen} }
 	var log adaptertest.Log
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRegistry(adaptertest.Registry()), filter.WithFilters(rec("global")))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRegistry(adaptertest.Registry()),
+		filter.WithGlobalFilters(rec("global-1"), rec("global-2")))
 	must(t, err)
-	cs := connect(t, rpcServer(t, rpcFiltered, p, rec("own-1"), rec("own-2")), "")
+	cs := connect(t, rpcServer(t, rpcInstall, p), "")
 	ctx := context.Background()
 	for _, c := range []adaptertest.RPCCase{
-		{Kind: filter.KindResource, Target: "file:///internal.txt"},
-		{Kind: filter.KindResource, Target: "orders://ord_panic"},
-		{Kind: filter.KindPrompt, Target: "prompt_internal"},
-		{Kind: filter.KindCompletion, Target: "greet", Args: map[string]string{"name": "fail"}},
+		{Kind: adaptertest.KindResource, Target: "file:///internal.txt"},
+		{Kind: adaptertest.KindResource, Target: "orders://ord_panic"},
+		{Kind: adaptertest.KindPrompt, Target: "prompt_internal"},
+		{Kind: adaptertest.KindCompletion, Target: "greet", Args: map[string]string{"name": "fail"}},
 	} {
 		rpcRequest(ctx, cs, c)
 	}
 	want := []string{
-		"own-1:resource:file:///internal.txt", "own-2:resource:file:///internal.txt", "global:resource:file:///internal.txt",
-		"own-1:resource:orders://ord_panic", "own-2:resource:orders://ord_panic", "global:resource:orders://ord_panic",
-		"own-1:prompt:prompt_internal", "own-2:prompt:prompt_internal", "global:prompt:prompt_internal",
-		"global:completion:greet", // the completion handler is the server's own: global filters only
+		"global-1:resources/read:file:///internal.txt", "global-2:resources/read:file:///internal.txt",
+		"global-1:resources/read:orders://ord_panic", "global-2:resources/read:orders://ord_panic",
+		"global-1:prompts/get:prompt_internal", "global-2:prompts/get:prompt_internal",
+		"global-1:completion/complete:greet", "global-2:completion/complete:greet",
 	}
 	if !slices.Equal(seen, want) {
 		t.Errorf("filters ran\n%q\nwant\n%q", seen, want)
@@ -265,26 +257,39 @@ func TestRPCFilterOrder(t *testing.T) {
 	}
 }
 
-// TestRPCFilterAnswers checks that a resource's own filter can answer for
-// its failures, with the JSON-RPC code that follows from its code.
+// TestRPCFilterAnswers checks that a global filter can answer for the
+// failures of a resource, with the JSON-RPC code that follows from its
+// code's category: -32603 for a server error.
 func TestRPCFilterAnswers(t *testing.T) {
 	var log adaptertest.Log
-	s := mcp.NewServer(&mcp.Implementation{Name: "rpc", Version: "1.0.0"}, nil)
-	must(t, gosdk.Install(s, newPipeline(t, &log)))
-	offline := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+	offline := filter.Func(func(_ context.Context, call filter.Call, _ error) (*filter.Response, error) {
+		if call.Method != "resources/read" || call.Resource != "archive://2019" {
+			return nil, nil
+		}
 		return &filter.Response{Code: codes.Unavailable, Message: "The archive is offline until 06:00 UTC."}, nil
 	})
-	must(t, gosdk.AddResource(s, &mcp.Resource{URI: "archive://2019", Name: "2019"},
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(offline))
+	must(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "rpc", Version: "1.0.0"}, nil)
+	must(t, gosdk.Install(s, p))
+	s.AddResource(&mcp.Resource{URI: "archive://2019", Name: "2019"},
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return nil, errors.New("tape drive 3: " + adaptertest.Canary)
-		}, gosdk.WithFilters(offline)))
+		})
 	cs := connect(t, s, "")
-	r := rpcRequest(context.Background(), cs, adaptertest.RPCCase{Kind: filter.KindResource, Target: "archive://2019"})
-	if r.Err == nil || r.Err.Code != filter.CodeInternalError || r.Err.Message != "The archive is offline until 06:00 UTC." {
+	r := rpcRequest(context.Background(), cs, adaptertest.RPCCase{Kind: adaptertest.KindResource, Target: "archive://2019"})
+	if r.Err == nil || r.Err.Code != adaptertest.CodeInternalError || r.Err.Message != "The archive is offline until 06:00 UTC." {
 		t.Fatalf("got %+v", r.Err)
 	}
 	if strings.Contains(string(r.Raw), adaptertest.Canary) {
 		t.Errorf("canary reached the client: %s", r.Raw)
+	}
+	var data map[string]any
+	if err := json.Unmarshal(r.Err.Data, &data); err != nil || data["code"] != string(codes.Unavailable) {
+		t.Errorf("data %s, want the envelope of %s", r.Err.Data, codes.Unavailable)
+	}
+	if recs := log.Records(t); len(recs) != 1 || recs[0]["level"] != "ERROR" {
+		t.Errorf("records %v, want one ERROR record", recs)
 	}
 }
 
@@ -297,55 +302,21 @@ func TestRPCProtocolErrorPassesThrough(t *testing.T) {
 	s.AddResource(&mcp.Resource{URI: "file:///gone.txt", Name: "gone"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	})
-	must(t, gosdk.AddPrompt(s, &mcp.Prompt{Name: "quota"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	s.AddPrompt(&mcp.Prompt{Name: "quota"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		return nil, rpcErr
-	}))
+	})
 	cs := connect(t, s, "")
 	ctx := context.Background()
-	r := rpcRequest(ctx, cs, adaptertest.RPCCase{Kind: filter.KindResource, Target: "file:///gone.txt"})
+	r := rpcRequest(ctx, cs, adaptertest.RPCCase{Kind: adaptertest.KindResource, Target: "file:///gone.txt"})
 	want := mcp.ResourceNotFoundError("file:///gone.txt").(*jsonrpc.Error)
 	if r.Err == nil || r.Err.Code != want.Code || r.Err.Message != want.Message {
 		t.Errorf("resource: got %+v, want %+v", r.Err, want)
 	}
-	r = rpcRequest(ctx, cs, adaptertest.RPCCase{Kind: filter.KindPrompt, Target: "quota"})
+	r = rpcRequest(ctx, cs, adaptertest.RPCCase{Kind: adaptertest.KindPrompt, Target: "quota"})
 	if r.Err == nil || r.Err.Code != rpcErr.Code || r.Err.Message != rpcErr.Message || string(r.Err.Data) != string(rpcErr.Data) {
 		t.Errorf("prompt: got %+v, want %+v", r.Err, rpcErr)
 	}
 	if recs := log.Records(t); len(recs) != 0 {
 		t.Errorf("deliberate protocol errors were logged: %v", recs)
-	}
-}
-
-// TestAddRPCDefinitionErrors checks what AddResource, AddResourceTemplate
-// and AddPrompt refuse.
-func TestAddRPCDefinitionErrors(t *testing.T) {
-	s := mcp.NewServer(&mcp.Implementation{Name: "rpc", Version: "1.0.0"}, nil)
-	rh := func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) { return nil, nil }
-	ph := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return nil, nil }
-	for _, c := range []struct {
-		name string
-		err  error
-		code codes.Code
-	}{
-		{"nil server", gosdk.AddResource(nil, &mcp.Resource{URI: "file:///a"}, rh), codes.InvalidOption},
-		{"nil resource", gosdk.AddResource(s, nil, rh), codes.InvalidResource},
-		{"no URI", gosdk.AddResource(s, &mcp.Resource{}, rh), codes.InvalidResource},
-		{"bad URI", gosdk.AddResource(s, &mcp.Resource{URI: "file://%zz"}, rh), codes.InvalidResource},
-		{"nil handler", gosdk.AddResource(s, &mcp.Resource{URI: "file:///a"}, nil), codes.NilHandler},
-		{"nil filter", gosdk.AddResource(s, &mcp.Resource{URI: "file:///a"}, rh, gosdk.WithFilters(nil)), codes.NilFilter},
-		{"argument check", gosdk.AddResource(s, &mcp.Resource{URI: "file:///a"}, rh, gosdk.WithoutArgumentCheck()), codes.InvalidOption},
-		{"bad template", gosdk.AddResourceTemplate(s, &mcp.ResourceTemplate{URITemplate: "orders://{id"}, rh), codes.InvalidResource},
-		{"nil template", gosdk.AddResourceTemplate(s, nil, rh), codes.InvalidResource},
-		{"nil prompt", gosdk.AddPrompt(s, nil, ph), codes.InvalidPrompt},
-		{"no name", gosdk.AddPrompt(s, &mcp.Prompt{}, ph), codes.InvalidPrompt},
-		{"nil prompt handler", gosdk.AddPrompt(s, &mcp.Prompt{Name: "p"}, nil), codes.NilHandler},
-	} {
-		var de *toolerr.DefinitionError
-		if !errors.As(c.err, &de) || de.Code != c.code {
-			t.Errorf("%s: got %v, want a definition error %s", c.name, c.err, c.code)
-		}
-	}
-	if err := gosdk.AddResourceTemplate(s, &mcp.ResourceTemplate{URITemplate: "orders://{id}"}, rh); err != nil {
-		t.Errorf("a valid template: %v", err)
 	}
 }

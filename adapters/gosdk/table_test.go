@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"testing"
 
-	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // TestTable runs every case of the shared table through a real client and a

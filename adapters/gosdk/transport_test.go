@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // serveEnv, when set to the name of a style, makes the test binary serve

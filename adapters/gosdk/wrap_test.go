@@ -14,8 +14,8 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/adaptertest"
-	"github.com/mcperr/mcperr/toolerr"
+	"github.com/mcperr/mcperr/internal/callctx"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // defaultLog captures slog.Default for the rest of the test, as JSON.
@@ -71,62 +71,31 @@ func TestWrapWithoutInstall(t *testing.T) {
 	}
 }
 
-// TestAddToolAlone checks that changing one registration line, from
-// mcp.AddTool to gosdk.AddTool, gives the tool the whole contract with no
-// other line: envelope, hint blocks, VALIDATION_ERROR without values, panic
-// recovery.
-func TestAddToolAlone(t *testing.T) {
-	ctx := context.Background()
-	log := defaultLog(t)
-	s := mcp.NewServer(&mcp.Implementation{Name: "alone", Version: "1.0.0"}, nil)
-	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "ship"}, func(_ context.Context, _ *mcp.CallToolRequest, in order) (*mcp.CallToolResult, any, error) {
-		switch in.ID {
-		case "hint":
-			return nil, nil, toolerr.New("No such order.").WithHint("List the orders first.")
-		case "panic":
-			panic("password=" + adaptertest.Canary)
-		}
-		return nil, nil, nil
-	}))
-	cs := connect(t, s, "")
-
-	r, _ := call(ctx, cs, adaptertest.Case{Tool: "ship", Args: map[string]any{"id": "hint", "count": 1}})
-	if env := r.Envelope(); env == nil || env["code"] != string(codes.ToolFailed) || fmt.Sprint(r.Texts) != "[No such order. Code: TOOL_ERROR\nRetry: no, not with the same arguments.\nHint: List the orders first.]" {
-		t.Errorf("ToolError: %s, want the envelope and the hint block", r.Raw)
-	}
-	r, _ = call(ctx, cs, adaptertest.Case{Tool: "ship", Args: map[string]any{"id": "o1", "count": adaptertest.Canary}})
-	if env := r.Envelope(); env == nil || env["code"] != string(codes.ValidationError) || strings.Contains(string(r.Raw), adaptertest.Canary) {
-		t.Errorf("bad arguments: %s, want VALIDATION_ERROR without the value", r.Raw)
-	}
-	r, _ = call(ctx, cs, adaptertest.Case{Tool: "ship", Args: map[string]any{"id": "panic", "count": 1}})
-	if env := r.Envelope(); env == nil || env["code"] != string(codes.InternalError) || strings.Contains(string(r.Raw), adaptertest.Canary) {
-		t.Errorf("panic: %s, want a masked INTERNAL_ERROR", r.Raw)
-	}
-	if recs := log.Records(t); len(recs) != 3 || recs[2]["ref"] != r.Envelope()["ref"] {
-		t.Errorf("records %v, want one a failure, the panic's with the client's ref", recs)
-	}
-}
-
 // TestOneConfiguration is a server set up the way users combine entry
-// points: one pipeline with a JSON logger, redaction, a reporter, a global
-// filter, an observer and the message-only renderer, given once to Install,
-// and tools added through every entry point. Each tool's failure uses that
-// configuration: one redacted record, the reporter, the global filter and
-// the observer called once, with the client's ref and request id, the
-// message alone in the content.
+// points: one pipeline with a JSON logger, redaction, a global filter, an
+// observer that reports server errors as an error tracker would, another
+// that records every failure, and the message-only renderer, given once to
+// Install, and tools added through every entry point. Each tool's failure
+// uses that configuration: one redacted record, the global filter and each
+// observer called once, with the client's ref and request id, the message
+// alone in the content.
 func TestOneConfiguration(t *testing.T) {
 	ctx := context.Background()
 	var log adaptertest.Log
 	var reports, filtered []string
-	reporter := filter.ReporterFunc(func(_ context.Context, in filter.Incident) { reports = append(reports, in.Ref) })
+	reporter := func(_ context.Context, f filter.Failure) {
+		if f.Envelope.Category == codes.Server && f.Err != nil {
+			reports = append(reports, f.Envelope.Ref)
+		}
+	}
 	global := filter.Func(func(_ context.Context, c filter.Call, _ error) (*filter.Response, error) {
 		filtered = append(filtered, c.Tool)
 		return nil, nil
 	})
 	var observed []filter.Failure
-	observer := filter.ObserverFunc(func(_ context.Context, f filter.Failure) { observed = append(observed, f) })
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRedaction(true), filter.WithReporter(reporter), filter.WithFilters(global),
-		filter.WithObserver(observer), filter.WithRenderer(filter.RenderMessageOnly))
+	observer := func(_ context.Context, f filter.Failure) { observed = append(observed, f) }
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRedaction(true), filter.WithObserver(reporter),
+		filter.WithGlobalFilters(global), filter.WithObserver(observer), filter.WithRenderer(filter.RenderMessageOnly))
 	must(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "combined", Version: "1.0.0"}, nil)
 	must(t, gosdk.Install(s, p))
@@ -165,13 +134,14 @@ func TestOneConfiguration(t *testing.T) {
 			t.Errorf("%s: the record is not redacted: %s", tool, rec)
 		}
 		if fmt.Sprint(reports) != fmt.Sprint([]any{env["ref"]}) {
-			t.Errorf("%s: reporter called with %v, want once with %v", tool, reports, env["ref"])
+			t.Errorf("%s: the reporting observer reported %v, want once with %v", tool, reports, env["ref"])
 		}
 		if len(filtered) != 1 {
 			t.Errorf("%s: the global filter ran %d times, want once", tool, len(filtered))
 		}
-		if len(observed) != 1 || observed[0].Response.Ref != env["ref"] || observed[0].Call.RequestID != env["requestId"] ||
-			observed[0].Call.RequestID != recs[0]["request_id"] || strings.Contains(observed[0].ErrorText, adaptertest.Canary) {
+		if len(observed) != 1 || observed[0].Envelope.Ref != env["ref"] || observed[0].Call.RequestID != env["requestId"] ||
+			observed[0].Call.RequestID != recs[0]["request_id"] || observed[0].Call.Tool != tool ||
+			strings.Contains(observed[0].ErrorText, adaptertest.Canary) || strings.Contains(observed[0].ErrorText, "ann@example.com") {
 			t.Errorf("%s: observer told %+v, want once, with the client's ref and request id, redacted", tool, observed)
 		}
 	}
@@ -206,15 +176,16 @@ func TestWrapNil(t *testing.T) {
 		return nil, nil, nil
 	}
 	raw := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
-	checkDefinitionPanic(t, codes.NilHandler, func() { gosdk.Wrap[any, any](nil) })
-	checkDefinitionPanic(t, codes.NilFilter, func() { gosdk.Wrap(h, gosdk.WithFilters(nil)) })
-	checkDefinitionPanic(t, codes.NilHandler, func() { gosdk.WrapRaw(nil) })
-	checkDefinitionPanic(t, codes.NilFilter, func() { gosdk.WrapRaw(raw, gosdk.WithFilters(nil)) })
+	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.Wrap[any, any](nil) })
+	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.Wrap(h, gosdk.WithFilters(nil)) })
+	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.WrapRaw(nil) })
+	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.WrapRaw(raw, gosdk.WithFilters(nil)) })
 }
 
 // TestWrapAllocs pins what Wrap and WrapRaw add to a successful call where
 // no middleware runs: one allocation, the context that carries the request
-// id. Under the middleware they reuse its context and add nothing.
+// id. Under the middleware they reuse the context it prepared and add
+// nothing.
 func TestWrapAllocs(t *testing.T) {
 	ctx := context.Background()
 	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "ok"}}
@@ -235,9 +206,9 @@ func TestWrapAllocs(t *testing.T) {
 	if got != bare+1 {
 		t.Errorf("Wrap: %v allocations, %v without; want 1 more", got, bare)
 	}
-	served := filter.ContextWithRequestID(ctx, "")
+	served := callctx.With(ctx, nil) // as the middleware prepares it
 	if got := testing.AllocsPerRun(1000, func() { _, _, _ = wrapped(served, req, in) }); got != bare {
-		t.Errorf("Wrap with a request id in the context: %v allocations, %v without", got, bare)
+		t.Errorf("Wrap under the middleware: %v allocations, %v without", got, bare)
 	}
 
 	raw := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return ok, nil }
@@ -250,5 +221,8 @@ func TestWrapAllocs(t *testing.T) {
 	})
 	if got != bare+1 {
 		t.Errorf("WrapRaw: %v allocations, %v without; want 1 more", got, bare)
+	}
+	if got := testing.AllocsPerRun(1000, func() { _, _ = wrappedRaw(served, req) }); got != bare {
+		t.Errorf("WrapRaw under the middleware: %v allocations, %v without", got, bare)
 	}
 }
