@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -239,5 +243,88 @@ func TestHostileStreamableHTTP(t *testing.T) {
 				checkServing(t, cl)
 			})
 		}
+	}
+}
+
+// recursiveCycleEnv, set in the environment of the test binary, makes it
+// run callRecursiveCycle instead of the tests.
+const recursiveCycleEnv = "MCPERR_MCPGO_RECURSIVE_CYCLE"
+
+// loopError is an error whose Error reads its cause's, as most wrappers'
+// do, in a chain that loops back to itself: its text has no end.
+type loopError struct{ next error }
+
+func (e *loopError) Error() string {
+	return "loop " + adaptertest.HostileCanary + ": " + e.next.Error()
+}
+func (e *loopError) Unwrap() error { return e.next }
+
+// callRecursiveCycle calls, in process, a tool under Install whose handler
+// returns a loopError, then a tool that succeeds, and prints what the
+// client read; it returns the process's exit code.
+func callRecursiveCycle() int {
+	p, err := filter.New(filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	s := server.NewMCPServer("cycle", "1.0.0")
+	if err := mcpgo.Install(s, p); err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	s.AddTool(mcp.NewTool("x"), hostileHandler(func(context.Context) error {
+		e := &loopError{}
+		e.next = e
+		return e
+	}))
+	s.AddTool(mcp.NewTool("ok"), hostileHandler(nil))
+	c := exampleClient(s)
+	for _, tool := range []string{"x", "ok"} {
+		res, err := callTool(c, tool, nil)
+		if err != nil {
+			fmt.Println(tool, "protocol error:", err)
+			return 1
+		}
+		for _, content := range res.Content {
+			if text, ok := content.(mcp.TextContent); ok {
+				fmt.Printf("%s: %s\n", tool, text.Text)
+			}
+		}
+	}
+	return 0
+}
+
+// TestHostileRecursiveCycle protects the server from an error chain that
+// loops back to itself through wrappers whose Error reads their cause's:
+// its text has no end, so nothing may ask for it. The call is answered
+// masked and the server goes on. The calls run in a child process, since
+// a goroutine whose stack overflows takes the whole process down, beyond
+// any recover.
+func TestHostileRecursiveCycle(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), recursiveCycleEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		// The first line that says why, and mcperr's frames of the stack.
+		var why []string
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(l, "fatal error:") || strings.HasPrefix(l, "panic:") ||
+				strings.HasPrefix(l, "github.com/mcperr/mcperr/") && !strings.Contains(l, "_test.") {
+				why = append(why, l)
+			}
+		}
+		t.Fatalf("the server's process failed: %v\n%s", err, strings.Join(why, "\n"))
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 2 || !adaptertest.MaskedTextRE.MatchString(strings.TrimPrefix(lines[0], "x: ")) ||
+		lines[len(lines)-1] != "ok: all good" || strings.Contains(string(out), adaptertest.HostileCanary) {
+		t.Errorf("the client read\n%s\nwant the masked text of tool x, then ok's success, and no canary", out)
 	}
 }

@@ -54,6 +54,9 @@ func TestMain(m *testing.M) {
 	if way := os.Getenv(stdioWayEnv); way != "" {
 		os.Exit(serveStdio(way, os.Getenv(stdioLogEnv)))
 	}
+	if os.Getenv(recursiveCycleEnv) != "" {
+		os.Exit(callRecursiveCycle())
+	}
 	os.Exit(m.Run())
 }
 
