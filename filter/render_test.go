@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
@@ -381,5 +382,33 @@ func TestDocURLsFitTheSchema(t *testing.T) {
 		if f := h.handle(t, context.Background(), call, toolerr.New("x").WithCode("DOCS")); f.Envelope.DocURL != u {
 			t.Errorf("docUrl %q, want %q", f.Envelope.DocURL, u)
 		}
+	}
+}
+
+// TestTextBlocksAreBounded checks that every text block is at most 16 KiB,
+// as the package documents, however large the details and hints that the
+// default rendering puts in its second block: details just under their own
+// bound, and a hint, make that block larger than a message may be.
+func TestTextBlocksAreBounded(t *testing.T) {
+	large := toolerr.New("Too much.").WithHint(strings.Repeat("h", maxHint)).
+		WithDetails(map[string]any{"v": strings.Repeat("d", maxDetails-len(`{"v":""}`))})
+	for name, opts := range map[string][]filter.Option{
+		"the default renderer":                 nil,
+		"RenderForModel":                       {filter.WithRenderer(filter.RenderForModel)},
+		"in place of one that panics":          {filter.WithRenderer(func(filter.Envelope) []string { panic("renderer") })},
+		"in place of one that returns nothing": {filter.WithRenderer(func(filter.Envelope) []string { return nil })},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, opts...)
+			f := h.handle(t, context.Background(), call, large)
+			if f.Envelope.Details == nil || len(f.Envelope.Hints) != 1 {
+				t.Fatalf("envelope %+v, want the details and the hint sent", f.Envelope)
+			}
+			for i, b := range f.Texts {
+				if len(b) > maxMessage || !utf8.ValidString(b) {
+					t.Errorf("block %d has %d bytes, more than %d", i, len(b), maxMessage)
+				}
+			}
+		})
 	}
 }
