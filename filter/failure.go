@@ -20,7 +20,10 @@ type Failure struct {
 	// -32603.
 	JSONRPCCode int64
 	// Err is the error handled, as the handler returned it, or a
-	// *PanicError. It is for the server: never send it to a client. Under
+	// *PanicError; joined (errors.Join) with the failure of a filter that
+	// panicked or answered badly, which errors.As then finds. A chain that
+	// cannot be walked safely is replaced by an opaque error naming its
+	// type. It is for the server: never send it to a client. Under
 	// WithRedaction, put only ErrorText where people read.
 	Err error
 	// ErrorText is the error's text as the log record holds it: bounded,

@@ -109,7 +109,7 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 		logged.err = h.err
 	}
 	attrs = append(attrs, slog.Any("error", logged))
-	if h.err != h.orig {
+	if h.transformed {
 		attrs = append(attrs, slog.String("original_error", p.text(h.orig)))
 	}
 	if h.filterErr != nil {

@@ -105,8 +105,11 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 			call.RequestID = callctx.NewID()
 		}
 	}
-	h := &handling{call: call, orig: err}
+	h := &handling{call: call}
 	h.setErr(err)
+	// A chain that cannot be walked safely is set aside whole: nothing, not
+	// the log, not an observer, asks it for its text again.
+	h.orig = h.err
 	done := false
 	defer func() {
 		if !done {
@@ -131,18 +134,19 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 
 // handling is the state of one error on its way through the pipeline.
 type handling struct {
-	call      Call
-	orig      error      // as the handler returned it
-	err       error      // after the filters' transformations
-	facts     chainFacts // what the chain of err holds
-	filterErr error      // a filter that panicked or answered badly
-	public    error      // the public error the built-in mapping answered with
-	masked    bool
-	ownText   bool // the message is the pipeline's own, not the application's
-	ref       string
-	logged    bool        // the record was written
-	attrs     []slog.Attr // extra attributes for the log record
-	errText   string      // the text of err as the record holds it
+	call        Call
+	orig        error      // as the handler returned it
+	transformed bool       // a filter replaced orig with err
+	err         error      // after the filters' transformations
+	facts       chainFacts // what the chain of err holds
+	filterErr   error      // a filter that panicked or answered badly
+	public      error      // the public error the built-in mapping answered with
+	masked      bool
+	ownText     bool // the message is the pipeline's own, not the application's
+	ref         string
+	logged      bool        // the record was written
+	attrs       []slog.Attr // extra attributes for the log record
+	errText     string      // the text of err as the record holds it
 }
 
 // setErr makes err the error being handled, with what one walk of its
@@ -178,6 +182,7 @@ func (p *Pipeline) runFilters(ctx context.Context, h *handling, own []Filter) *R
 			}
 			if next != nil {
 				h.setErr(next)
+				h.transformed = true
 			}
 		}
 	}
@@ -270,7 +275,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 	if r.Details != nil && !h.masked {
 		b, reason := encodeDetails(r.Details)
 		if reason != "" {
-			h.attrs = append(h.attrs, slog.String("details_error", reason))
+			h.attrs = append(h.attrs, slog.String("details_error", p.text(errors.New(reason))))
 		}
 		details = b
 	}
@@ -323,6 +328,9 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 		env.RetryAfterSeconds = float64((after+time.Millisecond-1)/time.Millisecond) / 1000
 	}
 	f := &Failure{Call: h.call, Envelope: env, Err: h.orig}
+	if h.filterErr != nil {
+		f.Err = errors.Join(h.orig, h.filterErr)
+	}
 	if !h.call.isTool() {
 		f.JSONRPCCode = rpcCode(h.call, env)
 		if h.call.Method == methodReadResource && env.Code == codes.NotFound {

@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -67,13 +68,20 @@ func modelBlock(e Envelope) string {
 	for _, h := range e.Hints {
 		n += len("\nHint: ") + len(h)
 	}
+	details := e.Details
+	if n > maxMessage && len(details) > 0 {
+		// A block is bounded like a message: details too large to repeat
+		// here stay in the envelope alone.
+		n += len(detailsElsewhere) - len(details)
+		details = json.RawMessage(detailsElsewhere)
+	}
 	var b strings.Builder
 	b.Grow(n)
 	b.WriteString("Code: ")
 	b.WriteString(string(e.Code))
-	if len(e.Details) > 0 {
+	if len(details) > 0 {
 		b.WriteString("\nDetails: ")
-		b.Write(e.Details)
+		b.Write(details)
 	}
 	b.WriteString("\nRetry: ")
 	b.WriteString(retry)
@@ -91,8 +99,11 @@ func modelBlock(e Envelope) string {
 			}
 		}
 	}
-	return b.String()
+	return boundMessage(b.String(), maxMessage)
 }
+
+// detailsElsewhere stands for details too large to repeat in the block.
+const detailsElsewhere = "(too large to repeat here; see the envelope)"
 
 // retryText is the retry advice of e in words.
 func retryText(e Envelope) string {
