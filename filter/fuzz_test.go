@@ -399,10 +399,9 @@ func TestFuzzHandleMethods(t *testing.T) {
 	for _, seed := range fzSeeds() {
 		for m := range fzMethods {
 			c := fzDecode(seed)
-			c.call.Method, c.call.Resource, c.call.Prompt = "", "", ""
-			if c.call.Tool == "" {
-				c.call.Tool = c.call.Resource + c.call.Prompt
-			}
+			// Back to a tool call of the same name, then to method m.
+			name := c.call.Tool + c.call.Resource + c.call.Prompt // one of them is set
+			c.call.Method, c.call.Tool, c.call.Resource, c.call.Prompt = "", name, "", ""
 			c.method = m
 			fzSetMethod(&c.call, m)
 			fzRun(t, c)
