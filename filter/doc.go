@@ -23,6 +23,9 @@
 //   - a domain error: its code, its public message and public details;
 //   - a cancelled context or exceeded deadline: CANCELLED or TIMEOUT,
 //     retryable, the TIMEOUT text ending with its ref;
+//   - an error of a call whose arguments do not fit the tool's input
+//     schema, as the adapter checks them: VALIDATION_ERROR naming the
+//     fields, never their values;
 //   - anything else, a panic, a filter that fails: code INTERNAL_ERROR and
 //     the text `Internal error in tool "x" (ref: R).`, nothing else of the
 //     error. The ref R appears in exactly one log record, which holds the

@@ -115,7 +115,9 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 	if h.filterErr != nil {
 		attrs = append(attrs, slog.String("filter_error", p.text(h.filterErr)))
 	}
-	if !p.redact {
+	if !p.redact && h.refused != nil {
+		attrs = append(attrs, slog.Attr{Key: "fields", Value: logView(h.refused)})
+	} else if !p.redact {
 		if v := h.logValuer(); v != nil {
 			attrs = append(attrs, slog.Attr{Key: "fields", Value: logView(v)})
 		}

@@ -76,6 +76,9 @@ func New(opts ...Option) (*Pipeline, error) {
 //   - context.Canceled or context.DeadlineExceeded in the chain: CANCELLED
 //     (retryable, no ref) or TIMEOUT (a server error, retryable, its text
 //     ending with its ref);
+//   - an error of a call whose arguments do not fit the tool's input schema,
+//     as the adapter says: VALIDATION_ERROR naming the fields, never their
+//     values; the record keeps the error;
 //   - anything else, a panic, a filter that fails: INTERNAL_ERROR and the
 //     text `Internal error in tool "x" (ref: R).`, nothing else of the
 //     error, no hint. R names exactly one log record, at error level, with
@@ -125,7 +128,7 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 	}()
 	r := p.runFilters(ctx, h, filters)
 	if r == nil {
-		r = p.mapSafely(h)
+		r = p.mapSafely(ctx, h)
 	}
 	f = p.finish(ctx, h, r)
 	done = true
@@ -135,12 +138,13 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 // handling is the state of one error on its way through the pipeline.
 type handling struct {
 	call        Call
-	orig        error      // as the handler returned it
-	transformed bool       // a filter replaced orig with err
-	err         error      // after the filters' transformations
-	facts       chainFacts // what the chain of err holds
-	filterErr   error      // a filter that panicked or answered badly
-	public      error      // the public error the built-in mapping answered with
+	orig        error              // as the handler returned it
+	transformed bool               // a filter replaced orig with err
+	err         error              // after the filters' transformations
+	facts       chainFacts         // what the chain of err holds
+	filterErr   error              // a filter that panicked or answered badly
+	public      error              // the public error the built-in mapping answered with
+	refused     *domain.Validation // how the arguments did not fit, when that decided
 	masked      bool
 	ownText     bool // the message is the pipeline's own, not the application's
 	ref         string
@@ -202,7 +206,7 @@ func catch(ctx context.Context, f Filter, call Call, err error) (resp *Response,
 
 // mapSafely runs the built-in mapping, masking the error if a method of
 // the error (ErrorCode, PublicMessage, an As or Is method...) panics.
-func (p *Pipeline) mapSafely(h *handling) (r *Response) {
+func (p *Pipeline) mapSafely(ctx context.Context, h *handling) (r *Response) {
 	defer func() {
 		if v := recover(); v != nil {
 			h.attrs = append(h.attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v)))
@@ -210,11 +214,11 @@ func (p *Pipeline) mapSafely(h *handling) (r *Response) {
 			r = p.internal(h)
 		}
 	}()
-	return p.mapError(h)
+	return p.mapError(ctx, h)
 }
 
 // mapError is the built-in mapping, run when no filter handled the error.
-func (p *Pipeline) mapError(h *handling) *Response {
+func (p *Pipeline) mapError(ctx context.Context, h *handling) *Response {
 	if h.filterErr != nil {
 		return p.internal(h)
 	}
@@ -253,7 +257,31 @@ func (p *Pipeline) mapError(h *handling) *Response {
 		h.ownText = true
 		return &Response{Code: codes.Timeout, Message: timeoutText(h.call)}
 	}
+	if v := refused(ctx); v != nil {
+		// The call failed and its arguments do not fit the tool's schema:
+		// the client's failure, which it can correct. The record keeps the
+		// error the call failed with.
+		h.public, h.refused = v, v
+		return &Response{Code: v.ErrorCode(), Message: v.PublicMessage(), Details: v.PublicDetails()}
+	}
 	return p.internal(h)
+}
+
+// refused asks the adapter, through the request's context, how the
+// arguments of the call do not fit the tool's input schema; nil if they fit,
+// cannot be checked, or the check panics.
+func refused(ctx context.Context) (v *domain.Validation) {
+	c := callctx.From(ctx)
+	if c == nil || c.Arguments == nil {
+		return nil
+	}
+	defer func() {
+		if recover() != nil {
+			v = nil
+		}
+	}()
+	v, _ = c.Arguments().(*domain.Validation)
+	return v
 }
 
 // internal returns the masked response of an internal error.

@@ -126,7 +126,7 @@ func ExampleInstall() {
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
 	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"lookup_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
-	// level=INFO msg="tool call failed" tool=lookup_order code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed: id: is required; order: is not a known property; remove it (failed with: validating \"arguments\": validating root: unexpected additional properties [\"order\"])" fields.id.constraint="is required" fields.id.value=<nil> fields.order.constraint="is not a known property; remove it" fields.order.value=ord_1
+	// level=INFO msg="tool call failed" tool=lookup_order code=VALIDATION_ERROR request_id=UUID-v7 error="validating \"arguments\": validating root: unexpected additional properties [\"order\"]" fields.id.constraint="is required" fields.id.value=<nil> fields.order.constraint="is not a known property; remove it" fields.order.value=ord_1
 	// client: Validation failed: id: is required; order: is not a known property; remove it
 	// client: Code: VALIDATION_ERROR
 	// Details: {"violations":[{"constraint":"is required","field":"id","pointer":"/id","reason":"required"},{"constraint":"is not a known property; remove it","field":"order","pointer":"/order","reason":"additionalProperties"}]}
@@ -243,7 +243,7 @@ func ExampleAddRawTool() {
 	// Output:
 	// client: 3
 	// client: 1
-	// level=INFO msg="tool call failed" tool=add code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed for b: must be number, not string (failed with: json: cannot unmarshal string into Go struct field .B of type float64)" fields.b.constraint="must be number, not string" fields.b.value=two
+	// level=INFO msg="tool call failed" tool=add code=VALIDATION_ERROR request_id=UUID-v7 error="json: cannot unmarshal string into Go struct field .B of type float64" fields.b.constraint="must be number, not string" fields.b.value=two
 	// client: Validation failed for b: must be number, not string
 	// client: Code: VALIDATION_ERROR
 	// Details: {"violations":[{"constraint":"must be number, not string","field":"b","pointer":"/b","reason":"type"}]}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/guard"
 )
@@ -51,6 +50,7 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	defer func() {
 		if !returned {
 			if failure := guard.Recovered(ctx, recover()); failure != nil {
+				st.argumentsOf(ctx, req, true)
 				res, err = errorResult(st.mapError(ctx, req, failure)), nil
 			}
 		}
@@ -61,7 +61,8 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		if isProtocolError(err) {
 			return res, err
 		}
-		return errorResult(st.mapError(ctx, req, st.classify(req, err))), nil
+		st.argumentsOf(ctx, req, false)
+		return errorResult(st.mapError(ctx, req, err)), nil
 	}
 	r, ok := res.(*mcp.CallToolResult)
 	if !ok {
@@ -86,27 +87,28 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	}
 	// The SDK refused the arguments before a typed handler ran, or a raw
 	// handler marked its result with SetError.
-	fill(r, st.mapError(ctx, req, st.classify(req, cause)))
+	st.argumentsOf(ctx, req, false)
+	fill(r, st.mapError(ctx, req, cause))
 	return res, nil
 }
 
-// classify returns err, or, when the arguments of req do not fit the
-// tool's input schema, the Validation that says how, with err kept for the
-// log: the failure is the client's.
-func (st *serverState) classify(req *mcp.CallToolRequest, err error) error {
-	if v := st.checkArguments(req); v != nil {
-		return &refused{v: v, err: err}
+// argumentsOf tells the pipeline, through the request's context, how to
+// check the arguments of req should the failure it is given be masked: a
+// call that fails with arguments that do not fit is the client's failure.
+// A nil req, or checked, tells it there is nothing to check.
+func (st *serverState) argumentsOf(ctx context.Context, req *mcp.CallToolRequest, checked bool) {
+	c := callctx.From(ctx)
+	if c == nil {
+		return
 	}
-	return err
+	if checked || req == nil {
+		c.Arguments = nil
+		return
+	}
+	c.Arguments = func() error {
+		if v := st.checkArguments(req); v != nil {
+			return v
+		}
+		return nil
+	}
 }
-
-// refused is a failure of a call whose arguments do not fit the tool's
-// schema: the Validation that says how, which the client reads, and the
-// error the call failed with, which the log keeps.
-type refused struct {
-	v   *domain.Validation
-	err error
-}
-
-func (r *refused) Error() string   { return r.v.Error() + " (failed with: " + r.err.Error() + ")" }
-func (r *refused) Unwrap() []error { return []error{r.v, r.err} }

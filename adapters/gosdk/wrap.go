@@ -126,18 +126,18 @@ func (b *binding) state(ctx context.Context) (st *serverState, first bool) {
 }
 
 // fail maps err, raised by the call req, with the configuration of the call
-// and the filters of b. A handler's error is classified by the arguments
-// first; a panic is not. Where mcperr is not installed, the first failure
+// and the filters of b. A raw handler's error is answered VALIDATION_ERROR
+// if it would be masked and the arguments do not fit, unless checked says
+// there is nothing to check: a panic, or a typed handler's error, whose
+// arguments the SDK checked. Where mcperr is not installed, the first failure
 // is followed by one ERROR record saying so, written after the failure's
 // own, so that a log handler that fails cannot lose the failure.
-func (b *binding) fail(ctx context.Context, req *mcp.CallToolRequest, err error, panicked bool) *mappedError {
+func (b *binding) fail(ctx context.Context, req *mcp.CallToolRequest, err error, checked bool) *mappedError {
 	if m, ok := err.(*mappedError); ok {
 		return m
 	}
 	st, first := b.state(ctx)
-	if !panicked {
-		err = st.classify(req, err)
-	}
+	st.argumentsOf(ctx, req, checked)
 	m := st.mapWith(ctx, req, err, b.filters)
 	if first {
 		warn(ctx, "mcperr: handler runs without mcperr installed on its server",
@@ -175,7 +175,8 @@ func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandle
 			return res, out, err
 		}
 		var zero Out
-		return nil, zero, b.fail(ctx, req, err, false)
+		// The SDK checked the arguments before h ran: nothing to classify.
+		return nil, zero, b.fail(ctx, req, err, true)
 	}
 }
 

@@ -7,25 +7,26 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 )
 
-// classify returns err, or, when the arguments of req do not fit the input
-// schema of the tool as the server has it registered, the Validation that
-// says how, with err kept for the log: the failure is the client's. It
-// runs on the failure path only.
-func (st *serverState) classify(ctx context.Context, req *mcp.CallToolRequest, err error) error {
+// checkArguments returns how the arguments of req do not fit the input
+// schema of the tool as the server has it registered, a *domain.Validation,
+// or nil if they fit or there is no schema to check. It runs on the
+// failure path only.
+func (st *serverState) checkArguments(ctx context.Context, req *mcp.CallToolRequest) error {
 	t := registeredTool(ctx, req.Params.Name)
 	if t == nil {
-		return err
+		return nil
 	}
-	doc, merr := inputSchemaDoc(&t.Tool)
-	if merr != nil || doc == nil {
-		return err
+	doc, err := inputSchemaDoc(&t.Tool)
+	if err != nil || doc == nil {
+		return nil
 	}
-	s, cerr := st.schemas.Get(doc)
-	if cerr != nil {
-		return err // a schema that does not compile checks nothing, as in the SDK's own validator
+	s, err := st.schemas.Get(doc)
+	if err != nil {
+		return nil // a schema that does not compile checks nothing, as in the SDK's own validator
 	}
 	var v *domain.Validation
 	switch args := req.Params.Arguments.(type) {
@@ -34,28 +35,17 @@ func (st *serverState) classify(ctx context.Context, req *mcp.CallToolRequest, e
 	case json.RawMessage:
 		v = s.CheckJSON(args)
 	default:
-		b, merr := json.Marshal(args)
-		if merr != nil {
-			return err
+		b, err := json.Marshal(args)
+		if err != nil {
+			return nil
 		}
 		v = s.CheckJSON(b)
 	}
 	if v == nil {
-		return err
+		return nil
 	}
-	return &refused{v: v, err: err}
+	return v
 }
-
-// refused is a failure of a call whose arguments do not fit the tool's
-// schema: the Validation that says how, which the client reads, and the
-// error the call failed with, which the log keeps.
-type refused struct {
-	v   *domain.Validation
-	err error
-}
-
-func (r *refused) Error() string   { return r.v.Error() + " (failed with: " + r.err.Error() + ")" }
-func (r *refused) Unwrap() []error { return []error{r.v, r.err} }
 
 // registeredTool returns the tool that the server in ctx runs for a call to
 // name, found as the SDK finds it: among the session's own tools first, then
@@ -84,4 +74,27 @@ func inputSchemaDoc(tool *mcp.Tool) ([]byte, error) {
 		return nil, nil
 	}
 	return json.Marshal(in)
+}
+
+// checkInputSchema refuses an input schema that classify could not use: one
+// that is not a JSON object schema, or does not compile. It compiles the
+// schema into st's cache, so that the first failure pays nothing for it.
+func (st *serverState) checkInputSchema(tool *mcp.Tool) error {
+	doc, err := inputSchemaDoc(tool)
+	if err != nil {
+		return &codes.DefinitionError{Mistake: codes.InvalidSchema, Subject: tool.Name, Reason: "the input schema does not marshal to JSON: " + err.Error()}
+	}
+	if doc == nil {
+		return nil
+	}
+	var root struct {
+		Type any `json:"type"`
+	}
+	if json.Unmarshal(doc, &root) != nil || root.Type != "object" {
+		return &codes.DefinitionError{Mistake: codes.InvalidSchema, Subject: tool.Name, Reason: `the input schema must be a JSON object with "type": "object"; mcp.NewTool makes one`}
+	}
+	if _, err := st.schemas.Get(doc); err != nil {
+		return &codes.DefinitionError{Mistake: codes.InvalidSchema, Subject: tool.Name, Reason: err.Error()}
+	}
+	return nil
 }

@@ -3,7 +3,6 @@ package mcpgo
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"testing"
 
@@ -36,7 +35,7 @@ func serverContext(t *testing.T, s *server.MCPServer) context.Context {
 // arguments do not fit the schema of the tool as the server has it
 // registered, whatever Go type they arrive as; otherwise the error is
 // returned as it is.
-func TestClassify(t *testing.T) {
+func TestCheckArguments(t *testing.T) {
 	s := server.NewMCPServer("t", "1.0.0")
 	s.AddTool(mcp.NewToolWithRawSchema("pair", "", json.RawMessage(pairSchema)), nil)
 	s.AddTool(mcp.NewTool("structured", mcp.WithNumber("n", mcp.Required())), nil)
@@ -71,46 +70,37 @@ func TestClassify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			boom := errors.New("boom")
 			req := mcp.CallToolRequest{}
 			req.Params.Name, req.Params.Arguments = tt.tool, tt.args
-			got := st.classify(ctx, &req, boom)
+			got := st.checkArguments(ctx, &req)
 			if tt.want == "" {
-				if got != boom {
-					t.Errorf("classify = %v, want the error as it is", got)
+				if got != nil {
+					t.Errorf("checkArguments = %v, want nil", got)
 				}
 				return
 			}
-			r, ok := got.(*refused)
+			v, ok := got.(*domain.Validation)
 			if !ok {
-				t.Fatalf("classify = %#v, want a *refused", got)
+				t.Fatalf("checkArguments = %#v, want a *domain.Validation", got)
 			}
 			var vs []string
-			for _, x := range r.v.Violations {
+			for _, x := range v.Violations {
 				vs = append(vs, "{"+x.Field+" "+x.Constraint+"}")
 			}
 			if s := fmt.Sprint(vs); s != tt.want {
 				t.Errorf("violations = %s, want %s", s, tt.want)
 			}
-			var v *domain.Validation
-			if !errors.Is(got, boom) || !errors.As(got, &v) || v != r.v {
-				t.Errorf("the refusal does not unwrap to both the Validation and the original error")
-			}
-			if want := r.v.Error() + " (failed with: boom)"; got.Error() != want {
-				t.Errorf("Error() = %q, want %q", got.Error(), want)
-			}
 		})
 	}
 }
 
-// TestClassifyOutsideAServer checks that a failure outside any server, as
-// when a wrapped handler is called directly, is returned as it is.
-func TestClassifyOutsideAServer(t *testing.T) {
-	boom := errors.New("boom")
+// TestCheckArgumentsOutsideAServer checks that a call outside any server,
+// as when a wrapped handler is called directly, has nothing to check.
+func TestCheckArgumentsOutsideAServer(t *testing.T) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name, req.Params.Arguments = "pair", map[string]any{"a": "one"}
-	if got := (&serverState{}).classify(context.Background(), &req, boom); got != boom {
-		t.Errorf("classify = %v, want the error as it is", got)
+	if got := (&serverState{}).checkArguments(context.Background(), &req); got != nil {
+		t.Errorf("checkArguments = %v, want nil", got)
 	}
 }
 

@@ -98,7 +98,11 @@ func callAndPrint(c *client.Client, tool string, args map[string]any) {
 
 // getOrder is a plain mcp-go handler.
 func getOrder(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	switch id := req.GetString("id", ""); id {
+	id, err := req.RequireString("id")
+	if err != nil {
+		return nil, err
+	}
+	switch id {
 	case "ord_1":
 		return mcp.NewToolResultText("shipped"), nil
 	case "ord_2":
@@ -141,7 +145,7 @@ func ExampleInstall() {
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
 	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
-	// level=INFO msg="tool call failed" tool=get_order code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed for id: must be string, not number (failed with: Order not found.)" fields.id.constraint="must be string, not number" fields.id.value=2
+	// level=INFO msg="tool call failed" tool=get_order code=VALIDATION_ERROR request_id=UUID-v7 error="argument \"id\" is not a string" fields.id.constraint="must be string, not number" fields.id.value=2
 	// client: Validation failed for id: must be string, not number
 	// client: Code: VALIDATION_ERROR
 	// Details: {"violations":[{"constraint":"must be string, not number","field":"id","pointer":"/id","reason":"type"}]}
@@ -391,7 +395,7 @@ func ExampleStructured() {
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
 	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"forecast\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
-	// level=INFO msg="tool call failed" tool=forecast code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed for city: must be string, not number (failed with: json: cannot unmarshal number into Go struct field cityArgs.city of type string)" fields.city.constraint="must be string, not number" fields.city.value=75001
+	// level=INFO msg="tool call failed" tool=forecast code=VALIDATION_ERROR request_id=UUID-v7 error="json: cannot unmarshal number into Go struct field cityArgs.city of type string" fields.city.constraint="must be string, not number" fields.city.value=75001
 	// client: Validation failed for city: must be string, not number
 	// client: Code: VALIDATION_ERROR
 	// Details: {"violations":[{"constraint":"must be string, not number","field":"city","pointer":"/city","reason":"type"}]}

@@ -52,6 +52,9 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 	if err := mcp.ValidateParamHeaderAnnotations(&tool); err != nil {
 		return &codes.DefinitionError{Mistake: codes.InvalidSchema, Subject: tool.Name, Reason: err.Error()}
 	}
+	if err := st.checkInputSchema(&tool); err != nil {
+		return err
+	}
 	w := &wrapper{st: st, next: h, filters: c.filters}
 	// The server is the one list of its tools, those added with s.AddTool
 	// included, and a deleted tool's name is free again.

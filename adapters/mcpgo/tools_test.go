@@ -83,16 +83,20 @@ func TestAddToolRefuses(t *testing.T) {
 			t.Errorf("AddTool = %v, want a NIL_VALUE definition error", err)
 		}
 	})
-	// The input schema is the SDK's business, as with s.AddTool: it is read
-	// only when a call fails, and one that cannot be used checks nothing.
-	t.Run("input schemas are not refused", func(t *testing.T) {
+	// A schema the argument check could not use is a definition error; a
+	// tool without one is accepted, and its arguments are never checked.
+	t.Run("input schemas", func(t *testing.T) {
+		if err := mcpgo.AddTool(s, mcp.Tool{Name: "no_schema"}, ok); err != nil || s.GetTool("no_schema") == nil {
+			t.Errorf("AddTool(no_schema) = %v", err)
+		}
 		for _, tool := range []mcp.Tool{
-			{Name: "no_schema"},
 			mcp.NewToolWithRawSchema("array", "", json.RawMessage(`{"type":"array"}`)),
 			mcp.NewToolWithRawSchema("bad", "", json.RawMessage(`{"type":"object","properties":{"n":{"type":"numbr"}}}`)),
 		} {
-			if err := mcpgo.AddTool(s, tool, ok); err != nil || s.GetTool(tool.Name) == nil {
-				t.Errorf("AddTool(%s) = %v", tool.Name, err)
+			err := mcpgo.AddTool(s, tool, ok)
+			var de *codes.DefinitionError
+			if !errors.As(err, &de) || de.Mistake != codes.InvalidSchema || s.GetTool(tool.Name) != nil {
+				t.Errorf("AddTool(%s) = %v, want an INVALID_SCHEMA definition error and nothing added", tool.Name, err)
 			}
 		}
 	})

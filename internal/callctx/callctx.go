@@ -28,6 +28,11 @@ type Call struct {
 	// Exited is set once a handler's runtime.Goexit has been logged, so
 	// that outer layers of the same call do not log it again.
 	Exited bool
+	// Arguments, when set, says how the arguments of the call do not fit
+	// the tool's input schema (a *domain.Validation), or returns nil. The
+	// adapter sets it before it hands a failure to the pipeline, which asks
+	// it only for a failure it would otherwise mask.
+	Arguments func() error
 }
 
 // Value returns c for the key of this package, and asks the parent

@@ -31,7 +31,14 @@ func newDivideServer(t testing.TB, log *mcperrtest.Log) *server.MCPServer {
 	}
 	divide := mcp.NewTool("divide", mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required()))
 	err = mcpgo.AddTool(s, divide, func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		a, b := req.GetFloat("a", 0), req.GetFloat("b", 0)
+		a, err := req.RequireFloat("a")
+		if err != nil {
+			return nil, err
+		}
+		b, err := req.RequireFloat("b")
+		if err != nil {
+			return nil, err
+		}
 		if b == 0 {
 			return nil, toolerr.New("b must not be zero.")
 		}
