@@ -3,6 +3,8 @@ package codes
 import (
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Info describes a code: its category, a one-line description for
@@ -55,7 +57,8 @@ func (in Info) validate() error {
 }
 
 // docURL reports whether u is an absolute http or https URL with a host
-// and no space or control character: what the envelope's schema accepts.
+// and no white space (Unicode's or ECMAScript's), control character or
+// invalid UTF-8: what the envelope's schema accepts.
 func docURL(u string) bool {
 	rest, ok := strings.CutPrefix(u, "https://")
 	if !ok {
@@ -66,8 +69,10 @@ func docURL(u string) bool {
 	if rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#' {
 		return false // no host
 	}
-	for i := 0; i < len(u); i++ {
-		if u[i] <= ' ' || u[i] == 0x7f {
+	for _, r := range u {
+		// What the schema's \s refuses in any engine, ECMAScript's included
+		// (which counts U+FEFF as white space), and control characters.
+		if unicode.IsSpace(r) || unicode.IsControl(r) || r == '\ufeff' || r == utf8.RuneError {
 			return false
 		}
 	}
