@@ -29,6 +29,8 @@ type Failure struct {
 	// ErrorText is the error's text as the log record holds it: bounded,
 	// and redacted under WithRedaction.
 	ErrorText string
+
+	textsBuf [2]string // holds Texts for the default renderer
 }
 
 // view returns a copy of f that shares nothing mutable with it.

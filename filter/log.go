@@ -104,11 +104,11 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 		// error.
 		attrs = append(attrs, slog.String("message", bound(e.Message, maxLogValue)))
 	}
-	logged := &loggedError{text: h.errText}
+	h.loggedErr = loggedError{text: h.errText}
 	if !p.redact {
-		logged.err = h.err
+		h.loggedErr.err = h.err
 	}
-	attrs = append(attrs, slog.Any("error", logged))
+	attrs = append(attrs, slog.Any("error", &h.loggedErr))
 	if h.transformed {
 		attrs = append(attrs, slog.String("original_error", p.text(h.orig)))
 	}
@@ -155,9 +155,10 @@ func (p *Pipeline) stackOf(h *handling) (s string) {
 			s = ""
 		}
 	}()
-	var pe *PanicError
-	if (h.facts.panicked || h.facts.custom) && errors.As(h.err, &pe) || h.filterErr != nil && errors.As(h.filterErr, &pe) {
-		return bound(string(pe.Stack), maxLogValue)
+	if h.facts.panicked || h.facts.custom || h.filterErr != nil {
+		if stack := panicStack(h); stack != nil {
+			return bound(string(stack), maxLogValue)
+		}
 	}
 	if !h.facts.formatter {
 		return ""
@@ -166,6 +167,16 @@ func (p *Pipeline) stackOf(h *handling) (s string) {
 		return bound(string(redact.Sprintf("%+v", h.err).Redact()), maxLogValue)
 	}
 	return bound(fmt.Sprintf("%+v", h.err), maxLogValue)
+}
+
+// panicStack returns the stack of a panic in the error handled or in a
+// filter's failure, or nil.
+func panicStack(h *handling) []byte {
+	var pe *PanicError
+	if (h.facts.panicked || h.facts.custom) && errors.As(h.err, &pe) || h.filterErr != nil && errors.As(h.filterErr, &pe) {
+		return pe.Stack
+	}
+	return nil
 }
 
 // logValuer returns the first slog.LogValuer in the chain of the error

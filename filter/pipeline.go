@@ -126,11 +126,11 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 			f = p.lastResort(ctx, h, recover())
 		}
 	}()
-	r := p.runFilters(ctx, h, filters)
-	if r == nil {
+	r, ok := p.runFilters(ctx, h, filters)
+	if !ok {
 		r = p.mapSafely(ctx, h)
 	}
-	f = p.finish(ctx, h, r)
+	f = p.finish(ctx, h, &r)
 	done = true
 	return f
 }
@@ -151,6 +151,7 @@ type handling struct {
 	logged      bool        // the record was written
 	attrs       []slog.Attr // extra attributes for the log record
 	errText     string      // the text of err as the record holds it
+	loggedErr   loggedError // the record\'s error value
 }
 
 // setErr makes err the error being handled, with what one walk of its
@@ -165,7 +166,7 @@ func (h *handling) setErr(err error) {
 	h.err, h.facts = err, f
 }
 
-func (p *Pipeline) runFilters(ctx context.Context, h *handling, own []Filter) *Response {
+func (p *Pipeline) runFilters(ctx context.Context, h *handling, own []Filter) (Response, bool) {
 	for _, fs := range [2][]Filter{own, p.global} {
 		for _, f := range fs {
 			if f == nil {
@@ -174,15 +175,14 @@ func (p *Pipeline) runFilters(ctx context.Context, h *handling, own []Filter) *R
 			resp, next, ferr := catch(ctx, f, h.call, h.err)
 			if ferr != nil {
 				h.filterErr = ferr
-				return nil
+				return Response{}, false
 			}
 			if resp != nil {
 				if resp.Message == "" {
 					h.filterErr = fmt.Errorf("filter %T answered with an empty message", f)
-					return nil
+					return Response{}, false
 				}
-				r := *resp // the filter's own value stays as it was
-				return &r
+				return *resp, true // a copy: the filter's own value stays as it was
 			}
 			if next != nil {
 				h.setErr(next)
@@ -190,7 +190,7 @@ func (p *Pipeline) runFilters(ctx context.Context, h *handling, own []Filter) *R
 			}
 		}
 	}
-	return nil
+	return Response{}, false
 }
 
 // catch runs one filter, turning a panic into an error.
@@ -206,7 +206,7 @@ func catch(ctx context.Context, f Filter, call Call, err error) (resp *Response,
 
 // mapSafely runs the built-in mapping, masking the error if a method of
 // the error (ErrorCode, PublicMessage, an As or Is method...) panics.
-func (p *Pipeline) mapSafely(ctx context.Context, h *handling) (r *Response) {
+func (p *Pipeline) mapSafely(ctx context.Context, h *handling) (r Response) {
 	defer func() {
 		if v := recover(); v != nil {
 			h.attrs = append(h.attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v)))
@@ -218,7 +218,7 @@ func (p *Pipeline) mapSafely(ctx context.Context, h *handling) (r *Response) {
 }
 
 // mapError is the built-in mapping, run when no filter handled the error.
-func (p *Pipeline) mapError(ctx context.Context, h *handling) *Response {
+func (p *Pipeline) mapError(ctx context.Context, h *handling) Response {
 	if h.filterErr != nil {
 		return p.internal(h)
 	}
@@ -230,7 +230,7 @@ func (p *Pipeline) mapError(ctx context.Context, h *handling) *Response {
 		return p.internal(h)
 	}
 	if pub := f.public; pub != nil {
-		r := &Response{Code: pub.ErrorCode(), Message: pub.PublicMessage()}
+		r := Response{Code: pub.ErrorCode(), Message: pub.PublicMessage()}
 		if d, ok := pub.(toolerr.Detailer); ok {
 			r.Details = d.PublicDetails()
 		}
@@ -252,17 +252,17 @@ func (p *Pipeline) mapError(ctx context.Context, h *handling) *Response {
 	switch {
 	case f.canceled:
 		h.ownText = true
-		return &Response{Code: codes.Cancelled, Message: cancelledText(h.call)}
+		return Response{Code: codes.Cancelled, Message: cancelledText(h.call)}
 	case f.deadline:
 		h.ownText = true
-		return &Response{Code: codes.Timeout, Message: timeoutText(h.call)}
+		return Response{Code: codes.Timeout, Message: timeoutText(h.call)}
 	}
 	if v := refused(ctx); v != nil {
 		// The call failed and its arguments do not fit the tool's schema:
 		// the client's failure, which it can correct. The record keeps the
 		// error the call failed with.
 		h.public, h.refused = v, v
-		return &Response{Code: v.ErrorCode(), Message: v.PublicMessage(), Details: v.PublicDetails()}
+		return Response{Code: v.ErrorCode(), Message: v.PublicMessage(), Details: v.PublicDetails()}
 	}
 	return p.internal(h)
 }
@@ -285,9 +285,9 @@ func refused(ctx context.Context) (v *domain.Validation) {
 }
 
 // internal returns the masked response of an internal error.
-func (p *Pipeline) internal(h *handling) *Response {
+func (p *Pipeline) internal(h *handling) Response {
 	h.masked = true
-	return &Response{Code: codes.InternalError}
+	return Response{Code: codes.InternalError}
 }
 
 // finish completes r into the Failure sent, tells the observers, and logs.
@@ -365,7 +365,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 			f.Envelope.URI = h.call.Resource
 		}
 	}
-	f.Texts = p.renderSafely(h, f.Envelope)
+	f.Texts = p.renderSafely(h, f, f.Envelope)
 	h.errText = p.text(h.err)
 	f.ErrorText = h.errText
 	if len(p.observers) > 0 {
@@ -430,9 +430,10 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Failure 
 // renderSafely renders env with the pipeline's Renderer. One that panics
 // or returns no blocks is replaced by RenderForModel, and the failure
 // noted in the log record; the blocks are bounded.
-func (p *Pipeline) renderSafely(h *handling, env Envelope) (texts []string) {
+func (p *Pipeline) renderSafely(h *handling, f *Failure, env Envelope) (texts []string) {
 	if p.render == nil {
-		return []string{env.Message, modelBlock(env)}
+		f.textsBuf = [2]string{env.Message, modelBlock(env)}
+		return f.textsBuf[:]
 	}
 	defer func() {
 		if v := recover(); v != nil {

@@ -65,19 +65,32 @@ func maskedText(call Call, ref string) string {
 		}
 		return "Internal error in completion" + what + " (ref: " + ref + ")."
 	}
-	return "Internal error in " + call.noun() + " " + quoteTarget(call.target()) + " (ref: " + ref + ")."
+	target := boundMessage(call.target(), maxTarget)
+	if plain(target) {
+		return "Internal error in " + call.noun() + ` "` + target + `" (ref: ` + ref + ")." // one allocation
+	}
+	return "Internal error in " + call.noun() + " " + strconv.Quote(target) + " (ref: " + ref + ")."
 }
 
 // quoteTarget quotes a name or URI for a message, cut to maxTarget bytes.
 func quoteTarget(s string) string {
 	s = boundMessage(s, maxTarget)
+	if plain(s) {
+		return `"` + s + `"` // what strconv.Quote gives, cheaper
+	}
+	return strconv.Quote(s)
+}
+
+// plain reports whether s has only the characters of a valid MCP tool
+// name, which strconv.Quote leaves as they are.
+func plain(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
-			return strconv.Quote(s)
+			return false
 		}
 	}
-	return `"` + s + `"` // what strconv.Quote gives, cheaper
+	return true
 }
 
 // cancelledText and timeoutText are the messages of a cancelled request and

@@ -46,7 +46,7 @@ func (e *joinSelf) Error() string   { return "join " + canary }
 func (e *joinSelf) Unwrap() []error { return []error{errors.New("a"), e} }
 
 // valueCycle is a value type whose Unwrap returns itself.
-type valueCycle struct{ n int }
+type valueCycle struct{ _ int }
 
 func (e valueCycle) Error() string { return "value cycle" }
 func (e valueCycle) Unwrap() error { return e }

@@ -76,6 +76,7 @@ func ExampleInstall_prompt() {
 	s.AddPrompt(&mcp.Prompt{Name: "summarize_order"},
 		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			var cache map[string]string
+			//lint:ignore SA5000 the bug is the point: the prompt panics
 			cache["ord_1"] = "x" // a bug: the map is nil
 			return nil, nil
 		})

@@ -159,6 +159,7 @@ func ExampleAddTool() {
 	err := gosdk.AddTool(s, &mcp.Tool{Name: "cancel_order"},
 		func(_ context.Context, _ *mcp.CallToolRequest, args lookupArgs) (*mcp.CallToolResult, any, error) {
 			var orders map[string]string
+			//lint:ignore SA5000 the bug is the point: the tool panics
 			orders[args.ID] = "cancelled" // a bug: the map is nil
 			return nil, nil, nil
 		})

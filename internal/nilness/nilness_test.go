@@ -7,7 +7,7 @@ import (
 
 type filterFunc func()
 
-type counter struct{ n int }
+type counter struct{ _ int }
 
 func TestIsNil(t *testing.T) {
 	var fn filterFunc

@@ -15,9 +15,3 @@ func wantFailure(t *testing.T, f *fakeTB, wants ...string) {
 	t.Helper()
 	faketb.WantFailure(t, f, "the client received, for tools/call", wants...)
 }
-
-// wantPass fails t if f reported anything.
-func wantPass(t *testing.T, f *fakeTB) {
-	t.Helper()
-	faketb.WantPass(t, f)
-}
