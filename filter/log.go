@@ -145,10 +145,10 @@ func (p *Pipeline) text(err error) (s string) {
 	return bound(string(redact.Sprint(err).Redact()), maxLogValue)
 }
 
-// stackOf returns the stack of a panic, or the detailed form (%+v) of an
-// error chain that has a fmt.Formatter in it, as the errors of
+// stackOf returns the stack of a panic, or the detailed form (%+v) of the
+// first fmt.Formatter in the error chain, as the errors of
 // cockroachdb/errors and pkg/errors are, whose detailed form holds their
-// stacks; "" when there is neither.
+// stacks, however deep a plain fmt.Errorf put it; "" when there is neither.
 func (p *Pipeline) stackOf(h *handling) (s string) {
 	defer func() {
 		if recover() != nil {
@@ -160,13 +160,14 @@ func (p *Pipeline) stackOf(h *handling) (s string) {
 			return bound(string(stack), maxLogValue)
 		}
 	}
-	if !h.facts.formatter {
+	e := h.facts.formatter
+	if e == nil {
 		return ""
 	}
 	if p.redact {
-		return bound(string(redact.Sprintf("%+v", h.err).Redact()), maxLogValue)
+		return bound(string(redact.Sprintf("%+v", e).Redact()), maxLogValue)
 	}
-	return bound(fmt.Sprintf("%+v", h.err), maxLogValue)
+	return bound(fmt.Sprintf("%+v", e), maxLogValue)
 }
 
 // panicStack returns the stack of a panic in the error handled or in a

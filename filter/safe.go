@@ -54,7 +54,7 @@ type chainFacts struct {
 	canceled  bool                // context.Canceled is in the chain
 	deadline  bool                // context.DeadlineExceeded is in the chain
 	custom    bool                // an error has an As or Is method of its own
-	formatter bool                // an error is a fmt.Formatter, whose %+v may hold a stack
+	formatter error               // the first fmt.Formatter, whose %+v may hold a stack
 }
 
 // scan walks the chain of err once, and reports what it finds, or why the
@@ -121,8 +121,8 @@ func (f *chainFacts) note(e error) {
 			f.valuer = v
 		}
 	}
-	if _, ok := e.(fmt.Formatter); ok {
-		f.formatter = true
+	if _, ok := e.(fmt.Formatter); ok && f.formatter == nil {
+		f.formatter = e
 	}
 	if _, ok := e.(interface{ As(any) bool }); ok {
 		f.custom = true
@@ -152,8 +152,13 @@ func slowFacts(err error) chainFacts {
 	if errors.As(err, &lv) {
 		f.valuer = lv
 	}
-	var fm fmt.Formatter
-	f.formatter = errors.As(err, &fm)
+	var fm interface {
+		error
+		fmt.Formatter
+	}
+	if errors.As(err, &fm) {
+		f.formatter = fm
+	}
 	return f
 }
 
