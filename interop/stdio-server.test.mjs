@@ -195,7 +195,7 @@ for (const sdk of ["gosdk", "mcpgo"]) {
       const cases = [
         [{ a: "six", b: 2 }, [["a", "/a", "type"]]],
         [{ a: 1 }, [["b", "/b", "required"]]],
-        [{ a: 1, b: 0, extra: SECRET }, [["extra", "/extra", "additionalProperties"]]],
+        [{ a: 1, extra: SECRET }, [["b", "/b", "required"], ["extra", "/extra", "additionalProperties"]]],
       ];
       if (sdk === "gosdk") {
         cases.push([{ a: 1, b: 2, extra: SECRET }, [["extra", "/extra", "additionalProperties"]]]);
@@ -208,6 +208,13 @@ for (const sdk of ["gosdk", "mcpgo"]) {
         assert.ok(blocks(r)[1].startsWith("Code: VALIDATION_ERROR\nDetails: "), blocks(r)[1]);
         assert.ok(blocks(r)[1].includes(`"pointer":"${fields[0][1]}"`), blocks(r)[1]);
         assert.ok(!JSON.stringify(r).includes("six"), "the offending value reached the client");
+        assertNoSecret(r);
+      }
+      if (sdk === "mcpgo") {
+        // The handler's own message for the model wins over the check.
+        const r = await client.callTool({ name: "divide", arguments: { a: 1, b: 0, extra: SECRET } });
+        assert.equal(envelope(r).code, "TOOL_ERROR", JSON.stringify(r));
+        assert.equal(blocks(r)[0], "b must not be zero.");
         assertNoSecret(r);
       }
     });
