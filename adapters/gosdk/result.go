@@ -101,7 +101,8 @@ func fill(r *mcp.CallToolResult, m *mappedError) {
 	meta[filter.MetaKey] = &parts.env
 	r.Meta = meta
 	r.StructuredContent = nil
-	r.SetError(m) // keeps the content set above
+	r.SetError(m)
+	r.Content = content // SetError replaces the content before go-sdk v1.6.0
 }
 
 // resultParts are the parts of an error result that fill allocates at
