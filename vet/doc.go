@@ -5,8 +5,3 @@
 // The analyzers are built on golang.org/x/tools/go/analysis; run them all with
 // the mcperrvet command, or use Analyzers with multichecker.
 package vet
-
-import "golang.org/x/tools/go/analysis"
-
-// Analyzers lists every analyzer of this package.
-var Analyzers = []*analysis.Analyzer{}

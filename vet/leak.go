@@ -1,0 +1,194 @@
+package vet
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+)
+
+// PublicErrorText reports mcperr values that reach the model (a ToolError's
+// message, hint and details, a domain.BusinessRule's message and context, a
+// filter.Response) built from an error's text or from a log-only field.
+var PublicErrorText = &analysis.Analyzer{
+	Name: "mcperrpublictext",
+	Doc: `report error text made public through mcperr
+
+A ToolError's message, hint and details, a domain.BusinessRule's message and
+context, and a filter.Response's Message, Details and Hints are sent to the
+client as written. Text taken from an error (err.Error(), an error formatted
+with fmt, errors.Join) or from domain.Authorization's Permission or Subject is
+for the log: it may hold SQL, paths, hosts or secrets. Write a message for the
+model and keep the error as the cause: toolerr.New("...").WithCause(err).`,
+	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Run:      runPublicErrorText,
+}
+
+// SDKErrorText reports error text sent through the SDKs' own error results,
+// which mcperr passes through untouched.
+var SDKErrorText = &analysis.Analyzer{
+	Name: "mcperrsdktext",
+	Doc: `report error text sent through the MCP SDKs' own error results
+
+mcperr passes through untouched a result a handler built itself:
+mcp-go's mcp.NewToolResultError, NewToolResultErrorf and
+NewToolResultErrorFromErr, go-sdk's *jsonrpc.Error and a CallToolResult with
+IsError set. Their text reaches the model as written, so an error's text in
+them leaks. Return the error instead (toolerr.New("...").WithCause(err)) and let
+mcperr map and log it.`,
+	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Run:      runSDKErrorText,
+}
+
+const leakAdvice = "write a message for the model and keep the error for the log with toolerr.New(\"...\").WithCause(err)"
+
+func runPublicErrorText(pass *analysis.Pass) (any, error) {
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	t := newTainter(ssainfo.Pkg)
+	for _, fn := range srcFuncs(ssainfo) {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				switch in := in.(type) {
+				case ssa.CallInstruction:
+					c := in.Common()
+					callee := c.StaticCallee()
+					pkg, name := funcPath(callee)
+					switch {
+					case pkg == pathToolerr && name == "New" && callee.Signature.Recv() == nil && len(c.Args) == 1:
+						if t.tainted(c.Args[0]) {
+							pass.Reportf(in.Pos(), "toolerr.New message is built from an error's text, which the model reads as written: %s", leakAdvice)
+						}
+					case pkg == pathToolerr && name == "WithHint" && len(c.Args) == 2:
+						if t.tainted(c.Args[1]) {
+							pass.Reportf(in.Pos(), "ToolError.WithHint hint is built from an error's text (or an Authorization's permission), which the model reads: write the advice in your own words and keep the error as the cause with WithCause")
+						}
+					case pkg == pathToolerr && name == "WithDetails" && len(c.Args) == 2:
+						if t.tainted(c.Args[1]) {
+							pass.Reportf(in.Pos(), "ToolError.WithDetails details hold an error's text (or an Authorization's permission), which the client reads: put only public facts in details and keep the error as the cause with WithCause")
+						}
+					case pkg == pathDomain && name == "NewBusinessRule" && len(c.Args) == 3:
+						if t.tainted(c.Args[1]) {
+							pass.Reportf(in.Pos(), "domain.NewBusinessRule message is built from an error's text, which the model reads as written: write the rule's message for the model and log the error")
+						} else if t.tainted(c.Args[2]) {
+							pass.Reportf(in.Pos(), "domain.NewBusinessRule context holds an error's text (or an Authorization's permission), which the client reads as details: put only public facts in it and log the error")
+						}
+					}
+				case *ssa.Store:
+					fa, ok := in.Addr.(*ssa.FieldAddr)
+					if !ok || !isNamed(fa.X.Type(), pathFilter, "Response") {
+						continue
+					}
+					field := structField(fa.X.Type(), fa.Field)
+					switch field {
+					case "Message", "Details", "Hints":
+						if t.tainted(in.Val) {
+							pass.Reportf(storePos(in), "filter.Response.%s is built from an error's text (or an Authorization's permission), and everything in a Response is sent to the client: write it for the model and leave the error for the log, which the pipeline writes", field)
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+func runSDKErrorText(pass *analysis.Pass) (any, error) {
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	t := newTainter(ssainfo.Pkg)
+	for _, fn := range srcFuncs(ssainfo) {
+		setsIsError := false
+		var texts []*ssa.Store
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				switch in := in.(type) {
+				case ssa.CallInstruction:
+					c := in.Common()
+					pkg, name := funcPath(c.StaticCallee())
+					if pkg != pathMCPGo {
+						continue
+					}
+					switch name {
+					case "NewToolResultError":
+						if len(c.Args) == 1 && t.tainted(c.Args[0]) {
+							pass.Reportf(in.Pos(), "mcp.NewToolResultError text is built from an error's text, and mcperr sends such a result untouched: return toolerr.New(\"<message for the model>\").WithCause(err) as the handler's error instead")
+						}
+					case "NewToolResultErrorf":
+						if len(c.Args) == 2 && (t.tainted(c.Args[0]) || anyFmtArgTainted(t, c.Args[1])) {
+							pass.Reportf(in.Pos(), "mcp.NewToolResultErrorf formats an error's text into the result, and mcperr sends such a result untouched: return toolerr.New(\"<message for the model>\").WithCause(err) as the handler's error instead")
+						}
+					case "NewToolResultErrorFromErr":
+						if len(c.Args) == 2 && (t.tainted(c.Args[0]) || t.errTainted(nil, c.Args[1])) {
+							pass.Reportf(in.Pos(), "mcp.NewToolResultErrorFromErr appends the error's text to the message the model reads, and mcperr sends such a result untouched: return toolerr.New(msg).WithCause(err) as the handler's error instead")
+						}
+					}
+				case *ssa.Store:
+					fa, ok := in.Addr.(*ssa.FieldAddr)
+					if !ok {
+						continue
+					}
+					switch {
+					case isNamed(fa.X.Type(), pathSDKRPC2, "WireError") && structField(fa.X.Type(), fa.Field) == "Message":
+						if t.tainted(in.Val) {
+							pass.Reportf(storePos(in), "jsonrpc.Error Message is built from an error's text, and mcperr sends a *jsonrpc.Error untouched: return the error itself (toolerr.New(\"...\").WithCause(err)) and let mcperr answer")
+						}
+					case isNamed(fa.X.Type(), pathSDK, "CallToolResult") && structField(fa.X.Type(), fa.Field) == "IsError":
+						if isTrue(in.Val) {
+							setsIsError = true
+						}
+					case isNamed(fa.X.Type(), pathSDK, "TextContent") && structField(fa.X.Type(), fa.Field) == "Text":
+						texts = append(texts, in)
+					}
+				}
+			}
+		}
+		if setsIsError {
+			for _, in := range texts {
+				if t.tainted(in.Val) {
+					pass.Reportf(storePos(in), "a CallToolResult with IsError set carries an error's text, and mcperr sends such a result untouched: return toolerr.New(\"<message for the model>\").WithCause(err) as the handler's error instead")
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+func anyFmtArgTainted(t *tainter, slice ssa.Value) bool {
+	for _, a := range variadicArgs(slice) {
+		if t.fmtArgTainted(nil, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// storePos returns the position of a store, or of the stored value when
+// the store has none (as in some composite literals).
+func storePos(s *ssa.Store) token.Pos {
+	if s.Pos().IsValid() {
+		return s.Pos()
+	}
+	return s.Val.Pos()
+}
+
+// isNamed reports whether typ (or what it points to) is the named type
+// path.name.
+func isNamed(typ types.Type, path, name string) bool {
+	if p, ok := typ.Underlying().(*types.Pointer); ok {
+		typ = p.Elem()
+	}
+	n, ok := types.Unalias(typ).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+}
+
+func structField(typ types.Type, i int) string {
+	if p, ok := typ.Underlying().(*types.Pointer); ok {
+		typ = p.Elem()
+	}
+	st, ok := typ.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return ""
+	}
+	return st.Field(i).Name()
+}

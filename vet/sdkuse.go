@@ -1,0 +1,199 @@
+package vet
+
+import (
+	"go/ast"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
+)
+
+// StructuredHandler reports mcp-go's mcp.NewStructuredToolHandler and
+// mcp.NewTypedToolHandler in a package that uses mcperr's mcp-go adapter.
+var StructuredHandler = &analysis.Analyzer{
+	Name: "mcperrstructured",
+	Doc: `report mcp-go's NewStructuredToolHandler and NewTypedToolHandler where mcperr is used
+
+mcp.NewStructuredToolHandler answers a failed call itself with
+"tool execution failed: <err>" and a bad argument with
+"failed to bind arguments: <err>"; mcp.NewTypedToolHandler does the latter.
+mcperr passes such results through untouched, so the error's text reaches the
+model. mcpgo.Structured(h) takes the same handler and returns its errors for
+mcperr to map. The check runs in packages that import mcperr's mcp-go adapter.`,
+	Requires: []*analysis.Analyzer{inspect.Analyzer},
+	Run:      runStructuredHandler,
+}
+
+// NotInstalled reports tools added with an SDK's own AddTool to a server that
+// mcperr was never installed on.
+var NotInstalled = &analysis.Analyzer{
+	Name: "mcperrinstall",
+	Doc: `report tools added to a server that mcperr was never installed on
+
+In a package that uses mcperr, a server created with mcp.NewServer (go-sdk) or
+server.NewMCPServer (mcp-go) whose tools are added with the SDK's own AddTool,
+and which is never given to gosdk.Install or mcpgo.Install, answers its tools'
+errors and panics without mcperr. The check reports only when the server value
+is used for nothing but the SDK's own functions and methods within the function
+that creates it, so that an Install elsewhere cannot be missed.`,
+	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Run:      runNotInstalled,
+}
+
+// Analyzers lists every analyzer of this package.
+var Analyzers = []*analysis.Analyzer{PublicErrorText, SDKErrorText, StructuredHandler, NotInstalled}
+
+func importsPath(pkg *types.Package, pred func(string) bool) bool {
+	for _, p := range pkg.Imports() {
+		if pred(p.Path()) {
+			return true
+		}
+	}
+	return false
+}
+
+func runStructuredHandler(pass *analysis.Pass) (any, error) {
+	if !importsPath(pass.Pkg, func(p string) bool { return p == pathMcpgoA }) {
+		return nil, nil
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		fun := ast.Unparen(call.Fun)
+		switch f := fun.(type) {
+		case *ast.IndexExpr:
+			fun = f.X
+		case *ast.IndexListExpr:
+			fun = f.X
+		}
+		var id *ast.Ident
+		switch f := fun.(type) {
+		case *ast.SelectorExpr:
+			id = f.Sel
+		case *ast.Ident:
+			id = f
+		default:
+			continue
+		}
+		obj, ok := pass.TypesInfo.Uses[id].(*types.Func)
+		if !ok || obj.Pkg() == nil || obj.Pkg().Path() != pathMCPGo {
+			continue
+		}
+		switch obj.Name() {
+		case "NewStructuredToolHandler":
+			d := analysis.Diagnostic{
+				Pos:     call.Pos(),
+				End:     call.End(),
+				Message: "mcp.NewStructuredToolHandler answers a failed call with \"tool execution failed: <err>\" and bad arguments with \"failed to bind arguments: <err>\", which mcperr passes through untouched: use mcpgo.Structured(h), which returns the errors for mcperr to map",
+			}
+			if name := importName(pass, call, pathMcpgoA); name != "" {
+				d.SuggestedFixes = []analysis.SuggestedFix{{
+					Message: "Use mcpgo.Structured",
+					TextEdits: []analysis.TextEdit{{
+						Pos:     fun.Pos(),
+						End:     fun.End(),
+						NewText: []byte(name + ".Structured"),
+					}},
+				}}
+			}
+			pass.Report(d)
+		case "NewTypedToolHandler":
+			pass.Reportf(call.Pos(), "mcp.NewTypedToolHandler answers bad arguments with \"failed to bind arguments: <err>\", which mcperr passes through untouched: bind the arguments in the handler and return the error, or use mcpgo.Structured with a handler that returns (result, error)")
+		}
+	}
+	return nil, nil
+}
+
+// importName returns the name under which the file holding n imports path,
+// or "" when it does not, or imports it as _ or .
+func importName(pass *analysis.Pass, n ast.Node, path string) string {
+	for _, f := range pass.Files {
+		if f.FileStart > n.Pos() || n.Pos() >= f.FileEnd {
+			continue
+		}
+		for _, spec := range f.Imports {
+			p, err := strconv.Unquote(spec.Path.Value)
+			if err != nil || p != path {
+				continue
+			}
+			if spec.Name != nil {
+				if spec.Name.Name == "_" || spec.Name.Name == "." {
+					return ""
+				}
+				return spec.Name.Name
+			}
+			if pn, ok := pass.TypesInfo.Implicits[spec].(*types.PkgName); ok {
+				return pn.Name()
+			}
+			return "mcpgo"
+		}
+	}
+	return ""
+}
+
+func runNotInstalled(pass *analysis.Pass) (any, error) {
+	if !importsPath(pass.Pkg, func(p string) bool { return p == pathMcperr || strings.HasPrefix(p, pathMcperr+"/") }) {
+		return nil, nil
+	}
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	for _, fn := range srcFuncs(ssainfo) {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				call, ok := in.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				pkg, name := funcPath(call.Common().StaticCallee())
+				var sdk, install string
+				switch {
+				case pkg == pathSDK && name == "NewServer":
+					sdk, install = pathSDK, "gosdk.Install(s, pipeline) right after mcp.NewServer, and add tools with gosdk.AddTool"
+				case pkg == pathMCPGoS && name == "NewMCPServer":
+					sdk, install = pathMCPGoS, "mcpgo.Install(s, pipeline) after server.NewMCPServer, and add tools with mcpgo.AddTool"
+				default:
+					continue
+				}
+				if add := toolAddedWithoutInstall(call, sdk); add != nil {
+					pass.Reportf(add.Pos(), "a tool is added with the SDK's own AddTool to a server mcperr is not installed on, so its errors and panics reach the client without mcperr: call %s", install)
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// toolAddedWithoutInstall returns the first call that adds a tool to the
+// server srv, when every use of srv is a function or method of the SDK
+// (so srv never reaches an Install), and nil otherwise.
+func toolAddedWithoutInstall(srv *ssa.Call, sdk string) ssa.CallInstruction {
+	var first ssa.CallInstruction
+	for _, r := range *srv.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+			continue
+		case ssa.CallInstruction:
+			c := r.Common()
+			if c.IsInvoke() || c.Value == srv {
+				return nil
+			}
+			pkg, name := funcPath(c.StaticCallee())
+			if pkg != sdk && !(sdk == pathMCPGoS && pkg == pathMCPGo) {
+				return nil
+			}
+			switch name {
+			case "AddTool", "AddTools", "SetTools":
+				if first == nil || r.Pos() < first.Pos() {
+					first = r
+				}
+			}
+		default:
+			return nil
+		}
+	}
+	return first
+}

@@ -1,0 +1,478 @@
+package vet
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Import paths the analyzers know.
+const (
+	pathToolerr = "github.com/mcperr/mcperr/toolerr"
+	pathDomain  = "github.com/mcperr/mcperr/domain"
+	pathFilter  = "github.com/mcperr/mcperr/filter"
+	pathGosdkA  = "github.com/mcperr/mcperr/adapters/gosdk"
+	pathMcpgoA  = "github.com/mcperr/mcperr/adapters/mcpgo"
+	pathMcperr  = "github.com/mcperr/mcperr"
+	pathMCPGo   = "github.com/mark3labs/mcp-go/mcp"
+	pathMCPGoS  = "github.com/mark3labs/mcp-go/server"
+	pathSDK     = "github.com/modelcontextprotocol/go-sdk/mcp"
+	pathSDKRPC2 = "github.com/modelcontextprotocol/go-sdk/internal/jsonrpc2"
+)
+
+// maxDepth bounds how deep the taint search follows same-package calls.
+const maxDepth = 4
+
+var errorType = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+
+// implementsError reports whether t, or a pointer to it, implements error.
+func implementsError(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	return types.Implements(t, errorType) || types.Implements(types.NewPointer(t), errorType)
+}
+
+// tainter answers whether a value holds text that comes from an error (its
+// Error() string, or an error formatted with fmt) or from a log-only field
+// (domain.Authorization's Permission and Subject). It is conservative: a value
+// it cannot follow is clean, so that every report is one a reader agrees with.
+type tainter struct {
+	pkg *ssa.Package
+	// memo holds the answers for values outside any call summary.
+	memo map[ssa.Value]bool
+	// busy breaks cycles (phi nodes, recursion).
+	busy map[key]bool
+	// summaries caches same-package function summaries.
+	summaries map[sumKey]bool
+}
+
+type key struct {
+	v   ssa.Value
+	env *env
+}
+
+type sumKey struct {
+	fn   *ssa.Function
+	mask uint64
+}
+
+// env binds the parameters of a function being summarised to whether the
+// caller's arguments are tainted.
+type env struct {
+	fn     *ssa.Function
+	params map[*ssa.Parameter]bool
+	depth  int
+}
+
+func newTainter(pkg *ssa.Package) *tainter {
+	return &tainter{pkg: pkg, memo: map[ssa.Value]bool{}, busy: map[key]bool{}, summaries: map[sumKey]bool{}}
+}
+
+// tainted reports whether v (a string, []byte, an interface holding one, a
+// slice or map holding one, or an error) carries error text.
+func (t *tainter) tainted(v ssa.Value) bool { return t.taintedIn(nil, v) }
+
+func (t *tainter) taintedIn(e *env, v ssa.Value) bool {
+	if v == nil {
+		return false
+	}
+	if e == nil {
+		if r, ok := t.memo[v]; ok {
+			return r
+		}
+	}
+	k := key{v, e}
+	if t.busy[k] {
+		return false
+	}
+	t.busy[k] = true
+	r := t.compute(e, v)
+	delete(t.busy, k)
+	if e == nil {
+		t.memo[v] = r
+	}
+	return r
+}
+
+// isErrorValue reports whether v's static type is an error (interface or concrete).
+func isErrorValue(v ssa.Value) bool {
+	return implementsError(v.Type())
+}
+
+func (t *tainter) compute(e *env, v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Const:
+		return false
+	case *ssa.Parameter:
+		if e != nil && v.Parent() == e.fn {
+			return e.params[v]
+		}
+		// An error parameter outside a summary: its text is unknown error text.
+		return isErrorValue(v) && !isPublicMessageOnly(v.Type())
+	case *ssa.Phi:
+		for _, x := range v.Edges {
+			if t.taintedIn(e, x) {
+				return true
+			}
+		}
+		return false
+	case *ssa.BinOp:
+		if v.Op == token.ADD {
+			return t.taintedIn(e, v.X) || t.taintedIn(e, v.Y)
+		}
+		return false
+	case *ssa.Convert:
+		return t.taintedIn(e, v.X)
+	case *ssa.ChangeType:
+		return t.taintedIn(e, v.X)
+	case *ssa.MakeInterface:
+		return t.taintedIn(e, v.X)
+	case *ssa.ChangeInterface:
+		return t.taintedIn(e, v.X)
+	case *ssa.TypeAssert:
+		return t.taintedIn(e, v.X)
+	case *ssa.Extract:
+		return t.taintedIn(e, v.Tuple)
+	case *ssa.Slice:
+		return t.taintedIn(e, v.X)
+	case *ssa.Alloc:
+		return t.storesTainted(e, v)
+	case *ssa.MakeMap:
+		for _, r := range *v.Referrers() {
+			if u, ok := r.(*ssa.MapUpdate); ok && u.Map == v {
+				if t.taintedIn(e, u.Value) || t.taintedIn(e, u.Key) {
+					return true
+				}
+			}
+		}
+		return false
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			if fa, ok := v.X.(*ssa.FieldAddr); ok && isLogOnlyField(fa.X.Type(), fa.Field) {
+				return true
+			}
+			if a, ok := v.X.(*ssa.Alloc); ok {
+				return t.storesTainted(e, a)
+			}
+			if ia, ok := v.X.(*ssa.IndexAddr); ok {
+				return t.taintedIn(e, ia.X)
+			}
+		}
+		return false
+	case *ssa.Field:
+		return isLogOnlyField(v.X.Type(), v.Field)
+	case *ssa.Call:
+		return t.callTainted(e, v.Common(), v)
+	}
+	return false
+}
+
+// storesTainted reports whether a tainted value is stored into the memory
+// allocated by a (a local variable, or the backing array of a slice literal).
+func (t *tainter) storesTainted(e *env, a *ssa.Alloc) bool {
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr == a && t.taintedIn(e, r.Val) {
+				return true
+			}
+		case *ssa.IndexAddr:
+			for _, rr := range *r.Referrers() {
+				if s, ok := rr.(*ssa.Store); ok && s.Addr == r && t.taintedIn(e, s.Val) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isLogOnlyField reports whether field i of the struct behind typ is a
+// log-only field: domain.Authorization's Permission or Subject.
+func isLogOnlyField(typ types.Type, i int) bool {
+	if p, ok := typ.Underlying().(*types.Pointer); ok {
+		typ = p.Elem()
+	}
+	n, ok := types.Unalias(typ).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != pathDomain || n.Obj().Name() != "Authorization" {
+		return false
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return false
+	}
+	name := st.Field(i).Name()
+	return name == "Permission" || name == "Subject"
+}
+
+// isPublicMessageOnly is a hook for error types whose Error text is known to
+// be public; none is, so every error text counts.
+func isPublicMessageOnly(types.Type) bool { return false }
+
+func funcPath(fn *ssa.Function) (pkg, name string) {
+	if fn == nil {
+		return "", ""
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil {
+		if fn.Origin() != nil {
+			return funcPath(fn.Origin())
+		}
+		return "", ""
+	}
+	return obj.Pkg().Path(), obj.Name()
+}
+
+// isErrorMethod reports whether a call is x.Error() on a value implementing error.
+func isErrorMethod(c *ssa.CallCommon) (recv ssa.Value, ok bool) {
+	if c.IsInvoke() {
+		if c.Method.Name() == "Error" && isErrorValue(c.Value) && len(c.Args) == 0 {
+			return c.Value, true
+		}
+		return nil, false
+	}
+	fn := c.StaticCallee()
+	if fn == nil || fn.Signature.Recv() == nil || fn.Name() != "Error" || len(c.Args) != 1 {
+		return nil, false
+	}
+	if fn.Signature.Params().Len() != 0 || fn.Signature.Results().Len() != 1 {
+		return nil, false
+	}
+	if !implementsError(fn.Signature.Recv().Type()) {
+		return nil, false
+	}
+	return c.Args[0], true
+}
+
+// variadicArgs returns the values stored into the slice passed as a
+// variadic argument, or nil when they cannot be seen.
+func variadicArgs(v ssa.Value) []ssa.Value {
+	s, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	a, ok := s.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []ssa.Value
+	for _, r := range *a.Referrers() {
+		if ia, ok := r.(*ssa.IndexAddr); ok {
+			for _, rr := range *ia.Referrers() {
+				if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+					out = append(out, st.Val)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fmtArgTainted reports whether an operand of a fmt call puts error text in
+// the output: an error value (formatted through its Error method in every
+// verb but %T, which is rare enough to ignore) or a tainted string.
+func (t *tainter) fmtArgTainted(e *env, v ssa.Value) bool {
+	x := v
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		x = mi.X
+	}
+	if isErrorValue(x) {
+		return t.errTainted(e, x)
+	}
+	return t.taintedIn(e, x)
+}
+
+// errTainted reports whether the text of error value v may hold more than
+// what the code wrote itself: true unless v is nil, errors.New of clean text,
+// or fmt.Errorf with a clean format and clean operands.
+func (t *tainter) errTainted(e *env, v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.Const:
+		return false
+	case *ssa.MakeInterface:
+		if isErrorValue(x.X) {
+			return t.errTainted(e, x.X)
+		}
+		return t.taintedIn(e, x.X)
+	case *ssa.ChangeInterface:
+		return t.errTainted(e, x.X)
+	case *ssa.Parameter:
+		if e != nil && x.Parent() == e.fn {
+			return e.params[x]
+		}
+		return true
+	case *ssa.Phi:
+		for _, y := range x.Edges {
+			if t.errTainted(e, y) {
+				return true
+			}
+		}
+		return false
+	case *ssa.Call:
+		pkg, name := funcPath(x.Common().StaticCallee())
+		if pkg == "errors" && name == "New" && len(x.Call.Args) == 1 {
+			return t.taintedIn(e, x.Call.Args[0])
+		}
+		if pkg == "fmt" && name == "Errorf" && len(x.Call.Args) == 2 {
+			if t.taintedIn(e, x.Call.Args[0]) {
+				return true
+			}
+			args := variadicArgs(x.Call.Args[1])
+			if args == nil {
+				_, isConst := x.Call.Args[1].(*ssa.Const)
+				return !isConst
+			}
+			for _, a := range args {
+				if t.fmtArgTainted(e, a) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return true
+}
+
+func (t *tainter) callTainted(e *env, c *ssa.CallCommon, call *ssa.Call) bool {
+	if recv, ok := isErrorMethod(c); ok {
+		return t.errTainted(e, recv)
+	}
+	fn := c.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	pkg, name := funcPath(fn)
+	switch pkg {
+	case "fmt":
+		switch name {
+		case "Sprintf", "Sprint", "Sprintln", "Errorf", "Appendf", "Append", "Appendln":
+			for i, a := range c.Args {
+				if i == len(c.Args)-1 && fn.Signature.Variadic() {
+					args := variadicArgs(a)
+					for _, x := range args {
+						if t.fmtArgTainted(e, x) {
+							return true
+						}
+					}
+					continue
+				}
+				if t.taintedIn(e, a) {
+					return true
+				}
+			}
+		}
+		return false
+	case "strings", "strconv", "bytes", "errors":
+		if pkg == "errors" && name != "Join" {
+			return false
+		}
+		if pkg == "errors" {
+			for _, x := range variadicArgs(c.Args[0]) {
+				if t.errTainted(e, x) {
+					return true
+				}
+			}
+			return false
+		}
+		for _, a := range c.Args {
+			if t.taintedIn(e, a) {
+				return true
+			}
+		}
+		return false
+	case "slices":
+		if name == "Concat" || name == "Clone" || name == "Insert" {
+			for _, a := range c.Args {
+				if t.taintedIn(e, a) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if fn.Pkg == t.pkg && fn.Blocks != nil {
+		return t.summary(e, fn, c.Args)
+	}
+	if fn.Name() == "append" && fn.Pkg == nil {
+		for _, a := range c.Args {
+			if t.taintedIn(e, a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// summary reports whether a same-package function returns tainted text
+// when called with args.
+func (t *tainter) summary(e *env, fn *ssa.Function, args []ssa.Value) bool {
+	depth := 0
+	if e != nil {
+		depth = e.depth + 1
+	}
+	if depth > maxDepth || len(fn.Params) > 64 || len(args) != len(fn.Params) {
+		return false
+	}
+	ne := &env{fn: fn, params: map[*ssa.Parameter]bool{}, depth: depth}
+	var mask uint64
+	for i, p := range fn.Params {
+		var ti bool
+		if isErrorValue(p) {
+			ti = t.errTainted(e, args[i])
+		} else {
+			ti = t.taintedIn(e, args[i])
+		}
+		ne.params[p] = ti
+		if ti {
+			mask |= 1 << i
+		}
+	}
+	sk := sumKey{fn, mask}
+	if r, ok := t.summaries[sk]; ok {
+		return r
+	}
+	t.summaries[sk] = false // recursion: assume clean
+	r := false
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			for _, x := range ret.Results {
+				if isErrorValue(x) {
+					continue // an error result is not text
+				}
+				if t.taintedIn(ne, x) {
+					r = true
+				}
+			}
+		}
+	}
+	t.summaries[sk] = r
+	return r
+}
+
+// isTrue reports whether v is the constant true.
+func isTrue(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value)
+}
+
+// srcFuncs returns the package's source functions, as buildssa lists them,
+// and the function literals of package-level variable initialisers, which
+// buildssa leaves out (they belong to the synthetic init function).
+func srcFuncs(info *buildssa.SSA) []*ssa.Function {
+	out := append([]*ssa.Function(nil), info.SrcFuncs...)
+	var add func(fn *ssa.Function)
+	add = func(fn *ssa.Function) {
+		for _, a := range fn.AnonFuncs {
+			out = append(out, a)
+			add(a)
+		}
+	}
+	if init := info.Pkg.Func("init"); init != nil {
+		add(init)
+	}
+	return out
+}
