@@ -277,8 +277,11 @@ func variadicArgs(v ssa.Value) []ssa.Value {
 // verb but %T, which is rare enough to ignore) or a tainted string.
 func (t *tainter) fmtArgTainted(e *env, v ssa.Value) bool {
 	x := v
-	if mi, ok := v.(*ssa.MakeInterface); ok {
-		x = mi.X
+	switch y := v.(type) {
+	case *ssa.MakeInterface:
+		x = y.X
+	case *ssa.ChangeInterface:
+		x = y.X
 	}
 	if isErrorValue(x) {
 		return t.errTainted(e, x)
@@ -313,6 +316,11 @@ func (t *tainter) errTainted(e *env, v ssa.Value) bool {
 		}
 		return false
 	case *ssa.Call:
+		if c := x.Common(); c.IsInvoke() && c.Method.Name() == "Err" && isNamed(c.Value.Type(), "context", "Context") {
+			// ctx.Err() is context.Canceled or context.DeadlineExceeded,
+			// whose texts are fixed by the standard library.
+			return false
+		}
 		pkg, name := funcPath(x.Common().StaticCallee())
 		if pkg == "errors" && name == "New" && len(x.Call.Args) == 1 {
 			return t.taintedIn(e, x.Call.Args[0])

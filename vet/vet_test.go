@@ -26,3 +26,15 @@ func testdata(t *testing.T) string {
 func TestPublicErrorText(t *testing.T) {
 	analysistest.Run(t, testdata(t), vet.PublicErrorText, "./publictext")
 }
+
+func TestSDKErrorText(t *testing.T) {
+	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./sdktext")
+}
+
+func TestStructuredHandler(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.StructuredHandler, "./structured", "./structurednoadapter", "./structuredrenamed")
+}
+
+func TestNotInstalled(t *testing.T) {
+	analysistest.Run(t, testdata(t), vet.NotInstalled, "./install", "./installnomcperr")
+}

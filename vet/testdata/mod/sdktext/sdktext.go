@@ -1,0 +1,106 @@
+// Package sdktext holds positive and negative cases of mcperrsdktext.
+package sdktext
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// --- mcp-go positives ---
+
+func resultError(err error) *mcpgo.CallToolResult {
+	return mcpgo.NewToolResultError(err.Error()) // want `mcp.NewToolResultError text is built from an error's text`
+}
+
+func resultErrorVar(err error) *mcpgo.CallToolResult {
+	text := "query failed: " + err.Error()
+	return mcpgo.NewToolResultError(text) // want `mcp.NewToolResultError text`
+}
+
+func resultErrorFromErr(err error) *mcpgo.CallToolResult {
+	return mcpgo.NewToolResultErrorFromErr("query failed", err) // want `mcp.NewToolResultErrorFromErr appends the error's text`
+}
+
+func resultErrorf(err error) *mcpgo.CallToolResult {
+	return mcpgo.NewToolResultErrorf("query %d failed: %v", 3, err) // want `mcp.NewToolResultErrorf formats an error's text`
+}
+
+func query(context.Context, string) (string, error) { return "", errors.New("stub") }
+
+func handler(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	row, err := query(ctx, req.GetString("id", ""))
+	if err != nil {
+		return mcpgo.NewToolResultError(fmt.Sprintf("query failed: %v", err)), nil // want `mcp.NewToolResultError text`
+	}
+	return mcpgo.NewToolResultText(row), nil
+}
+
+// --- go-sdk positives ---
+
+func rpcError(err error) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()} // want `jsonrpc.Error Message is built from an error's text`
+}
+
+func rpcErrorValue(err error) jsonrpc.Error {
+	return jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "bad: " + err.Error()} // want `jsonrpc.Error Message`
+}
+
+func toolResult(err error) (*mcp.CallToolResult, any, error) {
+	return &mcp.CallToolResult{
+		IsError: true,
+		Content: []mcp.Content{&mcp.TextContent{Text: "failed: " + err.Error()}}, // want `a CallToolResult with IsError set carries an error's text`
+	}, nil, nil
+}
+
+// --- negatives ---
+
+func cancelled(ctx context.Context) (*mcpgo.CallToolResult, error) {
+	if err := ctx.Err(); err != nil {
+		// The text of ctx.Err() is fixed by the standard library.
+		return mcpgo.NewToolResultError(fmt.Sprintf("cancelled: %v", err)), nil
+	}
+	return nil, nil
+}
+
+func resultErrorConst(err error) *mcpgo.CallToolResult {
+	_ = err
+	return mcpgo.NewToolResultError("The query failed; try again.")
+}
+
+func resultErrorID(id string) *mcpgo.CallToolResult {
+	return mcpgo.NewToolResultErrorf("Order %s was not found.", id)
+}
+
+func resultErrorFromConstErr() *mcpgo.CallToolResult {
+	return mcpgo.NewToolResultErrorFromErr("query failed", errors.New("the table is locked"))
+}
+
+func resultErrorFromNil() *mcpgo.CallToolResult {
+	return mcpgo.NewToolResultErrorFromErr("query failed", nil)
+}
+
+func rpcErrorConst() error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the cursor is not valid"}
+}
+
+func successText(err error) *mcp.CallToolResult {
+	// Not an error result: the text is the tool's answer (checking what the
+	// text says is not this analyzer's job).
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "last error: " + err.Error()}}}
+}
+
+func toolResultConst(id string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "Order " + id + " is locked."}}}
+}
+
+func setError(err error) *mcp.CallToolResult {
+	// SetError marks the result for mcperr, which maps the error.
+	res := &mcp.CallToolResult{}
+	res.SetError(err)
+	return res
+}
