@@ -142,6 +142,11 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 	}
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	for _, fn := range srcFuncs(ssainfo) {
+		if callsAdapter(fn) {
+			// The function uses mcperr's adapters (Wrap, Structured...)
+			// itself: the author chose mcperr here; say nothing.
+			continue
+		}
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
 				call, ok := in.(*ssa.Call)
@@ -187,6 +192,14 @@ func toolAddedWithoutInstall(srv *ssa.Call, sdk string) ssa.CallInstruction {
 			}
 			switch name {
 			case "AddTool", "AddTools", "SetTools":
+				for _, a := range c.Args {
+					if fromMcperr(a) {
+						// A handler wrapped by mcperr (gosdk.Wrap runs
+						// with a default pipeline without Install): the
+						// author chose mcperr for this server.
+						return nil
+					}
+				}
 				if first == nil || r.Pos() < first.Pos() {
 					first = r
 				}
@@ -196,4 +209,39 @@ func toolAddedWithoutInstall(srv *ssa.Call, sdk string) ssa.CallInstruction {
 		}
 	}
 	return first
+}
+
+// fromMcperr reports whether v is the result of a call to a function of
+// mcperr, such as gosdk.Wrap or mcpgo.Structured, possibly converted.
+func fromMcperr(v ssa.Value) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		case *ssa.Call:
+			pkg, _ := funcPath(x.Common().StaticCallee())
+			return pkg == pathMcperr || strings.HasPrefix(pkg, pathMcperr+"/")
+		default:
+			return false
+		}
+	}
+}
+
+// callsAdapter reports whether fn calls a function of one of mcperr's
+// adapter packages.
+func callsAdapter(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if c, ok := in.(ssa.CallInstruction); ok {
+				if pkg, _ := funcPath(c.Common().StaticCallee()); pkg == pathGosdkA || pkg == pathMcpgoA {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -111,3 +111,30 @@ func adapterAddTool() error {
 	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1"}, nil)
 	return gosdk.AddTool(s, &mcp.Tool{Name: "lookup"}, lookup)
 }
+
+// A handler wrapped by mcperr: gosdk.Wrap serves it with a default pipeline.
+func wrapped(ctx context.Context) error {
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "lookup"}, gosdk.Wrap(lookup))
+	s.AddTool(&mcp.Tool{Name: "raw"}, raw)
+	return s.Run(ctx, &mcp.StdioTransport{})
+}
+
+func mcpgoWrapped() error {
+	s := server.NewMCPServer("orders", "1")
+	s.AddTool(mcpgomcp.NewTool("lookup"), mcpgo.Wrap(mcpgoHandler))
+	return server.ServeStdio(s)
+}
+
+// Tools added with AddTools, mcp-go's variadic form.
+func mcpgoAddTools() error {
+	s := server.NewMCPServer("orders", "1")
+	s.AddTools(server.ServerTool{Tool: mcpgomcp.NewTool("lookup"), Handler: mcpgoHandler}) // want `a tool is added with the SDK's own AddTool.*mcpgo.Install`
+	return server.ServeStdio(s)
+}
+
+func mcpgoAddToolsWrapped() error {
+	s := server.NewMCPServer("orders", "1")
+	s.AddTools(server.ServerTool{Tool: mcpgomcp.NewTool("lookup"), Handler: mcpgo.Wrap(mcpgoHandler)})
+	return server.ServeStdio(s)
+}
