@@ -5,7 +5,8 @@
 // counts a finding on such a statement as a true positive, a finding
 // anywhere else as a false positive (the test fails), and a marked statement
 // without a finding as a false negative (reported, not failed: the analyzers
-// prefer silence to noise).
+// prefer silence to noise). The examples of the repository are checked by
+// TestExamples in the vet package.
 package realistic
 
 import (
@@ -29,13 +30,11 @@ type finding struct {
 	message  string
 }
 
-// analyze loads the packages matching patterns from dir, with their tests if
-// tests is set, runs every analyzer of vet.Analyzers and returns the
-// findings once each (a package and its test variant report the same ones),
-// with the loaded packages.
-func analyze(t *testing.T, dir string, tests bool, patterns ...string) ([]finding, []*packages.Package) {
+// analyze loads the packages matching patterns, runs every analyzer of
+// vet.Analyzers and returns the findings, sorted, with the loaded packages.
+func analyze(t *testing.T, patterns ...string) ([]finding, []*packages.Package) {
 	t.Helper()
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Tests: tests}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		t.Fatalf("load %v: %v", patterns, err)
@@ -50,7 +49,6 @@ func analyze(t *testing.T, dir string, tests bool, patterns ...string) ([]findin
 	if err != nil {
 		t.Fatalf("analyze: %v", err)
 	}
-	seen := map[finding]bool{}
 	var out []finding
 	for _, act := range g.Roots {
 		if act.Err != nil {
@@ -58,11 +56,7 @@ func analyze(t *testing.T, dir string, tests bool, patterns ...string) ([]findin
 			continue
 		}
 		for _, d := range act.Diagnostics {
-			f := finding{act.Package.Fset.Position(d.Pos), act.Analyzer.Name, d.Message}
-			if !seen[f] {
-				seen[f] = true
-				out = append(out, f)
-			}
+			out = append(out, finding{act.Package.Fset.Position(d.Pos), act.Analyzer.Name, d.Message})
 		}
 	}
 	slices.SortFunc(out, func(a, b finding) int {
@@ -124,7 +118,7 @@ func statement(stmts []span, pos token.Position) span {
 func TestPrecision(t *testing.T) {
 	for _, server := range []string{"dbservice", "httpwrapper"} {
 		t.Run(server, func(t *testing.T) {
-			findings, pkgs := analyze(t, ".", false, "./"+server)
+			findings, pkgs := analyze(t, "./"+server)
 			want, stmts := markers(pkgs)
 			if len(want) == 0 {
 				t.Fatalf("no line of %s is marked // want: leak", server)
@@ -164,14 +158,5 @@ func TestPrecision(t *testing.T) {
 			}
 			t.Logf("precision: server=%s tp=%d fp=%d fn=%d", server, tp, fp, len(missed))
 		})
-	}
-}
-
-// TestExamplesClean runs the analyzers over mcperr's examples, tests
-// included: they show how to write a server, so they must not be reported.
-func TestExamplesClean(t *testing.T) {
-	findings, _ := analyze(t, ".", true, "github.com/mcperr/mcperr/examples/...")
-	for _, f := range findings {
-		t.Errorf("%s:%d: %s: %s", f.pos.Filename, f.pos.Line, f.analyzer, f.message)
 	}
 }

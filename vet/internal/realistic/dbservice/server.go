@@ -73,6 +73,11 @@ func NewServer(db *sql.DB, logger *slog.Logger) (*server.MCPServer, error) {
 		mcp.WithString("order_id", mcp.Required()),
 	), svc.cancelOrder)
 
+	s.AddTool(mcp.NewTool("bulk_cancel",
+		mcp.WithDescription("Cancel several orders at once."),
+		mcp.WithArray("order_ids", mcp.Required(), mcp.WithStringItems()),
+	), svc.bulkCancel)
+
 	s.AddTool(mcp.NewTool("order_total",
 		mcp.WithDescription("The total of an order, in cents and formatted."),
 		mcp.WithString("order_id", mcp.Required()),
@@ -154,7 +159,7 @@ func (svc *Service) updateOrderStatus(ctx context.Context, req mcp.CallToolReque
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return nil, err // safe: returned, masked by mcperr
+		return dbFailure("update", err), nil
 	}
 	if n == 0 {
 		return nil, domain.NewNotFound("order", orderID) // safe: a domain error
@@ -202,6 +207,29 @@ func (svc *Service) cancelOrder(ctx context.Context, req mcp.CallToolRequest) (*
 		return mcp.NewToolResultError(msg), nil // want: leak
 	}
 	return mcp.NewToolResultText("Order " + orderID + " cancelled."), nil
+}
+
+func (svc *Service) bulkCancel(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	ids, err := req.RequireStringSlice("order_ids")
+	if err != nil {
+		return nil, err // safe: returned; mcperr checks the arguments against the schema
+	}
+	var failed []string
+	for _, id := range ids {
+		if _, err := svc.db.ExecContext(ctx, qSetStatus, "cancelled", id); err != nil {
+			svc.log.WarnContext(ctx, "bulk cancel", "order", id, "err", err) // safe: the log
+			failed = append(failed, id+": "+err.Error())
+		}
+	}
+	if len(failed) > 0 {
+		return mcp.NewToolResultError(fmt.Sprintf("%d of %d orders were not cancelled:\n%s", len(failed), len(ids), strings.Join(failed, "\n"))), nil // want: leak
+	}
+	return mcp.NewToolResultText(fmt.Sprintf("%d orders cancelled.", len(ids))), nil // safe: a success
+}
+
+// dbFailure is the result of a statement that failed.
+func dbFailure(op string, err error) *mcp.CallToolResult {
+	return mcp.NewToolResultError(op + " failed: " + err.Error()) // want: leak
 }
 
 type orderTotalArgs struct {

@@ -97,3 +97,19 @@ func describe(err error) string {
 		return err.Error()
 	}
 }
+
+// userMessage is the sentence a model reads for an error of the client: it
+// names the kind of failure and never repeats the error's text.
+func userMessage(err error) string {
+	var apiErr *APIError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "The helpdesk did not answer in time."
+	case errors.As(err, &apiErr) && apiErr.Status == http.StatusForbidden:
+		return "The helpdesk refused access to this ticket."
+	case errors.As(err, &apiErr):
+		return "The helpdesk refused the request."
+	default:
+		return "The helpdesk could not be reached."
+	}
+}
