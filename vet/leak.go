@@ -1,11 +1,16 @@
 package vet
 
 import (
+	"bytes"
+	"go/ast"
+	"go/format"
 	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -38,7 +43,7 @@ NewToolResultErrorFromErr, go-sdk's *jsonrpc.Error and a CallToolResult with
 IsError set. Their text reaches the model as written, so an error's text in
 them leaks. Return the error instead (toolerr.New("...").WithCause(err)) and let
 mcperr map and log it.`,
-	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Requires: []*analysis.Analyzer{buildssa.Analyzer, inspect.Analyzer},
 	Run:      runSDKErrorText,
 }
 
@@ -97,6 +102,7 @@ func runPublicErrorText(pass *analysis.Pass) (any, error) {
 func runSDKErrorText(pass *analysis.Pass) (any, error) {
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	t := newTainter(ssainfo.Pkg)
+	returns := returnedCalls(pass)
 	for _, fn := range srcFuncs(ssainfo) {
 		setsIsError := false
 		var texts []*ssa.Store
@@ -120,7 +126,14 @@ func runSDKErrorText(pass *analysis.Pass) (any, error) {
 						}
 					case "NewToolResultErrorFromErr":
 						if len(c.Args) == 2 && (t.tainted(c.Args[0]) || t.errTainted(nil, c.Args[1])) {
-							pass.Reportf(in.Pos(), "mcp.NewToolResultErrorFromErr appends the error's text to the message the model reads, and mcperr sends such a result untouched: return toolerr.New(msg).WithCause(err) as the handler's error instead")
+							d := analysis.Diagnostic{
+								Pos:     in.Pos(),
+								Message: "mcp.NewToolResultErrorFromErr appends the error's text to the message the model reads, and mcperr sends such a result untouched: return toolerr.New(msg).WithCause(err) as the handler's error instead",
+							}
+							if !t.tainted(c.Args[0]) {
+								d.SuggestedFixes = fromErrFix(pass, fn, returns, in.Pos())
+							}
+							pass.Report(d)
 						}
 					}
 				case *ssa.Store:
@@ -191,4 +204,69 @@ func structField(typ types.Type, i int) string {
 		return ""
 	}
 	return st.Field(i).Name()
+}
+
+// returnedCall is a call written as the first of two results of a return
+// statement whose second result is nil: return f(...), nil.
+type returnedCall struct {
+	ret  *ast.ReturnStmt
+	call *ast.CallExpr
+}
+
+// returnedCalls indexes such calls by the position of their left
+// parenthesis, which is the position SSA gives the call.
+func returnedCalls(pass *analysis.Pass) map[token.Pos]returnedCall {
+	out := map[token.Pos]returnedCall{}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	for cur := range ins.Root().Preorder((*ast.ReturnStmt)(nil)) {
+		ret := cur.Node().(*ast.ReturnStmt)
+		if len(ret.Results) != 2 {
+			continue
+		}
+		call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		if id, ok := ast.Unparen(ret.Results[1]).(*ast.Ident); !ok || id.Name != "nil" || pass.TypesInfo.Uses[id] != types.Universe.Lookup("nil") {
+			continue
+		}
+		out[call.Lparen] = returnedCall{ret, call}
+	}
+	return out
+}
+
+// fromErrFix rewrites return mcp.NewToolResultErrorFromErr(msg, err), nil
+// into return nil, toolerr.New(msg).WithCause(err), which is the same
+// message for the model with the error kept for the log. It offers the fix
+// only where it is mechanical: the statement has exactly that form, the
+// function returns (*mcp.CallToolResult, error), and the file imports
+// toolerr.
+func fromErrFix(pass *analysis.Pass, fn *ssa.Function, returns map[token.Pos]returnedCall, pos token.Pos) []analysis.SuggestedFix {
+	rc, ok := returns[pos]
+	if !ok || len(rc.call.Args) != 2 || rc.call.Ellipsis.IsValid() {
+		return nil
+	}
+	res := fn.Signature.Results()
+	if res.Len() != 2 || !isNamed(res.At(0).Type(), pathMCPGo, "CallToolResult") || !types.Identical(res.At(1).Type(), types.Universe.Lookup("error").Type()) {
+		return nil
+	}
+	if _, isPtr := res.At(0).Type().(*types.Pointer); !isPtr {
+		return nil
+	}
+	name := importName(pass, rc.ret, pathToolerr)
+	if name == "" {
+		return nil
+	}
+	var msg, err bytes.Buffer
+	if format.Node(&msg, pass.Fset, rc.call.Args[0]) != nil || format.Node(&err, pass.Fset, rc.call.Args[1]) != nil {
+		return nil
+	}
+	return []analysis.SuggestedFix{{
+		Message: "Return toolerr.New(msg).WithCause(err) as the handler's error",
+		TextEdits: []analysis.TextEdit{{
+			Pos:     rc.ret.Results[0].Pos(),
+			End:     rc.ret.Results[1].End(),
+			NewText: []byte("nil, " + name + ".New(" + msg.String() + ").WithCause(" + err.String() + ")"),
+		}},
+	}}
 }

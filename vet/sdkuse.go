@@ -130,7 +130,7 @@ func importName(pass *analysis.Pass, n ast.Node, path string) string {
 			if pn, ok := pass.TypesInfo.Implicits[spec].(*types.PkgName); ok {
 				return pn.Name()
 			}
-			return "mcpgo"
+			return ""
 		}
 	}
 	return ""

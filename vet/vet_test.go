@@ -28,7 +28,7 @@ func TestPublicErrorText(t *testing.T) {
 }
 
 func TestSDKErrorText(t *testing.T) {
-	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./sdktext")
+	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.SDKErrorText, "./sdktext")
 }
 
 func TestStructuredHandler(t *testing.T) {

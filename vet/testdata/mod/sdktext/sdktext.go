@@ -8,6 +8,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/mcperr/mcperr/toolerr"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -38,6 +39,25 @@ func handler(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolRes
 		return mcpgo.NewToolResultError(fmt.Sprintf("query failed: %v", err)), nil // want `mcp.NewToolResultError text`
 	}
 	return mcpgo.NewToolResultText(row), nil
+}
+
+// In a handler returning (*CallToolResult, error), the fix returns the
+// message as a ToolError with the error as its cause.
+func fromErrHandler(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	row, err := query(ctx, req.GetString("id", ""))
+	if err != nil {
+		return mcpgo.NewToolResultErrorFromErr("The query failed; try again.", err), nil // want `mcp.NewToolResultErrorFromErr appends`
+	}
+	return mcpgo.NewToolResultText(row), nil
+}
+
+// No fix where the message itself holds error text.
+func fromErrHandlerTaintedMessage(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	_, err := query(ctx, "")
+	if err != nil {
+		return mcpgo.NewToolResultErrorFromErr("failed: "+err.Error(), err), nil // want `mcp.NewToolResultErrorFromErr appends`
+	}
+	return nil, toolerr.New("Nothing found.")
 }
 
 // --- go-sdk positives ---
