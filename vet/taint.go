@@ -321,7 +321,20 @@ func (t *tainter) errTainted(e *env, v ssa.Value) bool {
 			// whose texts are fixed by the standard library.
 			return false
 		}
-		pkg, name := funcPath(x.Common().StaticCallee())
+		callee := x.Common().StaticCallee()
+		pkg, name := funcPath(callee)
+		if pkg == pathToolerr && callee.Signature.Recv() == nil && name == "New" && len(x.Call.Args) == 1 {
+			// A ToolError's Error text is its message, then its cause's.
+			return t.taintedIn(e, x.Call.Args[0])
+		}
+		if pkg == pathToolerr && callee.Signature.Recv() != nil && len(x.Call.Args) >= 1 {
+			switch name {
+			case "WithCause":
+				return t.errTainted(e, x.Call.Args[0]) || t.errTainted(e, x.Call.Args[1])
+			case "WithCode", "WithHint", "WithDetails", "WithRetryable", "WithRetryAfter":
+				return t.errTainted(e, x.Call.Args[0])
+			}
+		}
 		if pkg == "errors" && name == "New" && len(x.Call.Args) == 1 {
 			return t.taintedIn(e, x.Call.Args[0])
 		}

@@ -91,6 +91,11 @@ func stringsFuncs(err error) error {
 	return toolerr.New(strings.ToUpper(strings.TrimPrefix(err.Error(), "x"))) // want `toolerr.New message`
 }
 
+func toolErrorCauseText(err error) error {
+	te := toolerr.New("The lookup failed.").WithCause(err)
+	return toolerr.New("failed: " + te.Error()) // want `toolerr.New message`
+}
+
 func hint(err error) error {
 	return toolerr.New("The lookup failed.").WithCause(err).WithHint(err.Error()) // want `ToolError.WithHint hint is built from an error's text`
 }
@@ -188,6 +193,11 @@ func constErrorf(id string) error {
 	return toolerr.New(fmt.Errorf("order %s was not found", id).Error())
 }
 
+func toolErrorText(id string) error {
+	te := toolerr.New("Order " + id + " is locked.").WithHint("Unlock it first.")
+	return toolerr.New(te.Error())
+}
+
 func cleanHelper(id string) string { return "order " + id }
 
 func viaCleanHelper(id string, err error) error {
@@ -216,3 +226,15 @@ func subjectLogged(a *domain.Authorization) error {
 	slog.Info("denied", "permission", a.Permission)
 	return toolerr.New("Access denied.").WithCause(a)
 }
+
+// A handler written as a function literal.
+func handlerLiteral() func(context.Context, string) error {
+	return func(ctx context.Context, id string) error {
+		if err := lookupOrder(ctx, id); err != nil {
+			return toolerr.New("lookup " + id + ": " + err.Error()) // want `toolerr.New message`
+		}
+		return nil
+	}
+}
+
+func lookupOrder(context.Context, string) error { return nil }
