@@ -260,8 +260,11 @@ type customerOrders struct {
 
 func (svc *Service) customerOrders(ctx context.Context, _ mcp.CallToolRequest, args customerOrdersArgs) (customerOrders, error) {
 	rows, err := svc.db.QueryContext(ctx, qOrdersBy, args.CustomerID)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return customerOrders{}, toolerr.New("The database is slow right now; try again in a minute.").WithCause(err).WithRetryable(true) // safe: a message written for the model, the error as its cause
+	}
 	if err != nil {
-		return customerOrders{}, fmt.Errorf("customer orders: %w", err) // safe: returned, masked by mcperr
+		return customerOrders{}, toolerr.New("Could not list the orders: " + err.Error()) // want: leak
 	}
 	defer rows.Close()
 	var out customerOrders

@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/toolerr"
@@ -37,7 +38,7 @@ type Tools struct {
 
 // NewServer returns the helpdesk MCP server.
 func NewServer(c *Client, logger *slog.Logger) (*mcp.Server, error) {
-	p, err := filter.New(filter.WithLogger(logger))
+	p, err := filter.New(filter.WithLogger(logger), filter.WithGlobalFilters(apiErrors))
 	if err != nil {
 		return nil, err
 	}
@@ -73,6 +74,31 @@ func NewServer(c *Client, logger *slog.Logger) (*mcp.Server, error) {
 	// Added with the SDK's own function: Install's middleware covers it too.
 	mcp.AddTool(s, &mcp.Tool{Name: "close_ticket", Description: "Close a ticket."}, t.closeTicket)
 	return s, nil
+}
+
+// apiErrors answers the helpdesk's refusals the model can act on.
+var apiErrors = filter.Catch(func(_ context.Context, _ filter.Call, e *APIError) (*filter.Response, error) {
+	switch e.Status {
+	case http.StatusForbidden:
+		return &filter.Response{Code: codes.Forbidden, Message: "The helpdesk refused access to this ticket."}, nil // safe: a constant message
+	case http.StatusBadGateway, http.StatusServiceUnavailable:
+		return &filter.Response{
+			Code:    codes.ExternalServiceError,
+			Message: fmt.Sprintf("The helpdesk is unavailable (%v).", e), // want: leak
+			Hints:   []string{"Try again in a few minutes."},
+		}, nil
+	}
+	return nil, nil // rethrow: masked by mcperr
+})
+
+// NewReadOnlyServer serves the reading tools only, for the support portal's
+// assistant.
+func NewReadOnlyServer(c *Client) *mcp.Server {
+	t := &Tools{c: c, log: slog.Default()}
+	s := mcp.NewServer(&mcp.Implementation{Name: "helpdesk-readonly", Version: "0.9.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "get_ticket", Description: "Read a ticket."}, t.getTicket) // want: leak
+	mcp.AddTool(s, &mcp.Tool{Name: "search_tickets", Description: "Search tickets by text and status."}, t.searchTickets)
+	return s
 }
 
 type ticketArgs struct {
