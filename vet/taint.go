@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
@@ -315,6 +316,18 @@ func (t *tainter) errTainted(e *env, v ssa.Value) bool {
 			}
 		}
 		return false
+	case *ssa.Extract:
+		if call, ok := x.Tuple.(*ssa.Call); ok {
+			callee := call.Common().StaticCallee()
+			pkg, name := funcPath(callee)
+			if pkg == pathMCPGo && callee.Signature.Recv() != nil && isNamed(callee.Signature.Recv().Type(), pathMCPGo, "CallToolRequest") && strings.HasPrefix(name, "Require") {
+				// mcp-go's argument accessors: "required argument %q not
+				// found", "argument %q is not a string"... name the
+				// argument only.
+				return false
+			}
+		}
+		return true
 	case *ssa.Call:
 		if c := x.Common(); c.IsInvoke() && c.Method.Name() == "Err" && isNamed(c.Value.Type(), "context", "Context") {
 			// ctx.Err() is context.Canceled or context.DeadlineExceeded,
@@ -361,6 +374,16 @@ func (t *tainter) errTainted(e *env, v ssa.Value) bool {
 func (t *tainter) callTainted(e *env, c *ssa.CallCommon, call *ssa.Call) bool {
 	if recv, ok := isErrorMethod(c); ok {
 		return t.errTainted(e, recv)
+	}
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		if b.Name() == "append" {
+			for _, a := range c.Args {
+				if t.taintedIn(e, a) {
+					return true
+				}
+			}
+		}
+		return false
 	}
 	fn := c.StaticCallee()
 	if fn == nil {
@@ -417,13 +440,6 @@ func (t *tainter) callTainted(e *env, c *ssa.CallCommon, call *ssa.Call) bool {
 	}
 	if fn.Pkg == t.pkg && fn.Blocks != nil {
 		return t.summary(e, fn, c.Args)
-	}
-	if fn.Name() == "append" && fn.Pkg == nil {
-		for _, a := range c.Args {
-			if t.taintedIn(e, a) {
-				return true
-			}
-		}
 	}
 	return false
 }

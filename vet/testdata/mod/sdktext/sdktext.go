@@ -5,10 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/mcperr/mcperr/toolerr"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -77,7 +78,41 @@ func toolResult(err error) (*mcp.CallToolResult, any, error) {
 	}, nil, nil
 }
 
+func gathered(ctx context.Context, ids []string) *mcpgo.CallToolResult {
+	var failed []string
+	for _, id := range ids {
+		if _, err := query(ctx, id); err != nil {
+			failed = append(failed, id+": "+err.Error())
+		}
+	}
+	if len(failed) > 0 {
+		return mcpgo.NewToolResultError(fmt.Sprintf("%d failed:\n%s", len(failed), strings.Join(failed, "\n"))) // want `mcp.NewToolResultError text`
+	}
+	return nil
+}
+
 // --- negatives ---
+
+func accessorError(req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
+	if _, err := req.RequireString("id"); err != nil {
+		// mcp-go's accessor errors name the argument only.
+		return mcpgo.NewToolResultError(err.Error())
+	}
+	return nil
+}
+
+func gatheredIDs(ctx context.Context, ids []string) *mcpgo.CallToolResult {
+	var failed []string
+	for _, id := range ids {
+		if _, err := query(ctx, id); err != nil {
+			failed = append(failed, id)
+		}
+	}
+	if len(failed) > 0 {
+		return mcpgo.NewToolResultError("These orders failed: " + strings.Join(failed, ", "))
+	}
+	return nil
+}
 
 func cancelled(ctx context.Context) (*mcpgo.CallToolResult, error) {
 	if err := ctx.Err(); err != nil {
