@@ -10,7 +10,7 @@
 //	plugins:
 //	  - module: github.com/mcperr/mcperr/vet
 //	    import: github.com/mcperr/mcperr/vet/plugin
-//	    version: v0.1.0 # or path: ../mcperr/vet for a checkout
+//	    version: <version> # or, from a checkout: path: ../mcperr/vet
 //
 //	# .golangci.yml
 //	version: "2"
