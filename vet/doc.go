@@ -2,6 +2,27 @@
 // error's text public through mcperr or the MCP SDKs, or which registers tools
 // on a server where mcperr was never installed.
 //
-// The analyzers are built on golang.org/x/tools/go/analysis; run them all with
-// the mcperrvet command, or use Analyzers with multichecker.
+// The analyzers are built on golang.org/x/tools/go/analysis:
+//
+//   - PublicErrorText (mcperrpublictext): a ToolError's message, hint or
+//     details, a domain.BusinessRule's message or context, or a
+//     filter.Response built from an error's text or from a
+//     domain.Authorization's Permission or Subject;
+//   - SDKErrorText (mcperrsdktext): the same text in mcp-go's
+//     NewToolResultError, NewToolResultErrorf and NewToolResultErrorFromErr,
+//     in go-sdk's *jsonrpc.Error, or in a CallToolResult with IsError set,
+//     which mcperr passes through untouched;
+//   - StructuredHandler (mcperrstructured): mcp-go's NewStructuredToolHandler
+//     and NewTypedToolHandler in a package that uses mcperr's mcp-go adapter;
+//   - NotInstalled (mcperrinstall): tools added with an SDK's own AddTool to
+//     a server that is never given to Install.
+//
+// The text analyzers follow values through SSA: err.Error(), an error
+// formatted by fmt (in any verb), errors.Join, concatenation, the strings,
+// strconv and bytes functions, append and slice literals, variables and phi
+// nodes, and functions of the same package. They prefer silence to a doubtful
+// report: a value they cannot follow is taken as clean.
+//
+// Run them all with the mcperrvet command, or use Analyzers with
+// multichecker.
 package vet
