@@ -24,6 +24,8 @@
 //	        description: error-handling leaks in MCP servers
 //	        settings:
 //	          disable: [] # names of analyzers to leave out
+//	issues:
+//	  max-same-issues: 0 # the default, 3, hides repeated messages
 //
 // docs/static-checks.md in the repository has the whole procedure.
 package plugin
