@@ -53,50 +53,116 @@ func runPublicErrorText(pass *analysis.Pass) (any, error) {
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	t := newTainter(ssainfo.Pkg)
 	for _, fn := range srcFuncs(ssainfo) {
+		for _, h := range publicSinks(t, fn, nil) {
+			pass.Reportf(h.pos, "%s", h.msg)
+		}
+		// A helper of the package that puts a string argument into one of
+		// these values, called with error text: report the call.
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
-				switch in := in.(type) {
-				case ssa.CallInstruction:
-					c := in.Common()
-					callee := c.StaticCallee()
-					pkg, name := funcPath(callee)
-					switch {
-					case pkg == pathToolerr && name == "New" && callee.Signature.Recv() == nil && len(c.Args) == 1:
-						if t.tainted(c.Args[0]) {
-							pass.Reportf(in.Pos(), "toolerr.New message is built from an error's text, which the model reads as written: %s", leakAdvice)
-						}
-					case pkg == pathToolerr && name == "WithHint" && len(c.Args) == 2:
-						if t.tainted(c.Args[1]) {
-							pass.Reportf(in.Pos(), "ToolError.WithHint hint is built from an error's text (or an Authorization's permission), which the model reads: write the advice in your own words and keep the error as the cause with WithCause")
-						}
-					case pkg == pathToolerr && name == "WithDetails" && len(c.Args) == 2:
-						if t.tainted(c.Args[1]) {
-							pass.Reportf(in.Pos(), "ToolError.WithDetails details hold an error's text (or an Authorization's permission), which the client reads: put only public facts in details and keep the error as the cause with WithCause")
-						}
-					case pkg == pathDomain && name == "NewBusinessRule" && len(c.Args) == 3:
-						if t.tainted(c.Args[1]) {
-							pass.Reportf(in.Pos(), "domain.NewBusinessRule message is built from an error's text, which the model reads as written: write the rule's message for the model and log the error")
-						} else if t.tainted(c.Args[2]) {
-							pass.Reportf(in.Pos(), "domain.NewBusinessRule context holds an error's text (or an Authorization's permission), which the client reads as details: put only public facts in it and log the error")
-						}
-					}
-				case *ssa.Store:
-					fa, ok := in.Addr.(*ssa.FieldAddr)
-					if !ok || !isNamed(fa.X.Type(), pathFilter, "Response") {
-						continue
-					}
-					field := structField(fa.X.Type(), fa.Field)
-					switch field {
-					case "Message", "Details", "Hints":
-						if t.tainted(in.Val) {
-							pass.Reportf(storePos(in), "filter.Response.%s is built from an error's text (or an Authorization's permission), and everything in a Response is sent to the client: write it for the model and leave the error for the log, which the pipeline writes", field)
-						}
-					}
+				call, ok := in.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				if msg := helperSink(t, call); msg != "" {
+					pass.Reportf(call.Pos(), "%s", msg)
 				}
 			}
 		}
 	}
 	return nil, nil
+}
+
+type sinkHit struct {
+	pos token.Pos
+	msg string
+}
+
+// publicSinks returns the values of fn that reach the client and hold error
+// text, with fn's parameters bound by e (nil: error parameters are error
+// text, other parameters are clean).
+func publicSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
+	var hits []sinkHit
+	tainted := func(v ssa.Value) bool { return t.taintedIn(e, v) }
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			switch in := in.(type) {
+			case ssa.CallInstruction:
+				c := in.Common()
+				callee := c.StaticCallee()
+				pkg, name := funcPath(callee)
+				switch {
+				case pkg == pathToolerr && name == "New" && callee.Signature.Recv() == nil && len(c.Args) == 1:
+					if tainted(c.Args[0]) {
+						hits = append(hits, sinkHit{in.Pos(), "toolerr.New message is built from an error's text, which the model reads as written: " + leakAdvice})
+					}
+				case pkg == pathToolerr && name == "WithHint" && len(c.Args) == 2:
+					if tainted(c.Args[1]) {
+						hits = append(hits, sinkHit{in.Pos(), "ToolError.WithHint hint is built from an error's text (or an Authorization's permission), which the model reads: write the advice in your own words and keep the error as the cause with WithCause"})
+					}
+				case pkg == pathToolerr && name == "WithDetails" && len(c.Args) == 2:
+					if tainted(c.Args[1]) {
+						hits = append(hits, sinkHit{in.Pos(), "ToolError.WithDetails details hold an error's text (or an Authorization's permission), which the client reads: put only public facts in details and keep the error as the cause with WithCause"})
+					}
+				case pkg == pathDomain && name == "NewBusinessRule" && len(c.Args) == 3:
+					if tainted(c.Args[1]) {
+						hits = append(hits, sinkHit{in.Pos(), "domain.NewBusinessRule message is built from an error's text, which the model reads as written: write the rule's message for the model and log the error"})
+					} else if tainted(c.Args[2]) {
+						hits = append(hits, sinkHit{in.Pos(), "domain.NewBusinessRule context holds an error's text (or an Authorization's permission), which the client reads as details: put only public facts in it and log the error"})
+					}
+				}
+			case *ssa.Store:
+				fa, ok := in.Addr.(*ssa.FieldAddr)
+				if !ok || !isNamed(fa.X.Type(), pathFilter, "Response") {
+					continue
+				}
+				field := structField(fa.X.Type(), fa.Field)
+				switch field {
+				case "Message", "Details", "Hints":
+					if tainted(in.Val) {
+						hits = append(hits, sinkHit{storePos(in), "filter.Response." + field + " is built from an error's text (or an Authorization's permission), and everything in a Response is sent to the client: write it for the model and leave the error for the log, which the pipeline writes"})
+					}
+				}
+			}
+		}
+	}
+	return hits
+}
+
+// helperSink returns a report for a call to a function of the package that
+// passes error text in a non-error argument on to one of the public values,
+// where the function does not already do so by itself (that is reported
+// inside it). It looks one call deep.
+func helperSink(t *tainter, call *ssa.Call) string {
+	g := call.Common().StaticCallee()
+	if g == nil || g.Pkg != t.pkg || g.Blocks == nil || len(g.Params) != len(call.Common().Args) || len(g.Params) > 64 {
+		return ""
+	}
+	base := &env{fn: g, params: map[*ssa.Parameter]bool{}, depth: 1}
+	with := &env{fn: g, params: map[*ssa.Parameter]bool{}, depth: 1}
+	any := false
+	for i, p := range g.Params {
+		if isErrorValue(p) {
+			continue
+		}
+		if t.tainted(call.Common().Args[i]) {
+			with.params[p] = true
+			any = true
+		}
+	}
+	if !any {
+		return ""
+	}
+	known := map[token.Pos]bool{}
+	for _, h := range publicSinks(t, g, base) {
+		known[h.pos] = true
+	}
+	for _, h := range publicSinks(t, g, with) {
+		if !known[h.pos] {
+			return "through " + g.Name() + ": " + h.msg
+		}
+	}
+	return ""
 }
 
 func runSDKErrorText(pass *analysis.Pass) (any, error) {

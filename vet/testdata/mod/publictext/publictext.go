@@ -238,3 +238,20 @@ func handlerLiteral() func(context.Context, string) error {
 }
 
 func lookupOrder(context.Context, string) error { return nil }
+
+// A helper that builds the ToolError from its arguments.
+func fail(msg string, err error) error { return toolerr.New(msg).WithCause(err) }
+
+func viaFailHelper(err error) error {
+	return fail("lookup failed: "+err.Error(), err) // want `through fail: toolerr.New message is built from an error's text`
+}
+
+func viaFailHelperClean(id string, err error) error {
+	return fail("Order "+id+" could not be loaded.", err)
+}
+
+func failWithHint(hint string) error { return toolerr.New("The lookup failed.").WithHint(hint) }
+
+func viaHintHelper(err error) error {
+	return failWithHint(err.Error()) // want `through failWithHint: ToolError.WithHint hint`
+}
