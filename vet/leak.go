@@ -64,7 +64,7 @@ func runPublicErrorText(pass *analysis.Pass) (any, error) {
 				if !ok {
 					continue
 				}
-				if msg := helperSink(t, call); msg != "" {
+				if msg := helperSinkOf(t, call, publicSinks); msg != "" {
 					pass.Reportf(call.Pos(), "%s", msg)
 				}
 			}
@@ -76,6 +76,9 @@ func runPublicErrorText(pass *analysis.Pass) (any, error) {
 type sinkHit struct {
 	pos token.Pos
 	msg string
+	// fromErr marks mcp.NewToolResultErrorFromErr with a clean message,
+	// which may have a suggested fix.
+	fromErr bool
 }
 
 // publicSinks returns the values of fn that reach the client and hold error
@@ -94,21 +97,21 @@ func publicSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
 				switch {
 				case pkg == pathToolerr && name == "New" && callee.Signature.Recv() == nil && len(c.Args) == 1:
 					if tainted(c.Args[0]) {
-						hits = append(hits, sinkHit{in.Pos(), "toolerr.New message is built from an error's text, which the model reads as written: " + leakAdvice})
+						hits = append(hits, sinkHit{pos: in.Pos(), msg: "toolerr.New message is built from an error's text, which the model reads as written: " + leakAdvice})
 					}
 				case pkg == pathToolerr && name == "WithHint" && len(c.Args) == 2:
 					if tainted(c.Args[1]) {
-						hits = append(hits, sinkHit{in.Pos(), "ToolError.WithHint hint is built from an error's text (or an Authorization's permission), which the model reads: write the advice in your own words and keep the error as the cause with WithCause"})
+						hits = append(hits, sinkHit{pos: in.Pos(), msg: "ToolError.WithHint hint is built from an error's text (or an Authorization's permission), which the model reads: write the advice in your own words and keep the error as the cause with WithCause"})
 					}
 				case pkg == pathToolerr && name == "WithDetails" && len(c.Args) == 2:
 					if tainted(c.Args[1]) {
-						hits = append(hits, sinkHit{in.Pos(), "ToolError.WithDetails details hold an error's text (or an Authorization's permission), which the client reads: put only public facts in details and keep the error as the cause with WithCause"})
+						hits = append(hits, sinkHit{pos: in.Pos(), msg: "ToolError.WithDetails details hold an error's text (or an Authorization's permission), which the client reads: put only public facts in details and keep the error as the cause with WithCause"})
 					}
 				case pkg == pathDomain && name == "NewBusinessRule" && len(c.Args) == 3:
 					if tainted(c.Args[1]) {
-						hits = append(hits, sinkHit{in.Pos(), "domain.NewBusinessRule message is built from an error's text, which the model reads as written: write the rule's message for the model and log the error"})
+						hits = append(hits, sinkHit{pos: in.Pos(), msg: "domain.NewBusinessRule message is built from an error's text, which the model reads as written: write the rule's message for the model and log the error"})
 					} else if tainted(c.Args[2]) {
-						hits = append(hits, sinkHit{in.Pos(), "domain.NewBusinessRule context holds an error's text (or an Authorization's permission), which the client reads as details: put only public facts in it and log the error"})
+						hits = append(hits, sinkHit{pos: in.Pos(), msg: "domain.NewBusinessRule context holds an error's text (or an Authorization's permission), which the client reads as details: put only public facts in it and log the error"})
 					}
 				}
 			case *ssa.Store:
@@ -120,7 +123,7 @@ func publicSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
 				switch field {
 				case "Message", "Details", "Hints":
 					if tainted(in.Val) {
-						hits = append(hits, sinkHit{storePos(in), "filter.Response." + field + " is built from an error's text (or an Authorization's permission), and everything in a Response is sent to the client: write it for the model and leave the error for the log, which the pipeline writes"})
+						hits = append(hits, sinkHit{pos: storePos(in), msg: "filter.Response." + field + " is built from an error's text (or an Authorization's permission), and everything in a Response is sent to the client: write it for the model and leave the error for the log, which the pipeline writes"})
 					}
 				}
 			}
@@ -133,7 +136,7 @@ func publicSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
 // passes error text in a non-error argument on to one of the public values,
 // where the function does not already do so by itself (that is reported
 // inside it). It looks one call deep.
-func helperSink(t *tainter, call *ssa.Call) string {
+func helperSinkOf(t *tainter, call *ssa.Call, sinks func(*tainter, *ssa.Function, *env) []sinkHit) string {
 	g := call.Common().StaticCallee()
 	if g == nil || g.Pkg != t.pkg || g.Blocks == nil || len(g.Params) != len(call.Common().Args) || len(g.Params) > 64 {
 		return ""
@@ -154,10 +157,10 @@ func helperSink(t *tainter, call *ssa.Call) string {
 		return ""
 	}
 	known := map[token.Pos]bool{}
-	for _, h := range publicSinks(t, g, base) {
+	for _, h := range sinks(t, g, base) {
 		known[h.pos] = true
 	}
-	for _, h := range publicSinks(t, g, with) {
+	for _, h := range sinks(t, g, with) {
 		if !known[h.pos] {
 			return "through " + g.Name() + ": " + h.msg
 		}
@@ -170,62 +173,19 @@ func runSDKErrorText(pass *analysis.Pass) (any, error) {
 	t := newTainter(ssainfo.Pkg)
 	returns := returnedCalls(pass)
 	for _, fn := range srcFuncs(ssainfo) {
-		setsIsError := false
-		var texts []*ssa.Store
+		for _, h := range sdkSinks(t, fn, nil) {
+			d := analysis.Diagnostic{Pos: h.pos, Message: h.msg}
+			if h.fromErr {
+				d.SuggestedFixes = fromErrFix(pass, fn, returns, h.pos)
+			}
+			pass.Report(d)
+		}
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
-				switch in := in.(type) {
-				case ssa.CallInstruction:
-					c := in.Common()
-					pkg, name := funcPath(c.StaticCallee())
-					if pkg != pathMCPGo {
-						continue
+				if call, ok := in.(*ssa.Call); ok {
+					if msg := helperSinkOf(t, call, sdkSinks); msg != "" {
+						pass.Reportf(call.Pos(), "%s", msg)
 					}
-					switch name {
-					case "NewToolResultError":
-						if len(c.Args) == 1 && t.tainted(c.Args[0]) {
-							pass.Reportf(in.Pos(), "mcp.NewToolResultError text is built from an error's text, and mcperr sends such a result untouched: return toolerr.New(\"<message for the model>\").WithCause(err) as the handler's error instead")
-						}
-					case "NewToolResultErrorf":
-						if len(c.Args) == 2 && (t.tainted(c.Args[0]) || anyFmtArgTainted(t, c.Args[1])) {
-							pass.Reportf(in.Pos(), "mcp.NewToolResultErrorf formats an error's text into the result, and mcperr sends such a result untouched: return toolerr.New(\"<message for the model>\").WithCause(err) as the handler's error instead")
-						}
-					case "NewToolResultErrorFromErr":
-						if len(c.Args) == 2 && (t.tainted(c.Args[0]) || t.errTainted(nil, c.Args[1])) {
-							d := analysis.Diagnostic{
-								Pos:     in.Pos(),
-								Message: "mcp.NewToolResultErrorFromErr appends the error's text to the message the model reads, and mcperr sends such a result untouched: return toolerr.New(msg).WithCause(err) as the handler's error instead",
-							}
-							if !t.tainted(c.Args[0]) {
-								d.SuggestedFixes = fromErrFix(pass, fn, returns, in.Pos())
-							}
-							pass.Report(d)
-						}
-					}
-				case *ssa.Store:
-					fa, ok := in.Addr.(*ssa.FieldAddr)
-					if !ok {
-						continue
-					}
-					switch {
-					case isNamed(fa.X.Type(), pathSDKRPC2, "WireError") && structField(fa.X.Type(), fa.Field) == "Message":
-						if t.tainted(in.Val) {
-							pass.Reportf(storePos(in), "jsonrpc.Error Message is built from an error's text, and mcperr sends a *jsonrpc.Error untouched: return the error itself (toolerr.New(\"...\").WithCause(err)) and let mcperr answer")
-						}
-					case isNamed(fa.X.Type(), pathSDK, "CallToolResult") && structField(fa.X.Type(), fa.Field) == "IsError":
-						if isTrue(in.Val) {
-							setsIsError = true
-						}
-					case isNamed(fa.X.Type(), pathSDK, "TextContent") && structField(fa.X.Type(), fa.Field) == "Text":
-						texts = append(texts, in)
-					}
-				}
-			}
-		}
-		if setsIsError {
-			for _, in := range texts {
-				if t.tainted(in.Val) {
-					pass.Reportf(storePos(in), "a CallToolResult with IsError set carries an error's text, and mcperr sends such a result untouched: return toolerr.New(\"<message for the model>\").WithCause(err) as the handler's error instead")
 				}
 			}
 		}
@@ -233,9 +193,69 @@ func runSDKErrorText(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-func anyFmtArgTainted(t *tainter, slice ssa.Value) bool {
+// sdkSinks returns the SDK error results of fn that hold error text, with
+// fn's parameters bound by e as in publicSinks.
+func sdkSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
+	var hits []sinkHit
+	tainted := func(v ssa.Value) bool { return t.taintedIn(e, v) }
+	setsIsError := false
+	var texts []*ssa.Store
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			switch in := in.(type) {
+			case ssa.CallInstruction:
+				c := in.Common()
+				pkg, name := funcPath(c.StaticCallee())
+				if pkg != pathMCPGo {
+					continue
+				}
+				switch name {
+				case "NewToolResultError":
+					if len(c.Args) == 1 && tainted(c.Args[0]) {
+						hits = append(hits, sinkHit{pos: in.Pos(), msg: "mcp.NewToolResultError text is built from an error's text, and mcperr sends such a result untouched: return toolerr.New(\"<message for the model>\").WithCause(err) as the handler's error instead"})
+					}
+				case "NewToolResultErrorf":
+					if len(c.Args) == 2 && (tainted(c.Args[0]) || anyFmtArgTainted(t, e, c.Args[1])) {
+						hits = append(hits, sinkHit{pos: in.Pos(), msg: "mcp.NewToolResultErrorf formats an error's text into the result, and mcperr sends such a result untouched: return toolerr.New(\"<message for the model>\").WithCause(err) as the handler's error instead"})
+					}
+				case "NewToolResultErrorFromErr":
+					if len(c.Args) == 2 && (tainted(c.Args[0]) || t.errTainted(e, c.Args[1])) {
+						hits = append(hits, sinkHit{pos: in.Pos(), fromErr: e == nil && !tainted(c.Args[0]), msg: "mcp.NewToolResultErrorFromErr appends the error's text to the message the model reads, and mcperr sends such a result untouched: return toolerr.New(msg).WithCause(err) as the handler's error instead"})
+					}
+				}
+			case *ssa.Store:
+				fa, ok := in.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				switch {
+				case isNamed(fa.X.Type(), pathSDKRPC2, "WireError") && structField(fa.X.Type(), fa.Field) == "Message":
+					if tainted(in.Val) {
+						hits = append(hits, sinkHit{pos: storePos(in), msg: "jsonrpc.Error Message is built from an error's text, and mcperr sends a *jsonrpc.Error untouched: return the error itself (toolerr.New(\"...\").WithCause(err)) and let mcperr answer"})
+					}
+				case isNamed(fa.X.Type(), pathSDK, "CallToolResult") && structField(fa.X.Type(), fa.Field) == "IsError":
+					if isTrue(in.Val) {
+						setsIsError = true
+					}
+				case isNamed(fa.X.Type(), pathSDK, "TextContent") && structField(fa.X.Type(), fa.Field) == "Text":
+					texts = append(texts, in)
+				}
+			}
+		}
+	}
+	if setsIsError {
+		for _, in := range texts {
+			if tainted(in.Val) {
+				hits = append(hits, sinkHit{pos: storePos(in), msg: "a CallToolResult with IsError set carries an error's text, and mcperr sends such a result untouched: return toolerr.New(\"<message for the model>\").WithCause(err) as the handler's error instead"})
+			}
+		}
+	}
+	return hits
+}
+
+func anyFmtArgTainted(t *tainter, e *env, slice ssa.Value) bool {
 	for _, a := range variadicArgs(slice) {
-		if t.fmtArgTainted(nil, a) {
+		if t.fmtArgTainted(e, a) {
 			return true
 		}
 	}

@@ -91,6 +91,17 @@ func gathered(ctx context.Context, ids []string) *mcpgo.CallToolResult {
 	return nil
 }
 
+// A helper that builds the error result from its text.
+func errorResult(text string) *mcpgo.CallToolResult { return mcpgo.NewToolResultError(text) }
+
+func viaResultHelper(err error) *mcpgo.CallToolResult {
+	return errorResult("query failed: " + err.Error()) // want `through errorResult: mcp.NewToolResultError text`
+}
+
+func viaResultHelperClean(id string) *mcpgo.CallToolResult {
+	return errorResult("Order " + id + " was not found.")
+}
+
 // --- negatives ---
 
 func accessorError(req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
