@@ -322,26 +322,30 @@ func ExampleAddTool_definitionErrors() {
 	// 2 tools registered
 }
 
-// Wrap keeps s.AddTool compiling, around any handler, here one from
-// mcp.NewTypedToolHandler; it runs with the configuration of the server it
-// is on. A ToolError's hint reaches the model as a block of its own.
+// Wrap keeps s.AddTool compiling, around a handler that something else
+// registers; it runs with the configuration of the server it is on. A
+// ToolError's hint reaches the model as a block of its own.
 func ExampleWrap() {
-	type args struct {
-		A float64 `json:"a"`
-		B float64 `json:"b"`
-	}
-	divide := func(_ context.Context, _ mcp.CallToolRequest, in args) (*mcp.CallToolResult, error) {
-		if in.B == 0 {
+	divide := func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		a, err := req.RequireFloat("a")
+		if err != nil {
+			return nil, err
+		}
+		b, err := req.RequireFloat("b")
+		if err != nil {
+			return nil, err
+		}
+		if b == 0 {
 			return nil, toolerr.New("b must not be zero.").WithHint("Pass a non-zero b.")
 		}
-		return mcp.NewToolResultText(fmt.Sprint(in.A / in.B)), nil
+		return mcp.NewToolResultText(fmt.Sprint(a / b)), nil
 	}
 	s := server.NewMCPServer("calc", "1.0.0")
 	if err := mcpgo.Install(s, examplePipeline()); err != nil {
 		panic(err)
 	}
 	s.AddTool(mcp.NewTool("divide", mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required())),
-		mcpgo.Wrap(mcp.NewTypedToolHandler(divide)))
+		mcpgo.Wrap(divide))
 
 	c := exampleClient(s)
 	callAndPrint(c, "divide", map[string]any{"a": 1, "b": 4})

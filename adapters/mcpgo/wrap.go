@@ -48,11 +48,11 @@ func newConfig(fn string, opts []Option) (config, error) {
 //	s.AddTool(tool, mcpgo.Wrap(h, mcpgo.WithFilters(f)))
 //
 // It is for tools that something else registers; to add a tool yourself,
-// AddTool does the same in one line and checks the definition. It works
-// around what mcp.NewTypedToolHandler returns, and around Structured, but
-// not around mcp.NewStructuredToolHandler, which turns the errors of its
-// handler into results with their raw text before Wrap sees them: use
-// Structured instead.
+// AddTool does the same in one line and checks the definition. Around
+// Structured it maps every error; around mcp.NewStructuredToolHandler or
+// mcp.NewTypedToolHandler it cannot, as they turn a handler's error (the
+// structured one) and arguments they cannot bind (both) into results with
+// the SDK's text before Wrap sees them: use Structured instead.
 //
 // The configuration is the one Install gave the server running the call.
 // On a server without mcperr, Wrap uses the default configuration,
