@@ -15,8 +15,10 @@ import (
 )
 
 // surfaceLimit is the most exported identifiers the public packages may
-// have together, as TestExportedSurface counts them.
-const surfaceLimit = 150
+// have together, as TestExportedSurface counts them. It was 150 until
+// staged adoption (report-only mode and the hand-built policy, per server
+// and per tool) added 11 names.
+const surfaceLimit = 160
 
 // linkedLinesLimit is the most lines of Go code from this module that a
 // program using one of the adapters may link, as TestLinkedLines counts them.

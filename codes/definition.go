@@ -29,6 +29,9 @@ const (
 	// ConflictingConfiguration: a server was given a second, different
 	// mcperr configuration.
 	ConflictingConfiguration Mistake = "CONFLICTING_CONFIGURATION"
+	// InvalidOption: an option was given a value it does not accept, such
+	// as a policy that is none of its constants.
+	InvalidOption Mistake = "INVALID_OPTION"
 )
 
 // DefinitionError reports a mistake in a server's definition: a malformed

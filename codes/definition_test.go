@@ -43,6 +43,7 @@ func TestMistakes(t *testing.T) {
 		codes.InvalidSchema:            "INVALID_SCHEMA",
 		codes.NotInstalled:             "NOT_INSTALLED",
 		codes.ConflictingConfiguration: "CONFLICTING_CONFIGURATION",
+		codes.InvalidOption:            "INVALID_OPTION",
 	}
 	for m, s := range want {
 		if string(m) != s {

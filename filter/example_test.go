@@ -320,3 +320,30 @@ func ExampleEnvelopeSchema() {
 	// mcperr error envelope, version 1
 	// [version error code category message retryable timestamp requestId]
 }
+
+// In report-only mode the pipeline decides what it would send and logs it,
+// and the Failure says that it is not to be sent: the adapters then pass
+// the handler's own answer on unchanged.
+func ExampleWithReportOnly() {
+	p, err := filter.New(filter.WithLogger(stdoutLogger()), filter.WithRefGenerator(fixedRef), filter.WithReportOnly(true))
+	if err != nil {
+		panic(err)
+	}
+	f := p.Handle(context.Background(), filter.Call{Tool: "lookup_order"}, errors.New("dial 10.0.0.5: password=hunter2 refused"))
+	fmt.Println("report only:", f.ReportOnly)
+	// Output:
+	// level=ERROR msg="tool call failed" tool=lookup_order code=INTERNAL_ERROR ref=4f9c2a7d1e0b3c58 report_only=true masked=true would_send="Internal error in tool \"lookup_order\" (ref: 4f9c2a7d1e0b3c58)." error="dial 10.0.0.5: password=hunter2 refused"
+	// report only: true
+}
+
+// The policy for error results that handlers build themselves is one of
+// three constants; anything else is refused at start-up.
+func ExampleWithHandBuilt() {
+	if _, err := filter.New(filter.WithHandBuilt(filter.MaskHandBuilt)); err != nil {
+		panic(err)
+	}
+	_, err := filter.New(filter.WithHandBuilt(filter.HandBuilt(5)))
+	fmt.Println(err)
+	// Output:
+	// mcperr: INVALID_OPTION: WithHandBuilt needs filter.PassHandBuilt, filter.ReportHandBuilt or filter.MaskHandBuilt, not 5
+}

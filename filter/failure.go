@@ -29,6 +29,16 @@ type Failure struct {
 	// ErrorText is the error's text as the log record holds it: bounded,
 	// and redacted under WithRedaction.
 	ErrorText string
+	// ReportOnly is set when the request was served in report-only mode
+	// (WithReportOnly): the client received what it would have received
+	// without mcperr, and Texts and Envelope are what mcperr would have
+	// sent instead.
+	ReportOnly bool
+	// HandBuilt is set when the failure is a tool result with isError set
+	// that the handler built itself (see WithHandBuilt): Err holds its
+	// text, and the client received the result unchanged unless the policy
+	// is MaskHandBuilt.
+	HandBuilt bool
 
 	textsBuf [2]string // holds Texts for the default renderer
 }

@@ -17,8 +17,11 @@ import (
 // reason.
 func (p *Pipeline) log(ctx context.Context, h *handling, e Envelope, server bool) {
 	level := slog.LevelInfo
-	if server {
+	switch {
+	case server:
 		level = slog.LevelError
+	case h.handBuilt:
+		level = slog.LevelWarn
 	}
 	handler := p.handler()
 	if !enabled(ctx, handler, level) {
@@ -99,9 +102,19 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 	if h.call.SessionID != "" {
 		attrs = append(attrs, slog.String("session_id", bound(h.call.SessionID, 256)))
 	}
-	if p.redact && !h.masked {
-		// The client read it already: keep it readable beside the redacted
-		// error.
+	if h.handBuilt {
+		attrs = append(attrs, slog.Bool("hand_built", true))
+	}
+	// The message the client reads (or would read), kept readable beside a
+	// redacted error, since the client has it anyway; never a hand-built
+	// result's own text, which is the error itself.
+	shown := !h.handBuilt || h.masked
+	if h.reportOnly {
+		attrs = append(attrs, slog.Bool("report_only", true), slog.Bool("masked", h.masked))
+		if shown || !p.redact {
+			attrs = append(attrs, slog.String("would_send", bound(e.Message, maxLogValue)))
+		}
+	} else if p.redact && !h.masked && shown {
 		attrs = append(attrs, slog.String("message", bound(e.Message, maxLogValue)))
 	}
 	h.loggedErr = loggedError{text: h.errText}

@@ -98,3 +98,62 @@ func WithRefGenerator(gen func() string) Option {
 func WithRedaction(redact bool) Option {
 	return func(p *Pipeline) error { p.redact = redact; return nil }
 }
+
+// WithReportOnly turns report-only mode on or off for the whole server;
+// it is off by default. In report-only mode mcperr changes nothing a client
+// receives: every failure (an error a handler returns, a panic, arguments
+// the SDK refuses, an error result the handler built itself) reaches the
+// client exactly as it would without mcperr, a panic included, which is
+// panicked again for the SDK or an outer recovery to handle as before.
+// The log gets one record per failure, at the level enforcing would use,
+// saying what mcperr would have sent: its code, whether it would be
+// masked, the message, and the ref. Observers get the same Failure they
+// would get when enforcing, with Failure.ReportOnly set.
+//
+// It is the safe first step of adopting mcperr on a server that exists:
+// read the records of real traffic, move messages meant for the model to
+// toolerr.New, then switch report-only off, for the whole server or one
+// tool at a time with the adapter's WithReportOnly(false).
+func WithReportOnly(on bool) Option {
+	return func(p *Pipeline) error { p.reportOnly = on; return nil }
+}
+
+// HandBuilt is what a Pipeline does with a tool result that has isError
+// set and that the handler built itself, such as mcp-go's
+// mcp.NewToolResultError or a go-sdk CallToolResult with IsError set and
+// no SetError. mcperr handles the errors a handler returns; a result built
+// by hand is the server's own answer, so by default it passes untouched.
+type HandBuilt int
+
+// The policies for error results a handler built itself.
+const (
+	// PassHandBuilt sends the result unchanged and logs nothing: the
+	// default.
+	PassHandBuilt HandBuilt = iota
+	// ReportHandBuilt sends the result unchanged and logs it in one WARN
+	// record with a ref and its text (redacted under WithRedaction),
+	// code TOOL_ERROR, attribute hand_built.
+	ReportHandBuilt
+	// MaskHandBuilt replaces the result with a masked internal error: the
+	// model reads `Internal error in tool "x" (ref: R).`, and one ERROR
+	// record with R keeps the result's text. For a server whose hand-built
+	// results carry error texts the model must not read.
+	MaskHandBuilt
+)
+
+// WithHandBuilt sets the policy for tool results with isError set that a
+// handler built itself, for the whole server: PassHandBuilt (the default),
+// ReportHandBuilt or MaskHandBuilt. The adapter's WithHandBuilt sets it
+// for one tool. In report-only mode (WithReportOnly) such results are
+// reported whatever the policy, and their record says what the policy
+// would have sent. Filters do not see them: they see errors.
+func WithHandBuilt(h HandBuilt) Option {
+	return func(p *Pipeline) error {
+		if h < PassHandBuilt || h > MaskHandBuilt {
+			return &codes.DefinitionError{Mistake: codes.InvalidOption,
+				Reason: "WithHandBuilt needs filter.PassHandBuilt, filter.ReportHandBuilt or filter.MaskHandBuilt, not " + strconv.Itoa(int(h))}
+		}
+		p.handBuilt = h
+		return nil
+	}
+}

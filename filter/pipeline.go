@@ -31,6 +31,9 @@ type Pipeline struct {
 	newRef    func() string
 	redact    bool
 
+	reportOnly bool      // WithReportOnly
+	handBuilt  HandBuilt // WithHandBuilt
+
 	fallback slog.Handler // the last resort when the logger fails
 
 	// unknown holds the unregistered codes already warned about, at most
@@ -103,12 +106,17 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	reportOnly, policy := p.settings(ctx)
+	hb, handBuilt := err.(*callctx.HandBuilt)
+	if handBuilt && policy == PassHandBuilt && !reportOnly {
+		return nil // the adapter sends the result as the handler built it
+	}
 	if call.RequestID == "" {
 		if call.RequestID = RequestIDFromContext(ctx); call.RequestID == "" {
 			call.RequestID = callctx.NewID()
 		}
 	}
-	h := &handling{call: call}
+	h := &handling{call: call, reportOnly: reportOnly, handBuilt: handBuilt}
 	h.setErr(err)
 	// A chain that cannot be walked safely is set aside whole: nothing, not
 	// the log, not an observer, asks it for its text again.
@@ -126,13 +134,43 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 			f = p.lastResort(ctx, h, recover())
 		}
 	}()
-	r, ok := p.runFilters(ctx, h, filters)
-	if !ok {
-		r = p.mapSafely(ctx, h)
+	var r Response
+	switch {
+	case handBuilt && policy == MaskHandBuilt:
+		r = p.internal(h)
+	case handBuilt:
+		// Filters see errors, not results: the result is the handler's own
+		// answer, passed on as it is.
+		r = Response{Code: codes.ToolFailed, Message: hb.Text}
+	default:
+		var ok bool
+		if r, ok = p.runFilters(ctx, h, filters); !ok {
+			r = p.mapSafely(ctx, h)
+		}
 	}
 	f = p.finish(ctx, h, &r)
 	done = true
 	return f
+}
+
+// settings returns the mode and hand-built policy of the request in ctx:
+// the pipeline's, or the tool's where its adapter was given its own.
+func (p *Pipeline) settings(ctx context.Context) (reportOnly bool, policy HandBuilt) {
+	reportOnly, policy = p.reportOnly, p.handBuilt
+	c := callctx.From(ctx)
+	if c == nil {
+		return reportOnly, policy
+	}
+	switch c.Settings.ReportOnly {
+	case 1:
+		reportOnly = false
+	case 2:
+		reportOnly = true
+	}
+	if c.Settings.HandBuilt != 0 {
+		policy = HandBuilt(c.Settings.HandBuilt - 1)
+	}
+	return reportOnly, policy
 }
 
 // handling is the state of one error on its way through the pipeline.
@@ -146,6 +184,8 @@ type handling struct {
 	public      error              // the public error the built-in mapping answered with
 	refused     *domain.Validation // how the arguments did not fit, when that decided
 	masked      bool
+	reportOnly  bool // nothing of the Failure is sent: it is reported
+	handBuilt   bool // the error stands for a result the handler built
 	ownText     bool // the message is the pipeline's own, not the application's
 	ref         string
 	logged      bool        // the record was written
@@ -308,7 +348,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 		details = b
 	}
 	server := h.masked || info.Category == codes.Server
-	if server {
+	if server || h.handBuilt {
 		h.ref = p.ref()
 	}
 	retryable := info.Retryable
@@ -355,7 +395,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 		// Whole milliseconds, rounded up, so a delay is never shortened.
 		env.RetryAfterSeconds = float64((after+time.Millisecond-1)/time.Millisecond) / 1000
 	}
-	f := &Failure{Call: h.call, Envelope: env, Err: h.orig}
+	f := &Failure{Call: h.call, Envelope: env, Err: h.orig, ReportOnly: h.reportOnly, HandBuilt: h.handBuilt}
 	if h.filterErr != nil {
 		f.Err = errors.Join(h.orig, h.filterErr)
 	}
@@ -408,7 +448,8 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Failure 
 	env := Envelope{Version: envelopeVersion, Error: true, Code: codes.InternalError, Category: codes.Server,
 		Message: boundMessage(maskedText(h.call, h.ref), maxMessage), Timestamp: time.Now().UTC().Format(time.RFC3339Nano),
 		RequestID: boundMessage(h.call.RequestID, maxRequestID), Ref: h.ref}
-	f := &Failure{Call: h.call, Envelope: env, Texts: []string{env.Message, modelBlock(env)}, Err: h.orig}
+	f := &Failure{Call: h.call, Envelope: env, Texts: []string{env.Message, modelBlock(env)}, Err: h.orig,
+		ReportOnly: h.reportOnly, HandBuilt: h.handBuilt}
 	if !h.call.isTool() {
 		f.JSONRPCCode = codeInternalError
 	}

@@ -399,3 +399,56 @@ func exampleStable(s string) string {
 		return m
 	})
 }
+
+// Report-only mode is the first step on a server that runs already: the
+// client receives what it received before, and each failure is logged with
+// what mcperr would have sent. One tool at a time can then enforce.
+func ExampleWithReportOnly() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	if err := gosdk.Install(s, examplePipeline(filter.WithReportOnly(true))); err != nil {
+		panic(err)
+	}
+	// Not yet reviewed: still report-only, like the whole server.
+	mcp.AddTool(s, &mcp.Tool{Name: "legacy_lookup"}, lookupOrder)
+	// Reviewed: mcperr enforces for this tool.
+	if err := gosdk.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder, gosdk.WithReportOnly(false)); err != nil {
+		panic(err)
+	}
+
+	cs := exampleClient(s)
+	callAndPrint(cs, "legacy_lookup", map[string]any{"id": "ord_2"})
+	callAndPrint(cs, "lookup_order", map[string]any{"id": "ord_2"})
+	// Output:
+	// level=ERROR msg="tool call failed" tool=legacy_lookup code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 request_id=UUID-v7 report_only=true masked=true would_send="Internal error in tool \"legacy_lookup\" (ref: 5f0c2a9e81d34b67)." error="dial 10.0.0.5: password=hunter2 refused"
+	// client: dial 10.0.0.5: password=hunter2 refused
+	// level=ERROR msg="tool call failed" tool=lookup_order code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 request_id=UUID-v7 error="dial 10.0.0.5: password=hunter2 refused"
+	// client: Internal error in tool "lookup_order" (ref: 5f0c2a9e81d34b67).
+	// client: Code: INTERNAL_ERROR
+	// Retry: no.
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"lookup_order\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+}
+
+// Error results a handler builds itself pass untouched by default. A tool
+// whose hand-built results carry error texts the model must not read can
+// mask them.
+func ExampleWithHandBuilt() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "issues", Version: "1.0.0"}, nil)
+	if err := gosdk.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	getIssue := func(context.Context, *mcp.CallToolRequest, lookupArgs) (*mcp.CallToolResult, any, error) {
+		err := errors.New("GET https://api.example.com/issues/7?token=hunter2: 502 Bad Gateway")
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "failed to get issue: " + err.Error()}}}, nil, nil
+	}
+	if err := gosdk.AddTool(s, &mcp.Tool{Name: "get_issue"}, getIssue, gosdk.WithHandBuilt(filter.MaskHandBuilt)); err != nil {
+		panic(err)
+	}
+
+	callAndPrint(exampleClient(s), "get_issue", map[string]any{"id": "7"})
+	// Output:
+	// level=ERROR msg="tool call failed" tool=get_issue code=INTERNAL_ERROR ref=5f0c2a9e81d34b67 request_id=UUID-v7 hand_built=true error="failed to get issue: GET https://api.example.com/issues/7?token=hunter2: 502 Bad Gateway"
+	// client: Internal error in tool "get_issue" (ref: 5f0c2a9e81d34b67).
+	// client: Code: INTERNAL_ERROR
+	// Retry: no.
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_issue\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+}

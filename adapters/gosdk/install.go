@@ -8,6 +8,7 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
+	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/inputschema"
 )
 
@@ -35,6 +36,7 @@ type serverState struct {
 type toolEntry struct {
 	compiled *inputschema.Schema // nil if it does not compile
 	filters  []filter.Filter
+	settings callctx.Settings // the tool's own, from its options
 }
 
 // Install makes p the mcperr configuration of s, and installs on s the

@@ -49,53 +49,67 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	returned := false
 	defer func() {
 		if !returned {
-			if failure := guard.Recovered(ctx, recover()); failure != nil {
+			v := recover()
+			c := callctx.From(ctx)
+			if c.Passes(v) {
+				panic(v) // reported by an inner layer: on, as without mcperr
+			}
+			if failure := guard.Recovered(ctx, v); failure != nil {
 				st.argumentsOf(ctx, req, true)
-				res, err = errorResult(st.mapError(ctx, req, failure)), nil
+				m := st.mapError(ctx, req, failure)
+				if m == nil && v != nil {
+					c.Pass(v)
+					panic(v) // report-only: as without mcperr
+				}
+				if m != nil {
+					res, err = errorResult(m), nil
+				}
 			}
 		}
 	}()
 	res, err = next(ctx, methodCallTool, req)
 	returned = true
 	if err != nil {
-		if isProtocolError(err) {
+		if isProtocolError(err) || callctx.From(ctx).Passes(err) {
 			return res, err
 		}
 		st.argumentsOf(ctx, req, false)
-		return errorResult(st.mapError(ctx, req, err)), nil
+		if m := st.mapError(ctx, req, err); m != nil {
+			return errorResult(m), nil
+		}
+		return res, err
 	}
 	r, ok := res.(*mcp.CallToolResult)
 	if !ok {
 		return res, nil
 	}
 	if r == nil {
-		// A raw handler returned neither a result nor an error. Answer with
-		// the empty result a client on an older protocol receives: on the
-		// newest protocol the SDK would crash annotating a nil result.
 		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
 	}
 	if !r.IsError {
 		return res, nil
 	}
 	cause := r.GetError()
-	if cause == nil {
-		return res, nil // built by the handler itself
-	}
 	if me, ok := cause.(*mappedError); ok {
 		fill(r, me)
 		return res, nil
 	}
-	// The SDK refused the arguments before a typed handler ran, or a raw
-	// handler marked its result with SetError.
-	st.argumentsOf(ctx, req, false)
-	fill(r, st.mapError(ctx, req, cause))
+	if callctx.From(ctx).Passes(cause) || callctx.From(ctx).Passes(r) {
+		return res, nil
+	}
+	var m *mappedError
+	if cause == nil {
+		m = st.handBuilt(ctx, req, r, st.enterTool(ctx, req))
+	} else {
+		st.argumentsOf(ctx, req, false)
+		m = st.mapError(ctx, req, cause)
+	}
+	if m != nil {
+		fill(r, m)
+	}
 	return res, nil
 }
 
-// argumentsOf tells the pipeline, through the request's context, how to
-// check the arguments of req should the failure it is given be masked: a
-// call that fails with arguments that do not fit is the client's failure.
-// A nil req, or checked, tells it there is nothing to check.
 func (st *serverState) argumentsOf(ctx context.Context, req *mcp.CallToolRequest, checked bool) {
 	c := callctx.From(ctx)
 	if c == nil {

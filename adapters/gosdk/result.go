@@ -3,11 +3,14 @@ package gosdk
 import (
 	"context"
 	"maps"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/envelope"
 )
 
@@ -29,24 +32,74 @@ func (e *mappedError) Error() string { return e.f.Envelope.Message }
 func (e *mappedError) Unwrap() error { return e.err }
 
 // mapError hands err, raised by the call req, to the pipeline of st, with
-// the filters of the tool if it was added through this package.
+// the filters of the tool if it was added through this package; nil in
+// report-only mode, where err passes on as it came.
 func (st *serverState) mapError(ctx context.Context, req *mcp.CallToolRequest, err error) *mappedError {
-	var filters []filter.Filter
-	if e := st.tool(callOf(req).Tool); e != nil {
-		filters = e.filters
+	return st.mapWith(ctx, req, err, st.enterTool(ctx, req))
+}
+
+// enterTool returns the filters of the tool of req, if it was added through
+// this package, and gives the call in ctx the tool's settings, for a
+// failure that reaches the middleware without passing the tool's own
+// wrapper, such as arguments the SDK refused. It is called only when the
+// call failed, so that a success costs no lookup.
+func (st *serverState) enterTool(ctx context.Context, req *mcp.CallToolRequest) []filter.Filter {
+	e := st.tool(callOf(req).Tool)
+	if e == nil {
+		return nil
 	}
-	return st.mapWith(ctx, req, err, filters)
+	if c := callctx.From(ctx); c != nil && e.settings != (callctx.Settings{}) {
+		c.Settings = c.Settings.Merge(e.settings)
+	}
+	return e.filters
 }
 
 // mapWith hands err, raised by the call req, to the pipeline of st with the
-// tool's filters, unless it was mapped already. Only the exact type is
-// recognised: an error that merely wraps a mappedError is a new error and is
-// mapped again.
+// tool's filters, unless it was mapped already; nil in report-only mode.
+// Only the exact type is recognised: an error that merely wraps a
+// mappedError is a new error and is mapped again.
 func (st *serverState) mapWith(ctx context.Context, req *mcp.CallToolRequest, err error, filters []filter.Filter) *mappedError {
 	if m, ok := err.(*mappedError); ok {
 		return m
 	}
-	return &mappedError{f: st.p.Handle(ctx, callOf(req), err, filters...), err: err}
+	f := st.p.Handle(ctx, callOf(req), err, filters...)
+	if f.ReportOnly {
+		callctx.From(ctx).Pass(err)
+		return nil
+	}
+	return &mappedError{f: f, err: err}
+}
+
+// handBuilt applies the hand-built policy to res, an error result the
+// handler built itself: the failure that replaces it, or nil to send res as
+// it is.
+func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult, filters []filter.Filter) *mappedError {
+	if callctx.From(ctx).Passes(res) {
+		return nil
+	}
+	hb := &callctx.HandBuilt{Text: textOf(res.Content)}
+	f := st.p.Handle(ctx, callOf(req), hb, filters...)
+	if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
+		if f != nil {
+			callctx.From(ctx).Pass(res)
+		}
+		return nil
+	}
+	return &mappedError{f: f, err: hb}
+}
+
+// textOf returns the text blocks of content, one a line.
+func textOf(content []mcp.Content) string {
+	var b strings.Builder
+	for _, c := range content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
 }
 
 // isProtocolError reports whether err is a deliberate JSON-RPC error, which

@@ -14,7 +14,8 @@ import (
 // serveRPC runs one resources/read, prompts/get or completion/complete on
 // the calling goroutine. An error, other than a *jsonrpc.Error returned as
 // it is, and a panic, recovered here with defer, become the JSON-RPC error
-// of the pipeline's failure, mapped and logged once.
+// of the pipeline's failure, mapped and logged once; in report-only mode
+// they are logged and pass on as they came, a panic panicked again.
 func (st *serverState) serveRPC(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (res mcp.Result, err error) {
 	if method == methodComplete && !wellFormedCompletion(req) {
 		// The SDK refuses it with an error of its own, before any handler.
@@ -23,8 +24,15 @@ func (st *serverState) serveRPC(ctx context.Context, next mcp.MethodHandler, met
 	returned := false
 	defer func() {
 		if !returned {
-			if failure := guard.Recovered(ctx, recover()); failure != nil {
-				res, err = nil, st.rpcFail(ctx, req, failure)
+			v := recover()
+			if failure := guard.Recovered(ctx, v); failure != nil {
+				rpcErr := st.rpcFail(ctx, req, failure)
+				if rpcErr == nil && v != nil {
+					panic(v) // report-only: as without mcperr
+				}
+				if rpcErr != nil {
+					res, err = nil, rpcErr
+				}
 			}
 		}
 	}()
@@ -33,7 +41,10 @@ func (st *serverState) serveRPC(ctx context.Context, next mcp.MethodHandler, met
 	if err == nil || isProtocolError(err) {
 		return res, err
 	}
-	return nil, st.rpcFail(ctx, req, err)
+	if rpcErr := st.rpcFail(ctx, req, err); rpcErr != nil {
+		return nil, rpcErr
+	}
+	return res, err
 }
 
 // wellFormedCompletion reports whether req has what the SDK requires of a
@@ -46,9 +57,12 @@ func wellFormedCompletion(req mcp.Request) bool {
 
 // rpcFail hands err, raised by req, to the pipeline of st, and returns the
 // JSON-RPC error to send: the failure's message and code, its envelope as
-// data.
+// data; nil in report-only mode, where err passes on as it came.
 func (st *serverState) rpcFail(ctx context.Context, req mcp.Request, err error) *jsonrpc.Error {
 	f := st.p.Handle(ctx, rpcCallOf(req), err)
+	if f.ReportOnly {
+		return nil
+	}
 	data, merr := json.Marshal(f.Envelope)
 	if merr != nil {
 		data = nil // the envelope is made to encode; never send half of one

@@ -47,11 +47,11 @@ func AddTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In
 			return invalidSchema(tool.Name, "the input schema cannot be inferred from the argument type: "+err.Error())
 		}
 	}
-	b := &binding{st: st, fn: "AddTool", filters: c.filters}
+	b := &binding{st: st, fn: "AddTool", filters: c.filters, settings: c.settings}
 	if err := st.register(tool.Name, func() { mcp.AddTool(s, &tt, wrap(h, b)) }); err != nil {
 		return err
 	}
-	st.setTool(tool.Name, &toolEntry{compiled: compileSchema(&st.schemas, tt.InputSchema), filters: c.filters})
+	st.setTool(tool.Name, &toolEntry{compiled: compileSchema(&st.schemas, tt.InputSchema), filters: c.filters, settings: c.settings})
 	return nil
 }
 
@@ -74,11 +74,11 @@ func AddRawTool(s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler, opts ...Option
 		st.release(tool.Name)
 		return err
 	}
-	b := &binding{st: st, fn: "AddRawTool", filters: c.filters}
+	b := &binding{st: st, fn: "AddRawTool", filters: c.filters, settings: c.settings}
 	if err := st.register(tool.Name, func() { s.AddTool(tool, wrapRaw(h, b)) }); err != nil {
 		return err
 	}
-	st.setTool(tool.Name, &toolEntry{compiled: schema, filters: c.filters})
+	st.setTool(tool.Name, &toolEntry{compiled: schema, filters: c.filters, settings: c.settings})
 	return nil
 }
 

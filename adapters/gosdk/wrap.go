@@ -20,7 +20,9 @@ import (
 type Option func(*config)
 
 type config struct {
-	filters []filter.Filter
+	filters  []filter.Filter
+	settings callctx.Settings
+	bad      error // an option given a value it does not accept
 }
 
 // WithFilters binds exception filters to one tool. They run before the
@@ -30,6 +32,32 @@ func WithFilters(filters ...filter.Filter) Option {
 	return func(c *config) { c.filters = append(c.filters[:len(c.filters):len(c.filters)], filters...) }
 }
 
+// WithReportOnly sets report-only mode for one tool, over the server's
+// (filter.WithReportOnly): on, its failures reach the client exactly as
+// without mcperr and are only logged, with what mcperr would have sent;
+// off, mcperr handles them. Switching one tool of a report-only server to
+// enforcing is WithReportOnly(false). Arguments the SDK refuses before the
+// handler runs follow the tool's setting only for a tool added with AddTool
+// or AddRawTool; for one wrapped with Wrap, the server's.
+func WithReportOnly(on bool) Option {
+	return func(c *config) { c.settings = c.settings.Merge(bind.ReportOnly(on)) }
+}
+
+// WithHandBuilt sets, for one tool, the policy for error results its
+// handler builds itself, over the server's (filter.WithHandBuilt):
+// filter.PassHandBuilt, filter.ReportHandBuilt or filter.MaskHandBuilt.
+// Another value is a definition error.
+func WithHandBuilt(h filter.HandBuilt) Option {
+	return func(c *config) {
+		s, err := bind.HandBuilt("gosdk", h)
+		if err != nil {
+			c.bad = err
+			return
+		}
+		c.settings = c.settings.Merge(s)
+	}
+}
+
 // newConfig applies opts in order and checks the filters given to fn.
 func newConfig(fn string, opts []Option) (config, error) {
 	var c config
@@ -37,6 +65,9 @@ func newConfig(fn string, opts []Option) (config, error) {
 		if opt != nil {
 			opt(&c)
 		}
+	}
+	if c.bad != nil {
+		return c, c.bad
 	}
 	return c, bind.CheckFilters(fn, c.filters)
 }
@@ -91,16 +122,17 @@ func mustBinding(fn string, nilHandler bool, opts []Option) *binding {
 	if err != nil {
 		panic(err)
 	}
-	return &binding{fn: fn, filters: c.filters}
+	return &binding{fn: fn, filters: c.filters, settings: c.settings}
 }
 
 // binding says where a wrapped handler finds its configuration: the state
 // of the server it was added to by AddTool or AddRawTool, or else that of
 // the server running the call, from the context.
 type binding struct {
-	st      *serverState // set by AddTool and AddRawTool
-	fn      string       // the function that wrapped the handler
-	filters []filter.Filter
+	st       *serverState // set by AddTool and AddRawTool
+	fn       string       // the function that wrapped the handler
+	filters  []filter.Filter
+	settings callctx.Settings // the tool's own, from its options
 
 	once    sync.Once
 	unbound *serverState // the default, where mcperr is not installed
@@ -131,10 +163,15 @@ func (b *binding) state(ctx context.Context) (st *serverState, first bool) {
 // there is nothing to check: a panic, or a typed handler's error, whose
 // arguments the SDK checked. Where mcperr is not installed, the first failure
 // is followed by one ERROR record saying so, written after the failure's
-// own, so that a log handler that fails cannot lose the failure.
+// own, so that a log handler that fails cannot lose the failure. In
+// report-only mode, or for an error an inner layer reported already, it
+// returns nil: the error passes on as it came.
 func (b *binding) fail(ctx context.Context, req *mcp.CallToolRequest, err error, checked bool) *mappedError {
 	if m, ok := err.(*mappedError); ok {
 		return m
+	}
+	if callctx.From(ctx).Passes(err) {
+		return nil
 	}
 	st, first := b.state(ctx)
 	st.argumentsOf(ctx, req, checked)
@@ -152,31 +189,40 @@ func (b *binding) fail(ctx context.Context, req *mcp.CallToolRequest, err error,
 // recovered there with defer.
 func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
-		ctx = callctx.With(ctx, nil) // as it is under the middleware
+		ctx = b.enter(ctx)
 		returned := false
 		defer func() {
 			if !returned {
-				if failure := guard.Recovered(ctx, recover()); failure != nil {
+				v := recover()
+				if m := b.recovered(ctx, req, v); m != nil {
 					var zero Out
-					res, out, err = nil, zero, b.fail(ctx, req, failure, true)
+					res, out, err = nil, zero, m
 				}
 			}
 		}()
 		res, out, err = h(ctx, req, in)
 		returned = true
+		var m *mappedError
 		switch {
-		case err == nil && (res == nil || !res.IsError || res.GetError() == nil):
+		case err != nil && isProtocolError(err):
+			return res, out, err
+		case err != nil:
+			// The SDK checked the arguments before h ran: nothing to classify.
+			m = b.fail(ctx, req, err, true)
+		case res == nil || !res.IsError:
 			return res, out, nil
-		case err == nil:
+		case res.GetError() != nil:
 			// An error result marked with SetError: return its error, so that
 			// the SDK builds the error result and attaches no output.
-			err = res.GetError()
-		case isProtocolError(err):
-			return res, out, err
+			m = b.fail(ctx, req, res.GetError(), true)
+		default:
+			m = b.handBuilt(ctx, req, res)
+		}
+		if m == nil {
+			return res, out, err // reported, or a result the policy passes
 		}
 		var zero Out
-		// The SDK checked the arguments before h ran: nothing to classify.
-		return nil, zero, b.fail(ctx, req, err, true)
+		return nil, zero, m
 	}
 }
 
@@ -184,31 +230,77 @@ func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandle
 // recovered there with defer.
 func wrapRaw(h mcp.ToolHandler, b *binding) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		ctx = callctx.With(ctx, nil) // as it is under the middleware
+		ctx = b.enter(ctx)
 		returned := false
 		defer func() {
 			if !returned {
-				if failure := guard.Recovered(ctx, recover()); failure != nil {
-					res, err = errorResult(b.fail(ctx, req, failure, true)), nil
+				if m := b.recovered(ctx, req, recover()); m != nil {
+					res, err = errorResult(m), nil
 				}
 			}
 		}()
 		res, err = h(ctx, req)
 		returned = true
-		if err != nil {
-			if isProtocolError(err) {
-				return res, err
+		switch {
+		case err != nil && isProtocolError(err):
+			return res, err
+		case err != nil:
+			if m := b.fail(ctx, req, err, false); m != nil {
+				return errorResult(m), nil
 			}
-			return errorResult(b.fail(ctx, req, err, false)), nil
-		}
-		if res == nil || !res.IsError {
+			return res, err
+		case res == nil || !res.IsError:
 			return res, nil
-		}
-		if cause := res.GetError(); cause != nil {
-			fill(res, b.fail(ctx, req, cause, false))
+		case res.GetError() != nil:
+			if m := b.fail(ctx, req, res.GetError(), false); m != nil {
+				fill(res, m)
+			}
+		default:
+			if m := b.handBuilt(ctx, req, res); m != nil {
+				fill(res, m)
+			}
 		}
 		return res, nil
 	}
+}
+
+// enter returns the context of one call of the wrapped handler, as it is
+// under the middleware, with the tool's own settings.
+func (b *binding) enter(ctx context.Context) context.Context {
+	ctx = callctx.With(ctx, nil)
+	if b.settings != (callctx.Settings{}) {
+		c := callctx.From(ctx)
+		c.Settings = c.Settings.Merge(b.settings)
+	}
+	return ctx
+}
+
+// recovered handles v, the value of recover() where the handler did not
+// return, and returns its failure; in report-only mode, where the layer is
+// to panic again, it does so itself after the record is written.
+func (b *binding) recovered(ctx context.Context, req *mcp.CallToolRequest, v any) *mappedError {
+	c := callctx.From(ctx)
+	if c.Passes(v) {
+		panic(v)
+	}
+	failure := guard.Recovered(ctx, v)
+	if failure == nil {
+		return nil
+	}
+	m := b.fail(ctx, req, failure, true)
+	if m == nil && v != nil {
+		c.Pass(v)
+		panic(v) // report-only: as without mcperr
+	}
+	return m
+}
+
+// handBuilt applies the hand-built policy to res, an error result the
+// handler built itself: the failure that replaces it, or nil to send it as
+// it is.
+func (b *binding) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult) *mappedError {
+	st, _ := b.state(ctx)
+	return st.handBuilt(ctx, req, res, b.filters)
 }
 
 // warn writes one ERROR record to slog.Default; a default handler that

@@ -513,3 +513,54 @@ func exampleStable(s string) string {
 		return m
 	})
 }
+
+// Report-only mode is the first step on a server that runs already: the
+// client receives what it received before, and each failure is logged with
+// what mcperr would have sent. One tool at a time can then enforce.
+func ExampleWithReportOnly() {
+	s := server.NewMCPServer("orders", "1.0.0")
+	if err := mcpgo.Install(s, examplePipeline(filter.WithReportOnly(true))); err != nil {
+		panic(err)
+	}
+	// Not yet reviewed: still report-only, like the whole server.
+	s.AddTool(mcp.NewTool("legacy_get_order", mcp.WithString("id", mcp.Required())), getOrder)
+	// Reviewed: mcperr enforces for this tool.
+	if err := mcpgo.AddTool(s, getOrderTool, getOrder, mcpgo.WithReportOnly(false)); err != nil {
+		panic(err)
+	}
+
+	c := exampleClient(s)
+	callAndPrint(c, "legacy_get_order", map[string]any{"id": "ord_2"})
+	callAndPrint(c, "get_order", map[string]any{"id": "ord_2"})
+	// Output:
+	// level=ERROR msg="tool call failed" tool=legacy_get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=UUID-v7 report_only=true masked=true would_send="Internal error in tool \"legacy_get_order\" (ref: 5e1f0c2a9b3d7e68)." error="dial 10.0.0.5: password=hunter2 refused"
+	// protocol error: internal error: dial 10.0.0.5: password=hunter2 refused
+	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=UUID-v7 error="dial 10.0.0.5: password=hunter2 refused"
+	// client: Internal error in tool "get_order" (ref: 5e1f0c2a9b3d7e68).
+	// client: Code: INTERNAL_ERROR
+	// Retry: no.
+	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_order\" (ref: 5e1f0c2a9b3d7e68).","ref":"5e1f0c2a9b3d7e68","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+}
+
+// Error results a handler builds itself pass untouched by default. Under
+// ReportHandBuilt each is logged with a ref, and still sent as it is: the
+// way to find the hand-built results that carry error texts.
+func ExampleWithHandBuilt() {
+	s := server.NewMCPServer("issues", "1.0.0")
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	getIssue := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		err := errors.New("GET https://api.example.com/issues/7: 502 Bad Gateway")
+		return mcp.NewToolResultErrorFromErr("failed to get issue", err), nil
+	}
+	err := mcpgo.AddTool(s, mcp.NewTool("get_issue"), getIssue, mcpgo.WithHandBuilt(filter.ReportHandBuilt))
+	if err != nil {
+		panic(err)
+	}
+
+	callAndPrint(exampleClient(s), "get_issue", nil)
+	// Output:
+	// level=WARN msg="tool call failed" tool=get_issue code=TOOL_ERROR ref=5e1f0c2a9b3d7e68 request_id=UUID-v7 hand_built=true error="failed to get issue: GET https://api.example.com/issues/7: 502 Bad Gateway"
+	// client: failed to get issue: GET https://api.example.com/issues/7: 502 Bad Gateway
+}

@@ -2,10 +2,12 @@ package mcpgo
 
 import (
 	"context"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/guard"
@@ -23,39 +25,89 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 // serve runs one call of next on the calling goroutine and turns an error
 // it returns, or a panic, recovered here with defer, into an error result,
 // mapped with filters. A handler's error, should the pipeline mask it, is
-// answered VALIDATION_ERROR when the arguments do not fit the schema. Results next returns, error results included, pass through; so
-// does a runtime.Goexit, logged once and left unanswered.
+// answered VALIDATION_ERROR when the arguments do not fit the schema.
+// Successful results pass through; so do error results the handler built
+// itself, unless the hand-built policy masks them, and a runtime.Goexit,
+// logged once and left unanswered. In report-only mode every failure is
+// reported and passes through as it came, a panic panicked again.
 func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, filters []filter.Filter) (res *mcp.CallToolResult, err error) {
 	returned := false
 	defer func() {
 		if !returned {
-			if failure := guard.Recovered(ctx, recover()); failure != nil {
-				res, err = st.fail(ctx, &req, failure, filters), nil
+			v := recover()
+			c := callctx.From(ctx)
+			if c.Passes(v) {
+				panic(v) // reported by an inner layer: on to the SDK's recovery
+			}
+			if failure := guard.Recovered(ctx, v); failure != nil {
+				f := st.p.Handle(ctx, callOf(ctx, &req), failure, filters...)
+				if f.ReportOnly && v != nil {
+					c.Pass(v)
+					panic(v)
+				}
+				res, err = errorResult(f), nil
 			}
 		}
 	}()
 	res, err = next(ctx, req)
 	returned = true
-	if err == nil || isProtocolError(err) {
-		return res, err
+	switch {
+	case err != nil:
+		if isProtocolError(err) || callctx.From(ctx).Passes(err) {
+			return res, err
+		}
+		return st.failChecking(ctx, req, res, err, filters)
+	case res == nil || !res.IsError || callctx.From(ctx).Passes(res):
+		return res, nil
 	}
-	return st.failChecking(ctx, req, err, filters), nil
+	if _, ok := EnvelopeOf(res); ok {
+		return res, nil // an inner layer's failure
+	}
+	return st.handBuilt(ctx, &req, res, filters), nil
+}
+
+// handBuilt applies the hand-built policy to res, an error result the
+// handler built itself, and returns what to send: res, or the masked
+// failure that replaces it.
+func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult, filters []filter.Filter) *mcp.CallToolResult {
+	f := st.p.Handle(ctx, callOf(ctx, req), &callctx.HandBuilt{Text: textOf(res.Content)}, filters...)
+	if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
+		if f != nil {
+			callctx.From(ctx).Pass(res)
+		}
+		return res
+	}
+	return errorResult(f)
+}
+
+// textOf returns the text blocks of content, one a line.
+func textOf(content []mcp.Content) string {
+	var b strings.Builder
+	for _, c := range content {
+		if t, ok := mcp.AsTextContent(c); ok {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
 }
 
 // failChecking is fail for a handler's error: should the pipeline mask
 // err, a call whose arguments do not fit the tool's schema is the client's
 // failure instead. It is a function of its own so that the copy of req its
 // check keeps costs nothing on the success path.
-func (st *serverState) failChecking(ctx context.Context, req mcp.CallToolRequest, err error, filters []filter.Filter) *mcp.CallToolResult {
-	if c := callctx.From(ctx); c != nil {
+func (st *serverState) failChecking(ctx context.Context, req mcp.CallToolRequest, res *mcp.CallToolResult, err error, filters []filter.Filter) (*mcp.CallToolResult, error) {
+	c := callctx.From(ctx)
+	if c != nil {
 		c.Arguments = func() error { return st.checkArguments(ctx, &req) }
 		defer func() { c.Arguments = nil }()
 	}
-	return st.fail(ctx, &req, err, filters)
-}
-
-// fail hands err, raised by the call req, to the pipeline of st with the
-// tool's filters, and returns the error result of the failure.
-func (st *serverState) fail(ctx context.Context, req *mcp.CallToolRequest, err error, filters []filter.Filter) *mcp.CallToolResult {
-	return errorResult(st.p.Handle(ctx, callOf(ctx, req), err, filters...))
+	f := st.p.Handle(ctx, callOf(ctx, &req), err, filters...)
+	if f.ReportOnly {
+		c.Pass(err)
+		return res, err
+	}
+	return errorResult(f), nil
 }

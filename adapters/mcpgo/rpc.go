@@ -25,31 +25,45 @@ func (e *rpcFailure) Error() string { return e.f.Envelope.Message }
 // completion/complete, on the calling goroutine: a panic, recovered here
 // with defer, or an error other than a deliberate protocol error or one
 // mapped already, becomes an *rpcFailure, mapped with filters and logged
-// once.
+// once; in report-only mode it is logged and passes on as it came, a panic
+// panicked again.
 func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), filters []filter.Filter) (res Res, err error) {
 	ctx = callctx.With(ctx, st)
 	var zero Res
 	returned := false
 	defer func() {
 		if !returned {
-			if failure := guard.Recovered(ctx, recover()); failure != nil {
-				res, err = zero, &rpcFailure{st.p.Handle(ctx, call, failure, filters...)}
+			v := recover()
+			c := callctx.From(ctx)
+			if c.Passes(v) {
+				panic(v) // reported by an inner layer: on to the SDK's recovery
+			}
+			if failure := guard.Recovered(ctx, v); failure != nil {
+				f := st.p.Handle(ctx, call, failure, filters...)
+				if f.ReportOnly && v != nil {
+					c.Pass(v)
+					panic(v)
+				}
+				res, err = zero, &rpcFailure{f}
 			}
 		}
 	}()
 	res, err = next(ctx)
 	returned = true
-	if err == nil || isProtocolError(err) {
+	if err == nil || isProtocolError(err) || callctx.From(ctx).Passes(err) {
 		return res, err
 	}
 	if f, ok := err.(*rpcFailure); ok {
 		return zero, f
 	}
-	return zero, &rpcFailure{st.p.Handle(ctx, call, err, filters...)}
+	f := st.p.Handle(ctx, call, err, filters...)
+	if f.ReportOnly {
+		callctx.From(ctx).Pass(err)
+		return res, err
+	}
+	return zero, &rpcFailure{f}
 }
 
-// rpcCallOf describes a request of the MCP method for the pipeline: the session id
-// and protocol version are the SDK's.
 func rpcCallOf(ctx context.Context, method string) filter.Call {
 	c := filter.Call{Method: method, ProtocolVersion: server.RequestProtocolVersion(ctx)}
 	if s := server.ClientSessionFromContext(ctx); s != nil {
@@ -114,7 +128,8 @@ type promptCompletion struct {
 func (c *promptCompletion) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
 	call := rpcCallOf(ctx, "completion/complete")
 	call.Prompt = prompt
-	return serveRPC(ctx, c.w.state(ctx), call, func(ctx context.Context) (*mcp.Completion, error) {
+	ctx, st := c.w.enter(ctx)
+	return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.Completion, error) {
 		return c.next.CompletePromptArgument(ctx, prompt, arg, cc)
 	}, c.w.filters)
 }
@@ -129,7 +144,8 @@ type resourceCompletion struct {
 func (c *resourceCompletion) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
 	call := rpcCallOf(ctx, "completion/complete")
 	call.Resource = uri
-	return serveRPC(ctx, c.w.state(ctx), call, func(ctx context.Context) (*mcp.Completion, error) {
+	ctx, st := c.w.enter(ctx)
+	return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.Completion, error) {
 		return c.next.CompleteResourceArgument(ctx, uri, arg, cc)
 	}, c.w.filters)
 }

@@ -55,7 +55,7 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 	if err := st.checkInputSchema(&tool); err != nil {
 		return err
 	}
-	w := &wrapper{st: st, next: h, filters: c.filters}
+	w := &wrapper{st: st, next: h, filters: c.filters, settings: c.settings}
 	// The server is the one list of its tools, those added with s.AddTool
 	// included, and a deleted tool's name is free again.
 	st.adding.Lock()

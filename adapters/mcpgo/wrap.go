@@ -20,7 +20,9 @@ import (
 type Option func(*config)
 
 type config struct {
-	filters []filter.Filter
+	filters  []filter.Filter
+	settings callctx.Settings
+	bad      error // an option given a value it does not accept
 }
 
 // WithFilters binds exception filters to one tool or provider. They run
@@ -31,12 +33,39 @@ func WithFilters(filters ...filter.Filter) Option {
 }
 
 // newConfig applies opts in order and checks the filters given to fn.
+// WithReportOnly sets report-only mode for one tool or provider, over the
+// server's (filter.WithReportOnly): on, its failures reach the client
+// exactly as without mcperr and are only logged, with what mcperr would
+// have sent; off, mcperr handles them. Switching one tool of a
+// report-only server to enforcing is WithReportOnly(false).
+func WithReportOnly(on bool) Option {
+	return func(c *config) { c.settings = c.settings.Merge(bind.ReportOnly(on)) }
+}
+
+// WithHandBuilt sets, for one tool, the policy for error results its
+// handler builds itself, over the server's (filter.WithHandBuilt):
+// filter.PassHandBuilt, filter.ReportHandBuilt or filter.MaskHandBuilt.
+// Another value is a definition error.
+func WithHandBuilt(h filter.HandBuilt) Option {
+	return func(c *config) {
+		s, err := bind.HandBuilt("mcpgo", h)
+		if err != nil {
+			c.bad = err
+			return
+		}
+		c.settings = c.settings.Merge(s)
+	}
+}
+
 func newConfig(fn string, opts []Option) (config, error) {
 	var c config
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&c)
 		}
+	}
+	if c.bad != nil {
+		return c, c.bad
 	}
 	return c, bind.CheckFilters(fn, c.filters)
 }
@@ -105,9 +134,10 @@ func Structured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResu
 type wrapper struct {
 	// st is the state of the server the tool was added to by AddTool; for
 	// Wrap it is nil, and the state is that of the server running the call.
-	st      *serverState
-	next    server.ToolHandlerFunc
-	filters []filter.Filter
+	st       *serverState
+	next     server.ToolHandlerFunc
+	filters  []filter.Filter
+	settings callctx.Settings // the tool's own, from its options
 
 	once    sync.Once
 	unbound *serverState // the default, where mcperr is not installed
@@ -124,13 +154,27 @@ func mustWrapper(fn string, nilHandler bool, opts []Option) *wrapper {
 	if err != nil {
 		panic(err)
 	}
-	return &wrapper{filters: c.filters}
+	return &wrapper{filters: c.filters, settings: c.settings}
 }
 
 // handle is the wrapped handler.
 func (w *wrapper) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	ctx = callctx.With(ctx, nil) // as it is under the middleware
-	return w.state(ctx).serve(ctx, req, w.next, w.filters)
+	ctx, st := w.enter(ctx)
+	return st.serve(ctx, req, w.next, w.filters)
+}
+
+// enter returns the context of one call of the wrapped handler or provider,
+// as it is under the middleware, with the settings of w, and the state of
+// the server running it.
+func (w *wrapper) enter(ctx context.Context) (context.Context, *serverState) {
+	ctx = callctx.With(ctx, nil)
+	st := w.state(ctx)
+	ctx = callctx.With(ctx, st)
+	if w.settings != (callctx.Settings{}) {
+		c := callctx.From(ctx)
+		c.Settings = c.Settings.Merge(w.settings)
+	}
+	return ctx, st
 }
 
 // state returns the configuration of the call in ctx: the state AddTool

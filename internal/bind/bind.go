@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/nilness"
 )
 
@@ -85,4 +86,22 @@ func Conflict(pkg string) error {
 func NotInstalled(pkg, fn string) error {
 	return &codes.DefinitionError{Mistake: codes.NotInstalled,
 		Reason: pkg + "." + fn + " needs mcperr installed on the server first; call " + pkg + ".Install(s, pipeline) before adding tools"}
+}
+
+// ReportOnly returns the tool settings of an adapter's WithReportOnly(on).
+func ReportOnly(on bool) callctx.Settings {
+	if on {
+		return callctx.Settings{ReportOnly: 2}
+	}
+	return callctx.Settings{ReportOnly: 1}
+}
+
+// HandBuilt returns the tool settings of an adapter's WithHandBuilt(h), or
+// the definition error of a policy that is none of filter's constants.
+func HandBuilt(pkg string, h filter.HandBuilt) (callctx.Settings, error) {
+	if h < filter.PassHandBuilt || h > filter.MaskHandBuilt {
+		return callctx.Settings{}, &codes.DefinitionError{Mistake: codes.InvalidOption,
+			Reason: pkg + ".WithHandBuilt needs filter.PassHandBuilt, filter.ReportHandBuilt or filter.MaskHandBuilt, not " + strconv.Itoa(int(h))}
+	}
+	return callctx.Settings{HandBuilt: int8(h) + 1}, nil
 }

@@ -33,6 +33,67 @@ type Call struct {
 	// adapter sets it before it hands a failure to the pipeline, which asks
 	// it only for a failure it would otherwise mask.
 	Arguments func() error
+
+	// Settings are the options of the tool called, as its adapter was
+	// given them where the tool was added or wrapped; the zero value means
+	// the server's.
+	Settings Settings
+
+	passed any // what a layer reported and passed on unchanged
+}
+
+// Settings are one tool's own choice of how its failures are handled, over
+// the server's: each field zero for the server's choice.
+type Settings struct {
+	// ReportOnly is 1 for a tool that enforces, 2 for one that only
+	// reports.
+	ReportOnly int8
+	// HandBuilt is 1 + the filter.HandBuilt policy of the tool's error
+	// results built by the handler itself.
+	HandBuilt int8
+}
+
+// Merge returns s with the fields that o sets replaced by o's.
+func (s Settings) Merge(o Settings) Settings {
+	if o.ReportOnly != 0 {
+		s.ReportOnly = o.ReportOnly
+	}
+	if o.HandBuilt != 0 {
+		s.HandBuilt = o.HandBuilt
+	}
+	return s
+}
+
+// HandBuilt is the error an adapter hands the pipeline for a tool result
+// with isError set that the handler built itself: its text blocks, joined.
+type HandBuilt struct{ Text string }
+
+// Error returns the text of the result.
+func (e *HandBuilt) Error() string { return e.Text }
+
+// Pass records that a layer of the call reported v, the error, result or
+// panic value of the call, and passed it on unchanged (nothing on a nil c), so that the outer
+// layers of the same call pass it on too instead of handling it again.
+func (c *Call) Pass(v any) {
+	if c != nil {
+		c.passed = v
+	}
+}
+
+// Passes reports whether v is what an inner layer of the call passed on.
+// Only the same value counts: another failure of the same call, such as a
+// handler's own error after a wrapped helper it called had failed, is
+// handled like any other.
+func (c *Call) Passes(v any) (same bool) {
+	if c == nil || c.passed == nil || v == nil {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			same = false // not comparable
+		}
+	}()
+	return c.passed == v
 }
 
 // Value returns c for the key of this package, and asks the parent
@@ -52,13 +113,22 @@ func (c *Call) RequestID() string {
 
 // With returns a context for one request served with state: ctx itself if
 // it carries a Call with the same state already, as under an adapter's
-// middleware, so that a wrapped handler inside it costs nothing more.
+// middleware, so that a wrapped handler inside it costs nothing more; a
+// Call without state, made by a wrapper, takes state.
 func With(ctx context.Context, state any) context.Context {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if c := From(ctx); c != nil && (state == nil || c.State == state) {
-		return ctx
+	if c := From(ctx); c != nil {
+		switch {
+		case state == nil || c.State == state:
+			return ctx
+		case c.State == nil:
+			// Made by a wrapper that runs outside the middleware: the state
+			// is found now.
+			c.State = state
+			return ctx
+		}
 	}
 	return &Call{Context: ctx, State: state}
 }

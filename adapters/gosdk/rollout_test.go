@@ -1,0 +1,414 @@
+package gosdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// rolloutSecret is planted in every failure of the rollout tools.
+const rolloutSecret = "pw-3c0ffee-SECRET"
+
+type countIn struct {
+	Count int `json:"count,omitempty"`
+}
+
+// The ways a tool is added to a server where mcperr is installed.
+const (
+	viaAddTool    = "AddTool"        // gosdk.AddTool, gosdk.AddRawTool
+	viaWrap       = "Wrap"           // the SDK's own, with gosdk.Wrap, gosdk.WrapRaw
+	viaMiddleware = "middleware"     // the SDK's own, unwrapped
+	viaNothing    = "without mcperr" // a bare server
+)
+
+// rolloutServer returns a server with one tool for each way a call fails,
+// added with the SDK alone when p is nil, and otherwise through mcperr
+// installed with p, each tool with the options opts gives it. A recovery
+// middleware, as a server may have of its own, is outermost, so that a
+// panic reaches a client on both.
+func rolloutServer(t *testing.T, p *filter.Pipeline, opts map[string][]gosdk.Option) *mcp.Server {
+	t.Helper()
+	return rolloutServerVia(t, viaAddTool, p, opts)
+}
+
+// rolloutServerVia is rolloutServer with its tools added the way way says.
+func rolloutServerVia(t *testing.T, way string, p *filter.Pipeline, opts map[string][]gosdk.Option) *mcp.Server {
+	t.Helper()
+	if p == nil {
+		way = viaNothing
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "rollout", Version: "1.0.0"}, nil)
+	if p != nil {
+		must(t, gosdk.Install(s, p))
+	}
+	typed := func(name string, h mcp.ToolHandlerFor[countIn, any]) {
+		tool := &mcp.Tool{Name: name}
+		switch way {
+		case viaNothing, viaMiddleware:
+			mcp.AddTool(s, tool, h)
+		case viaWrap:
+			mcp.AddTool(s, tool, gosdk.Wrap(h, opts[name]...))
+		default:
+			must(t, gosdk.AddTool(s, tool, h, opts[name]...))
+		}
+	}
+	typed("ok", func(_ context.Context, _ *mcp.CallToolRequest, in countIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint("count=", in.Count)}}}, nil, nil
+	})
+	typed("plain", func(context.Context, *mcp.CallToolRequest, countIn) (*mcp.CallToolResult, any, error) {
+		return nil, nil, fmt.Errorf("dial db: password=%s refused", rolloutSecret)
+	})
+	typed("deliberate", func(context.Context, *mcp.CallToolRequest, countIn) (*mcp.CallToolResult, any, error) {
+		return nil, nil, errors.New("service_name is required")
+	})
+	typed("public", func(context.Context, *mcp.CallToolRequest, countIn) (*mcp.CallToolResult, any, error) {
+		return nil, nil, toolerr.New("Order 7 is not open; list open orders with list_orders.")
+	})
+	typed("set_error", func(context.Context, *mcp.CallToolRequest, countIn) (*mcp.CallToolResult, any, error) {
+		res := &mcp.CallToolResult{}
+		res.SetError(fmt.Errorf("either trace_id or service_name must be provided (%s)", rolloutSecret))
+		return res, nil, nil
+	})
+	typed("hand_built", func(context.Context, *mcp.CallToolRequest, countIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{
+			&mcp.TextContent{Text: "failed to get issue: GET https://api.example.com/issues/7?token=" + rolloutSecret + ": 404 Not Found"},
+		}}, nil, nil
+	})
+	typed("boom", func(context.Context, *mcp.CallToolRequest, countIn) (*mcp.CallToolResult, any, error) {
+		ids := strings.Fields("") // none: the panic of a real bug
+		_ = ids[0] + rolloutSecret
+		return nil, nil, nil
+	})
+	raw := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("query replica: password=%s", rolloutSecret)
+	}
+	rawTool := &mcp.Tool{Name: "raw", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	switch way {
+	case viaNothing, viaMiddleware:
+		s.AddTool(rawTool, raw)
+	case viaWrap:
+		s.AddTool(rawTool, gosdk.WrapRaw(raw, opts["raw"]...))
+	default:
+		must(t, gosdk.AddRawTool(s, rawTool, raw, opts["raw"]...))
+	}
+	// The server's own recovery, outermost.
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+				}
+			}()
+			return next(ctx, method, req)
+		}
+	})
+	return s
+}
+
+// rolloutCall is one call of the rollout tools.
+type rolloutCall struct {
+	tool string
+	args map[string]any
+	// failed: the call fails (one record in report-only mode).
+	failed bool
+	// enforced is the code mcperr sends when it enforces, "" if it sends
+	// what the bare server sends.
+	enforced codes.Code
+}
+
+var rolloutCalls = []rolloutCall{
+	{tool: "ok", args: map[string]any{"count": 5}},
+	{tool: "plain", failed: true, enforced: codes.InternalError},
+	{tool: "deliberate", failed: true, enforced: codes.InternalError},
+	{tool: "public", failed: true, enforced: codes.ToolFailed},
+	{tool: "set_error", failed: true, enforced: codes.InternalError},
+	{tool: "hand_built", failed: true},
+	{tool: "boom", failed: true, enforced: codes.InternalError},
+	{tool: "raw", failed: true, enforced: codes.InternalError},
+	{tool: "ok", args: map[string]any{"count": "five"}, failed: true, enforced: codes.ValidationError},
+}
+
+// wire returns what the client received from one call, as bytes: the JSON
+// of the result, or the JSON-RPC error.
+func wire(t *testing.T, cs *mcp.ClientSession, c rolloutCall) (string, *mcp.CallToolResult) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+	if err != nil {
+		return "error: " + err.Error(), nil
+	}
+	b, err := json.Marshal(res)
+	must(t, err)
+	return string(b), res
+}
+
+// bareWire returns what a bare server's client receives for each call.
+func bareWire(t *testing.T) []string {
+	cs := connect(t, rolloutServer(t, nil, nil), "")
+	var out []string
+	for _, c := range rolloutCalls {
+		w, _ := wire(t, cs, c)
+		out = append(out, w)
+	}
+	return out
+}
+
+func TestReportOnlyChangesNothingTheClientReceives(t *testing.T) {
+	bare := bareWire(t)
+	for _, way := range []string{viaAddTool, viaWrap, viaMiddleware} {
+		t.Run(way, func(t *testing.T) {
+			var log adaptertest.Log
+			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true))
+			must(t, err)
+			cs := connect(t, rolloutServerVia(t, way, p, nil), "")
+			for i, c := range rolloutCalls {
+				got, _ := wire(t, cs, c)
+				if got != bare[i] {
+					t.Errorf("%s %v: report-only sent\n%s\nthe bare server sends\n%s", c.tool, c.args, got, bare[i])
+				}
+				records := log.Records(t)
+				if !c.failed {
+					if len(records) != 0 {
+						t.Errorf("%s: a success wrote %d records: %v", c.tool, len(records), records)
+					}
+					continue
+				}
+				if len(records) != 1 {
+					t.Errorf("%s %v: %d records, want one: %v", c.tool, c.args, len(records), records)
+					continue
+				}
+				checkReport(t, c, records[0])
+			}
+		})
+	}
+}
+
+// checkReport checks the record of a failure in report-only mode: what
+// mcperr would have sent.
+func checkReport(t *testing.T, c rolloutCall, rec map[string]any) {
+	t.Helper()
+	want := c.enforced
+	if want == "" {
+		want = codes.ToolFailed // a result the handler built: reported as it is
+	}
+	masked := want == codes.InternalError
+	if rec["report_only"] != true || rec["code"] != string(want) || rec["masked"] != masked {
+		t.Errorf("%s: record %v, want report_only, code %s, masked %v", c.tool, rec, want, masked)
+	}
+	would, _ := rec["would_send"].(string)
+	ref, _ := rec["ref"].(string)
+	if masked && (ref == "" || would != `Internal error in tool "`+c.tool+`" (ref: `+ref+`).`) {
+		t.Errorf("%s: would_send %q with ref %q, want the masked text with the record's ref", c.tool, would, ref)
+	}
+	if !masked && would == "" {
+		t.Errorf("%s: no would_send in %v", c.tool, rec)
+	}
+	if c.enforced == "" && (rec["hand_built"] != true || ref == "") {
+		t.Errorf("%s: the record of a hand-built result has no hand_built or ref: %v", c.tool, rec)
+	}
+}
+
+func TestEnforcingChangesOnlyWhatItHandles(t *testing.T) {
+	bare := bareWire(t)
+	for _, way := range []string{viaAddTool, viaWrap, viaMiddleware} {
+		t.Run(way, func(t *testing.T) {
+			var log adaptertest.Log
+			cs := connect(t, rolloutServerVia(t, way, newPipeline(t, &log), nil), "")
+			for i, c := range rolloutCalls {
+				got, res := wire(t, cs, c)
+				log.Records(t)
+				if c.enforced == "" {
+					if got != bare[i] {
+						t.Errorf("%s %v: enforcing sent\n%s\nthe bare server sends\n%s", c.tool, c.args, got, bare[i])
+					}
+					continue
+				}
+				env, ok := gosdk.EnvelopeOf(res)
+				if !ok || env.Code != c.enforced {
+					t.Errorf("%s %v: envelope %+v (found %v), want code %s", c.tool, c.args, env, ok, c.enforced)
+				}
+				if strings.Contains(got, rolloutSecret) {
+					t.Errorf("%s: the secret reached the client: %s", c.tool, got)
+				}
+			}
+		})
+	}
+}
+
+func TestReportOnlyPerTool(t *testing.T) {
+	var log adaptertest.Log
+	// A report-only server with one tool switched to enforcing...
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true))
+	must(t, err)
+	cs := connect(t, rolloutServer(t, p, map[string][]gosdk.Option{
+		"plain": {gosdk.WithReportOnly(false)},
+		"ok":    {gosdk.WithReportOnly(false)},
+	}), "")
+	_, res := wire(t, cs, rolloutCall{tool: "plain"})
+	if env, ok := gosdk.EnvelopeOf(res); !ok || env.Code != codes.InternalError {
+		t.Errorf("plain, enforcing on a report-only server: %+v (found %v)", env, ok)
+	}
+	// ...arguments the SDK refuses before the handler runs included.
+	_, res = wire(t, cs, rolloutCall{tool: "ok", args: map[string]any{"count": "five"}})
+	if env, ok := gosdk.EnvelopeOf(res); !ok || env.Code != codes.ValidationError {
+		t.Errorf("ok with bad arguments, enforcing on a report-only server: %+v (found %v)", env, ok)
+	}
+	got, _ := wire(t, cs, rolloutCall{tool: "raw"})
+	if !strings.Contains(got, rolloutSecret) {
+		t.Errorf("raw, report-only: %s, want the bare answer", got)
+	}
+	log.Records(t)
+
+	// An enforcing server with one tool in report-only mode.
+	p, err = filter.New(filter.WithLogger(log.Logger()))
+	must(t, err)
+	cs = connect(t, rolloutServer(t, p, map[string][]gosdk.Option{"raw": {gosdk.WithReportOnly(true)}}), "")
+	got, _ = wire(t, cs, rolloutCall{tool: "raw"})
+	if !strings.Contains(got, rolloutSecret) || !strings.HasPrefix(got, "error: ") {
+		t.Errorf("raw, report-only on an enforcing server: %s, want the bare JSON-RPC error", got)
+	}
+	if recs := log.Records(t); len(recs) != 1 || recs[0]["report_only"] != true {
+		t.Errorf("raw, report-only: records %v, want one with report_only", recs)
+	}
+	_, res = wire(t, cs, rolloutCall{tool: "plain"})
+	if env, ok := gosdk.EnvelopeOf(res); !ok || env.Code != codes.InternalError {
+		t.Errorf("plain on an enforcing server: %+v (found %v)", env, ok)
+	}
+}
+
+func TestHandBuiltPolicies(t *testing.T) {
+	bare := bareWire(t)
+	var handBuilt int
+	for i, c := range rolloutCalls {
+		if c.tool == "hand_built" {
+			handBuilt = i
+		}
+	}
+	hb := rolloutCall{tool: "hand_built"}
+	for _, tc := range []struct {
+		name   string
+		server filter.HandBuilt
+		tool   []gosdk.Option
+		want   filter.HandBuilt
+	}{
+		{"pass", filter.PassHandBuilt, nil, filter.PassHandBuilt},
+		{"report", filter.ReportHandBuilt, nil, filter.ReportHandBuilt},
+		{"mask", filter.MaskHandBuilt, nil, filter.MaskHandBuilt},
+		{"tool masks on a passing server", filter.PassHandBuilt, []gosdk.Option{gosdk.WithHandBuilt(filter.MaskHandBuilt)}, filter.MaskHandBuilt},
+		{"tool passes on a masking server", filter.MaskHandBuilt, []gosdk.Option{gosdk.WithHandBuilt(filter.PassHandBuilt)}, filter.PassHandBuilt},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var log adaptertest.Log
+			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithHandBuilt(tc.server))
+			must(t, err)
+			cs := connect(t, rolloutServer(t, p, map[string][]gosdk.Option{"hand_built": tc.tool}), "")
+			got, res := wire(t, cs, hb)
+			recs := log.Records(t)
+			switch tc.want {
+			case filter.PassHandBuilt, filter.ReportHandBuilt:
+				if got != bare[handBuilt] {
+					t.Errorf("sent\n%s\nthe bare server sends\n%s", got, bare[handBuilt])
+				}
+				want := 0
+				if tc.want == filter.ReportHandBuilt {
+					want = 1
+				}
+				if len(recs) != want {
+					t.Fatalf("%d records, want %d: %v", len(recs), want, recs)
+				}
+				if want == 1 && (recs[0]["level"] != "WARN" || recs[0]["hand_built"] != true || recs[0]["ref"] == nil ||
+					!strings.Contains(fmt.Sprint(recs[0]["error"]), "404 Not Found")) {
+					t.Errorf("record %v, want WARN, hand_built, a ref and the result's text", recs[0])
+				}
+			case filter.MaskHandBuilt:
+				env, ok := gosdk.EnvelopeOf(res)
+				if !ok || env.Code != codes.InternalError || strings.Contains(got, rolloutSecret) {
+					t.Fatalf("sent %s, want a masked INTERNAL_ERROR", got)
+				}
+				if text := res.Content[0].(*mcp.TextContent).Text; text != `Internal error in tool "hand_built" (ref: `+env.Ref+`).` {
+					t.Errorf("the model reads %q", text)
+				}
+				if len(recs) != 1 || recs[0]["level"] != "ERROR" || recs[0]["ref"] != env.Ref || recs[0]["hand_built"] != true ||
+					!strings.Contains(fmt.Sprint(recs[0]["error"]), rolloutSecret) {
+					t.Errorf("records %v, want one ERROR with the ref and the original text", recs)
+				}
+			}
+		})
+	}
+}
+
+func TestReportOnlyReportsHandBuiltResultsWithThePolicy(t *testing.T) {
+	var log adaptertest.Log
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true), filter.WithHandBuilt(filter.MaskHandBuilt))
+	must(t, err)
+	cs := connect(t, rolloutServer(t, p, nil), "")
+	got, _ := wire(t, cs, rolloutCall{tool: "hand_built"})
+	if !strings.Contains(got, "404 Not Found") {
+		t.Errorf("report-only sent %s, want the result as the handler built it", got)
+	}
+	recs := log.Records(t)
+	if len(recs) != 1 {
+		t.Fatalf("%d records, want one: %v", len(recs), recs)
+	}
+	checkReport(t, rolloutCall{tool: "hand_built", enforced: codes.InternalError}, recs[0])
+	if recs[0]["hand_built"] != true {
+		t.Errorf("record %v has no hand_built", recs[0])
+	}
+}
+
+func TestBadHandBuiltPolicyIsADefinitionError(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	must(t, gosdk.Install(s, nil))
+	h := func(context.Context, *mcp.CallToolRequest, countIn) (*mcp.CallToolResult, any, error) {
+		return nil, nil, nil
+	}
+	err := gosdk.AddTool(s, &mcp.Tool{Name: "t"}, h, gosdk.WithHandBuilt(filter.HandBuilt(7)))
+	if mistakeOf(err) != codes.InvalidOption || !strings.Contains(err.Error(), "filter.MaskHandBuilt") {
+		t.Errorf("AddTool with HandBuilt(7): %v, want INVALID_OPTION naming the policies", err)
+	}
+	if _, err := filter.New(filter.WithHandBuilt(-1)); mistakeOf(err) != codes.InvalidOption {
+		t.Errorf("filter.New with HandBuilt(-1): %v, want INVALID_OPTION", err)
+	}
+}
+
+func TestReportOnlyResources(t *testing.T) {
+	read := func(p *filter.Pipeline) string {
+		s := mcp.NewServer(&mcp.Implementation{Name: "res", Version: "1.0.0"}, nil)
+		if p != nil {
+			must(t, gosdk.Install(s, p))
+		}
+		s.AddResource(&mcp.Resource{URI: "repo://owner/x", Name: "x"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return nil, errors.New("owner is required")
+		})
+		_, err := connect(t, s, "").ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "repo://owner/x"})
+		if err == nil {
+			t.Fatal("the read succeeded")
+		}
+		return err.Error()
+	}
+	bare := read(nil)
+	var log adaptertest.Log
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true))
+	must(t, err)
+	if got := read(p); got != bare {
+		t.Errorf("report-only: %q, the bare server: %q", got, bare)
+	}
+	recs := log.Records(t)
+	if len(recs) != 1 || recs[0]["report_only"] != true || recs[0]["resource"] != "repo://owner/x" || recs[0]["code"] != "INTERNAL_ERROR" {
+		t.Errorf("records %v, want one report_only INTERNAL_ERROR for the resource", recs)
+	}
+	if got := read(newPipeline(t, &log)); got == bare || strings.Contains(got, "owner is required") {
+		t.Errorf("enforcing: %q, want the masked error", got)
+	}
+}

@@ -1,0 +1,411 @@
+package mcpgo_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
+	"github.com/mcperr/mcperr/toolerr"
+)
+
+// rolloutSecret is planted in every failure of the rollout tools.
+const rolloutSecret = "pw-3c0ffee-SECRET"
+
+// The ways a tool is added to a server where mcperr is installed.
+const (
+	rollAddTool    = "AddTool"        // mcpgo.AddTool
+	rollWrap       = "Wrap"           // s.AddTool with mcpgo.Wrap
+	rollMiddleware = "middleware"     // s.AddTool, unwrapped
+	rollNothing    = "without mcperr" // a bare server
+)
+
+// rolloutServer returns a server with one tool for each way a call fails,
+// with server.WithRecovery as servers have it, added the way way says: with
+// the SDK alone when p is nil, and otherwise through mcperr installed with
+// p, each tool with the options opts gives it.
+func rolloutServer(t *testing.T, way string, p *filter.Pipeline, opts map[string][]mcpgo.Option) *server.MCPServer {
+	t.Helper()
+	if p == nil {
+		way = rollNothing
+	}
+	s := server.NewMCPServer("rollout", "1.0.0", server.WithToolCapabilities(false), server.WithRecovery())
+	if p != nil {
+		if err := mcpgo.Install(s, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add := func(tool mcp.Tool, h server.ToolHandlerFunc) {
+		switch way {
+		case rollNothing, rollMiddleware:
+			s.AddTool(tool, h)
+		case rollWrap:
+			s.AddTool(tool, mcpgo.Wrap(h, opts[tool.Name]...))
+		default:
+			if err := mcpgo.AddTool(s, tool, h, opts[tool.Name]...); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	counted := mcp.NewTool("ok", mcp.WithNumber("count", mcp.Required()), mcp.WithBoolean("follow_symlinks"))
+	add(counted, func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		n, err := req.RequireInt("count")
+		if err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText(fmt.Sprintf("count=%d follow=%v", n, req.GetBool("follow_symlinks", false))), nil
+	})
+	add(mcp.NewTool("plain"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("dial db: password=%s refused", rolloutSecret)
+	})
+	add(mcp.NewTool("deliberate"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("service_name is required")
+	})
+	add(mcp.NewTool("public"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, toolerr.New("Order 7 is not open; list open orders with list_orders.")
+	})
+	add(mcp.NewTool("hand_built"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultErrorFromErr("failed to get issue",
+			fmt.Errorf("GET https://api.example.com/issues/7?token=%s: 404 Not Found", rolloutSecret)), nil
+	})
+	add(mcp.NewTool("boom"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ids := strings.Fields("") // none: the panic of a real bug
+		_ = ids[0] + rolloutSecret
+		return nil, nil
+	})
+	return s
+}
+
+// rolloutCall is one call of the rollout tools.
+type rolloutCall struct {
+	tool string
+	args map[string]any
+	// failed: the call fails (one record in report-only mode).
+	failed bool
+	// enforced is the code mcperr sends when it enforces, "" if it sends
+	// what the bare server sends.
+	enforced codes.Code
+}
+
+var rolloutCalls = []rolloutCall{
+	{tool: "ok", args: map[string]any{"count": 5}},
+	// Loose-typed arguments the SDK's accessors accept stay successes.
+	{tool: "ok", args: map[string]any{"count": "5", "follow_symlinks": "true"}},
+	{tool: "plain", failed: true, enforced: codes.InternalError},
+	{tool: "deliberate", failed: true, enforced: codes.InternalError},
+	{tool: "public", failed: true, enforced: codes.ToolFailed},
+	{tool: "hand_built", failed: true},
+	{tool: "boom", failed: true, enforced: codes.InternalError},
+	{tool: "ok", args: map[string]any{}, failed: true, enforced: codes.ValidationError},
+}
+
+// rolloutClient returns an initialized in-process client of s.
+func rolloutClient(t *testing.T, s *server.MCPServer) *client.Client {
+	t.Helper()
+	c, err := client.NewInProcessClient(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	ir := mcp.InitializeRequest{}
+	ir.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	ir.Params.ClientInfo = mcp.Implementation{Name: "rollout", Version: "1.0.0"}
+	if _, err := c.Initialize(ctx, ir); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// wire returns what the client received from one call, as bytes: the JSON
+// of the result, or the JSON-RPC error.
+func wire(t *testing.T, c *client.Client, call rolloutCall) (string, *mcp.CallToolResult) {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = call.tool
+	if call.args != nil {
+		req.Params.Arguments = call.args
+	}
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil {
+		return "error: " + err.Error(), nil
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b), res
+}
+
+// bareWire returns what a bare server's client receives for each call.
+func bareWire(t *testing.T) []string {
+	c := rolloutClient(t, rolloutServer(t, rollNothing, nil, nil))
+	var out []string
+	for _, call := range rolloutCalls {
+		w, _ := wire(t, c, call)
+		out = append(out, w)
+	}
+	return out
+}
+
+func TestReportOnlyChangesNothingTheClientReceives(t *testing.T) {
+	bare := bareWire(t)
+	for _, way := range []string{rollAddTool, rollWrap, rollMiddleware} {
+		t.Run(way, func(t *testing.T) {
+			var log adaptertest.Log
+			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := rolloutClient(t, rolloutServer(t, way, p, nil))
+			for i, call := range rolloutCalls {
+				got, _ := wire(t, c, call)
+				if got != bare[i] {
+					t.Errorf("%s %v: report-only sent\n%s\nthe bare server sends\n%s", call.tool, call.args, got, bare[i])
+				}
+				records := log.Records(t)
+				if !call.failed {
+					if len(records) != 0 {
+						t.Errorf("%s: a success wrote %d records: %v", call.tool, len(records), records)
+					}
+					continue
+				}
+				if len(records) != 1 {
+					t.Errorf("%s %v: %d records, want one: %v", call.tool, call.args, len(records), records)
+					continue
+				}
+				checkReport(t, call, records[0])
+			}
+		})
+	}
+}
+
+// checkReport checks the record of a failure in report-only mode: what
+// mcperr would have sent.
+func checkReport(t *testing.T, c rolloutCall, rec map[string]any) {
+	t.Helper()
+	want := c.enforced
+	if want == "" {
+		want = codes.ToolFailed // a result the handler built: reported as it is
+	}
+	masked := want == codes.InternalError
+	if rec["report_only"] != true || rec["code"] != string(want) || rec["masked"] != masked {
+		t.Errorf("%s: record %v, want report_only, code %s, masked %v", c.tool, rec, want, masked)
+	}
+	would, _ := rec["would_send"].(string)
+	ref, _ := rec["ref"].(string)
+	if masked && (ref == "" || would != `Internal error in tool "`+c.tool+`" (ref: `+ref+`).`) {
+		t.Errorf("%s: would_send %q with ref %q, want the masked text with the record's ref", c.tool, would, ref)
+	}
+	if !masked && would == "" {
+		t.Errorf("%s: no would_send in %v", c.tool, rec)
+	}
+	if c.enforced == "" && (rec["hand_built"] != true || ref == "") {
+		t.Errorf("%s: the record of a hand-built result has no hand_built or ref: %v", c.tool, rec)
+	}
+}
+
+func TestEnforcingChangesOnlyWhatItHandles(t *testing.T) {
+	bare := bareWire(t)
+	for _, way := range []string{rollAddTool, rollWrap, rollMiddleware} {
+		t.Run(way, func(t *testing.T) {
+			var log adaptertest.Log
+			c := rolloutClient(t, rolloutServer(t, way, testPipeline(log.Logger()), nil))
+			for i, call := range rolloutCalls {
+				got, res := wire(t, c, call)
+				log.Records(t)
+				if call.enforced == "" {
+					if got != bare[i] {
+						t.Errorf("%s %v: enforcing sent\n%s\nthe bare server sends\n%s", call.tool, call.args, got, bare[i])
+					}
+					continue
+				}
+				env, ok := mcpgo.EnvelopeOf(res)
+				if !ok || env.Code != call.enforced {
+					t.Errorf("%s %v: envelope %+v (found %v), want code %s", call.tool, call.args, env, ok, call.enforced)
+				}
+				if strings.Contains(got, rolloutSecret) {
+					t.Errorf("%s: the secret reached the client: %s", call.tool, got)
+				}
+			}
+		})
+	}
+}
+
+func TestReportOnlyPerTool(t *testing.T) {
+	bare := bareWire(t)
+	var deliberate string
+	for i, c := range rolloutCalls {
+		if c.tool == "deliberate" {
+			deliberate = bare[i]
+		}
+	}
+	if !strings.HasPrefix(deliberate, "error: ") || !strings.Contains(deliberate, "service_name is required") {
+		t.Fatalf("the bare server answers deliberate with %s, want a JSON-RPC error with its text", deliberate)
+	}
+	for _, way := range []string{rollAddTool, rollWrap} {
+		t.Run(way, func(t *testing.T) {
+			var log adaptertest.Log
+			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := rolloutClient(t, rolloutServer(t, way, p, map[string][]mcpgo.Option{"plain": {mcpgo.WithReportOnly(false)}}))
+			_, res := wire(t, c, rolloutCall{tool: "plain"})
+			if env, ok := mcpgo.EnvelopeOf(res); !ok || env.Code != codes.InternalError {
+				t.Errorf("plain, enforcing on a report-only server: %+v (found %v)", env, ok)
+			}
+			if got, _ := wire(t, c, rolloutCall{tool: "deliberate"}); got != deliberate {
+				t.Errorf("deliberate, report-only: %s, want the bare JSON-RPC error", got)
+			}
+			log.Records(t)
+
+			p, err = filter.New(filter.WithLogger(log.Logger()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c = rolloutClient(t, rolloutServer(t, way, p, map[string][]mcpgo.Option{"deliberate": {mcpgo.WithReportOnly(true)}}))
+			if got, _ := wire(t, c, rolloutCall{tool: "deliberate"}); got != deliberate {
+				t.Errorf("deliberate, report-only on an enforcing server: %s, want the bare JSON-RPC error", got)
+			}
+			if recs := log.Records(t); len(recs) != 1 || recs[0]["report_only"] != true {
+				t.Errorf("deliberate, report-only: records %v, want one with report_only", recs)
+			}
+			_, res = wire(t, c, rolloutCall{tool: "plain"})
+			if env, ok := mcpgo.EnvelopeOf(res); !ok || env.Code != codes.InternalError {
+				t.Errorf("plain on an enforcing server: %+v (found %v)", env, ok)
+			}
+		})
+	}
+}
+
+func TestHandBuiltPolicies(t *testing.T) {
+	bare := bareWire(t)
+	var handBuilt int
+	for i, c := range rolloutCalls {
+		if c.tool == "hand_built" {
+			handBuilt = i
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		way    string
+		server filter.HandBuilt
+		tool   []mcpgo.Option
+		want   filter.HandBuilt
+	}{
+		{"pass", rollMiddleware, filter.PassHandBuilt, nil, filter.PassHandBuilt},
+		{"report", rollMiddleware, filter.ReportHandBuilt, nil, filter.ReportHandBuilt},
+		{"mask", rollMiddleware, filter.MaskHandBuilt, nil, filter.MaskHandBuilt},
+		{"report, AddTool", rollAddTool, filter.ReportHandBuilt, nil, filter.ReportHandBuilt},
+		{"tool masks on a passing server", rollAddTool, filter.PassHandBuilt, []mcpgo.Option{mcpgo.WithHandBuilt(filter.MaskHandBuilt)}, filter.MaskHandBuilt},
+		{"tool passes on a masking server", rollWrap, filter.MaskHandBuilt, []mcpgo.Option{mcpgo.WithHandBuilt(filter.PassHandBuilt)}, filter.PassHandBuilt},
+		{"tool reports on a masking server", rollWrap, filter.MaskHandBuilt, []mcpgo.Option{mcpgo.WithHandBuilt(filter.ReportHandBuilt)}, filter.ReportHandBuilt},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var log adaptertest.Log
+			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithHandBuilt(tc.server))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := rolloutClient(t, rolloutServer(t, tc.way, p, map[string][]mcpgo.Option{"hand_built": tc.tool}))
+			got, res := wire(t, c, rolloutCall{tool: "hand_built"})
+			recs := log.Records(t)
+			switch tc.want {
+			case filter.PassHandBuilt, filter.ReportHandBuilt:
+				if got != bare[handBuilt] {
+					t.Errorf("sent\n%s\nthe bare server sends\n%s", got, bare[handBuilt])
+				}
+				want := 0
+				if tc.want == filter.ReportHandBuilt {
+					want = 1
+				}
+				if len(recs) != want {
+					t.Fatalf("%d records, want %d: %v", len(recs), want, recs)
+				}
+				if want == 1 && (recs[0]["level"] != "WARN" || recs[0]["hand_built"] != true || recs[0]["ref"] == nil ||
+					!strings.Contains(fmt.Sprint(recs[0]["error"]), "404 Not Found")) {
+					t.Errorf("record %v, want WARN, hand_built, a ref and the result's text", recs[0])
+				}
+			case filter.MaskHandBuilt:
+				env, ok := mcpgo.EnvelopeOf(res)
+				if !ok || env.Code != codes.InternalError || strings.Contains(got, rolloutSecret) {
+					t.Fatalf("sent %s, want a masked INTERNAL_ERROR", got)
+				}
+				if text := res.Content[0].(mcp.TextContent).Text; text != `Internal error in tool "hand_built" (ref: `+env.Ref+`).` {
+					t.Errorf("the model reads %q", text)
+				}
+				if len(recs) != 1 || recs[0]["level"] != "ERROR" || recs[0]["ref"] != env.Ref || recs[0]["hand_built"] != true ||
+					!strings.Contains(fmt.Sprint(recs[0]["error"]), rolloutSecret) {
+					t.Errorf("records %v, want one ERROR with the ref and the original text", recs)
+				}
+			}
+		})
+	}
+}
+
+func TestBadHandBuiltPolicyIsADefinitionError(t *testing.T) {
+	s := server.NewMCPServer("s", "1")
+	if err := mcpgo.Install(s, nil); err != nil {
+		t.Fatal(err)
+	}
+	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
+	err := mcpgo.AddTool(s, mcp.NewTool("t"), h, mcpgo.WithHandBuilt(filter.HandBuilt(7)))
+	var de *codes.DefinitionError
+	if !errors.As(err, &de) || de.Mistake != codes.InvalidOption || !strings.Contains(err.Error(), "filter.MaskHandBuilt") {
+		t.Errorf("AddTool with HandBuilt(7): %v, want INVALID_OPTION naming the policies", err)
+	}
+	if s.GetTool("t") != nil {
+		t.Error("the tool was added anyway")
+	}
+}
+
+func TestReportOnlyResources(t *testing.T) {
+	read := func(p *filter.Pipeline) string {
+		s := server.NewMCPServer("res", "1.0.0", server.WithResourceCapabilities(false, false))
+		if p != nil {
+			if err := mcpgo.Install(s, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.AddResource(mcp.NewResource("repo://owner/x", "x"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return nil, errors.New("owner is required")
+		})
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = "repo://owner/x"
+		_, err := rolloutClient(t, s).ReadResource(context.Background(), req)
+		if err == nil {
+			t.Fatal("the read succeeded")
+		}
+		return err.Error()
+	}
+	bare := read(nil)
+	var log adaptertest.Log
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := read(p); got != bare {
+		t.Errorf("report-only: %q, the bare server: %q", got, bare)
+	}
+	recs := log.Records(t)
+	if len(recs) != 1 || recs[0]["report_only"] != true || recs[0]["resource"] != "repo://owner/x" || recs[0]["code"] != "INTERNAL_ERROR" {
+		t.Errorf("records %v, want one report_only INTERNAL_ERROR for the resource", recs)
+	}
+	if got := read(testPipeline(log.Logger())); got == bare || strings.Contains(got, "owner is required") {
+		t.Errorf("enforcing: %q, want the masked error", got)
+	}
+}
