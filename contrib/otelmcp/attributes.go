@@ -28,6 +28,15 @@ const (
 	// mcperr mints for the request (filter.RequestIDFromContext), on both
 	// SDKs. It is not the JSON-RPC id, and so not jsonrpc.request.id.
 	RequestIDKey = attribute.Key("mcperr.request_id")
+	// ReportOnlyKey is true on a failure of a call served in report-only
+	// mode (filter.WithReportOnly): the client received what it would have
+	// received without mcperr, and the other mcperr attributes say what
+	// mcperr would have sent. Absent otherwise.
+	ReportOnlyKey = attribute.Key("mcperr.report_only")
+	// HandBuiltKey is true on the failure of a tool result with isError
+	// set that the handler built itself (filter.WithHandBuilt). Absent
+	// otherwise.
+	HandBuiltKey = attribute.Key("mcperr.hand_built")
 )
 
 // The semantic conventions' keys used here, from semconv v1.41.0.

@@ -22,7 +22,9 @@ import (
 //     error, its code in decimal (filter.Failure.JSONRPCCode), which
 //     rpc.response.status_code holds too;
 //   - mcperr.code, mcperr.category, mcperr.ref (server errors only) and
-//     mcperr.request_id;
+//     mcperr.request_id; mcperr.report_only in report-only mode, where they
+//     describe what mcperr would have sent, and mcperr.hand_built for an
+//     error result the handler built itself;
 //   - an "exception" event whose exception.type is the Go type of the error
 //     handled (filter.Failure.Err, such as *errors.errorString) and whose
 //     exception.message is filter.Failure.ErrorText: what mcperr's log
@@ -49,7 +51,7 @@ func observe(ctx context.Context, f filter.Failure) {
 		return
 	}
 	env := f.Envelope
-	attrs := make([]attribute.KeyValue, 0, 6)
+	attrs := make([]attribute.KeyValue, 0, 8)
 	attrs = append(attrs, CodeKey.String(string(env.Code)))
 	if env.Category != "" {
 		attrs = append(attrs, CategoryKey.String(string(env.Category)))
@@ -59,6 +61,12 @@ func observe(ctx context.Context, f filter.Failure) {
 	}
 	if f.Call.RequestID != "" {
 		attrs = append(attrs, RequestIDKey.String(f.Call.RequestID))
+	}
+	if f.ReportOnly {
+		attrs = append(attrs, ReportOnlyKey.Bool(true))
+	}
+	if f.HandBuilt {
+		attrs = append(attrs, HandBuiltKey.Bool(true))
 	}
 	op := operationFrom(ctx)
 	ours := op != nil && op.span.SpanContext().Equal(span.SpanContext())

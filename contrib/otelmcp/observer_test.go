@@ -69,6 +69,24 @@ func TestObserverAlone(t *testing.T) {
 	})
 	assertFailed(t, s, f.Envelope.Message, "*toolerr.ToolError", "Say whom to greet.")
 
+	// In report-only mode: what mcperr would have sent, marked as such.
+	ro, err := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithObserver(otelmcp.Observer()), filter.WithReportOnly(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, span = tracer.Start(context.Background(), "app report-only")
+	f = ro.Handle(ctx, filter.Call{Tool: "lookup", RequestID: "10"}, errors.New("boom"))
+	span.End()
+	s = tm.span(t, "app report-only")
+	assertAttrs(t, s, map[string]string{
+		"error.type":         "tool_error",
+		"mcperr.code":        "INTERNAL_ERROR",
+		"mcperr.category":    "server",
+		"mcperr.ref":         f.Envelope.Ref,
+		"mcperr.request_id":  "10",
+		"mcperr.report_only": "true",
+	})
+
 	// No recording span: nothing to do, and nothing breaks.
 	if f := p.Handle(context.Background(), filter.Call{Tool: "x"}, errors.New("y")); f == nil {
 		t.Fatal("no failure")

@@ -74,7 +74,8 @@ func Observer(hub *sentry.Hub) filter.Observer {
 // Event returns the Sentry event Observer sends for f: the report
 // errors.BuildSentryReport builds from f.Err, its safe details as
 // contexts, and the tags "ref", "code", "mcp.method", "request_id",
-// "session_id" where there is one, and "tool", "resource" or "prompt".
+// "session_id" where there is one, "tool", "resource" or "prompt", and
+// "report_only" and "hand_built" ("true") where filter.Failure says so.
 // It reads nothing else of f: not its texts, not its ErrorText.
 func Event(f filter.Failure) *sentry.Event {
 	event, details := errors.BuildSentryReport(f.Err)
@@ -110,6 +111,12 @@ func Event(f filter.Failure) *sentry.Event {
 	tag("mcp.method", method)
 	tag("request_id", f.Call.RequestID)
 	tag("session_id", f.Call.SessionID)
+	if f.ReportOnly {
+		tag("report_only", "true")
+	}
+	if f.HandBuilt {
+		tag("hand_built", "true")
+	}
 	switch method {
 	case methodCallTool:
 		tag("tool", f.Call.Tool)

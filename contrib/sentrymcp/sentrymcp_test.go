@@ -178,6 +178,9 @@ func TestEventKinds(t *testing.T) {
 			map[string]string{"mcp.method": "completion/complete", "prompt": "greet", "request_id": "12"}},
 		{filter.Call{Method: "tools/call", Tool: "lookup", RequestID: "13"},
 			map[string]string{"mcp.method": "tools/call", "tool": "lookup", "request_id": "13"}},
+		// A failure reported, not sent; a hand-built result.
+		{filter.Call{Tool: "lookup", RequestID: "14"},
+			map[string]string{"mcp.method": "tools/call", "tool": "lookup", "request_id": "14", "report_only": "true", "hand_built": "true"}},
 		// An empty Method is a tools/call; a long tag is cut to valid UTF-8.
 		{filter.Call{Tool: strings.Repeat("é", 150), RequestID: "11"},
 			map[string]string{"mcp.method": "tools/call", "tool": strings.Repeat("é", 100), "request_id": "11"}},
@@ -189,6 +192,8 @@ func TestEventKinds(t *testing.T) {
 			Err:       fmt.Errorf("key=%s", secret),
 			ErrorText: "key=" + secret,
 		}
+		f.ReportOnly = tc.want["report_only"] == "true"
+		f.HandBuilt = tc.want["hand_built"] == "true"
 		e := sentrymcp.Event(f)
 		want := map[string]string{"report_type": "error", "ref": "0123456789abcdef", "code": "INTERNAL_ERROR"}
 		maps.Copy(want, tc.want)
