@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"log/slog"
 	"os"
 	"regexp"
@@ -24,19 +25,8 @@ import (
 // without times and stacks, and with the request id shown as a
 // placeholder, so that the examples print the same every time.
 func examplePipeline(opts ...filter.Option) *filter.Pipeline {
-	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
-		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
-			if len(groups) == 0 && (a.Key == slog.TimeKey || a.Key == "stack") {
-				return slog.Attr{}
-			}
-			if len(groups) == 0 && a.Key == "request_id" {
-				a.Value = slog.StringValue(exampleID(a.Value.String()))
-			}
-			return a
-		},
-	}))
 	p, err := filter.New(append([]filter.Option{
-		filter.WithLogger(logger),
+		filter.WithLogger(exampleLogger()),
 		filter.WithRefGenerator(func() string { return "5f0c2a9e81d34b67" }),
 	}, opts...)...)
 	if err != nil {
@@ -44,6 +34,29 @@ func examplePipeline(opts ...filter.Option) *filter.Pipeline {
 	}
 	return p
 }
+
+// exampleLogger returns a logger to stdout without times and stacks, and
+// with the request id shown as a placeholder; with refsAsR, every ref is
+// shown as R, for examples whose pipeline makes random ones.
+func exampleLogger(refsAsR ...bool) *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && (a.Key == slog.TimeKey || a.Key == "stack") {
+				return slog.Attr{}
+			}
+			if len(groups) == 0 && a.Key == "request_id" {
+				a.Value = slog.StringValue(exampleID(a.Value.String()))
+			}
+			if len(refsAsR) > 0 && refsAsR[0] && len(groups) == 0 && (a.Key == "ref" || a.Key == "would_send") {
+				a.Value = slog.StringValue(refPattern.ReplaceAllString(a.Value.String(), "R"))
+			}
+			return a
+		},
+	}))
+}
+
+// refPattern matches a random ref.
+var refPattern = regexp.MustCompile(`^[0-9a-f]{16}$|[0-9a-f]{16}\b`)
 
 // exampleClient connects a client to s over in-memory transports and, as
 // every MCP client does before it calls a tool, lists the tools.
@@ -451,4 +464,47 @@ func ExampleWithHandBuilt() {
 	// client: Code: INTERNAL_ERROR
 	// Retry: no.
 	// client: envelope {"category":"server","code":"INTERNAL_ERROR","error":true,"message":"Internal error in tool \"get_issue\" (ref: 5f0c2a9e81d34b67).","ref":"5f0c2a9e81d34b67","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+}
+
+// The first step on a server that runs already: install mcperr in
+// report-only mode. Clients receive exactly what they received before; the
+// log says, for each failure, what mcperr would have sent. Here a message
+// meant for the model, returned as a plain error, would be masked: the
+// record says so, and the fix is toolerr.New.
+func ExampleInstall_reportOnly() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "traces", Version: "1.0.0"}, nil)
+	logger := exampleLogger(true)
+	p, err := filter.New(
+		filter.WithLogger(logger),
+		filter.WithReportOnly(true),                  // change nothing clients receive yet
+		filter.WithHandBuilt(filter.ReportHandBuilt), // and log the error results handlers build
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := gosdk.Install(s, p); err != nil {
+		log.Fatal(err)
+	}
+	type searchArgs struct {
+		TraceID     string `json:"trace_id,omitempty"`
+		ServiceName string `json:"service_name,omitempty"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "search_traces"}, func(_ context.Context, _ *mcp.CallToolRequest, args searchArgs) (*mcp.CallToolResult, any, error) {
+		if args.TraceID == "" && args.ServiceName == "" {
+			return nil, nil, errors.New("either trace_id or service_name must be provided")
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "no traces"}}}, nil, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "get_trace"}, func(context.Context, *mcp.CallToolRequest, searchArgs) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "trace store: dial 10.0.0.7:9200: connection refused"}}}, nil, nil
+	})
+
+	cs := exampleClient(s)
+	callAndPrint(cs, "search_traces", nil)
+	callAndPrint(cs, "get_trace", map[string]any{"trace_id": "4bf92f35"})
+	// Output:
+	// level=ERROR msg="tool call failed" tool=search_traces code=INTERNAL_ERROR ref=R request_id=UUID-v7 report_only=true masked=true would_send="Internal error in tool \"search_traces\" (ref: R)." error="either trace_id or service_name must be provided"
+	// client: either trace_id or service_name must be provided
+	// level=WARN msg="tool call failed" tool=get_trace code=TOOL_ERROR ref=R request_id=UUID-v7 hand_built=true report_only=true masked=false would_send="trace store: dial 10.0.0.7:9200: connection refused" error="trace store: dial 10.0.0.7:9200: connection refused"
+	// client: trace store: dial 10.0.0.7:9200: connection refused
 }
