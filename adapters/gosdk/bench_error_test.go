@@ -17,7 +17,8 @@ import (
 // BenchmarkErrorCall measures a failing call of a typed tool through a real
 // client and server over in-memory transports, side by side: the SDK alone
 // answering with its own error result (SetError), and mcperr answering a
-// ToolError, on a server of 3 tools and of 200.
+// ToolError, on a server of 3 tools and of 200; and a result the handler
+// built itself, which mcperr passes through, with and without mcperr.
 //
 //	go test -run='^$' -bench=ErrorCall -benchmem ./adapters/gosdk
 func BenchmarkErrorCall(b *testing.B) {
@@ -28,6 +29,9 @@ func BenchmarkErrorCall(b *testing.B) {
 	}
 	toolError := func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, textOut, error) {
 		return nil, textOut{}, toolerr.New("Not enough stock for order ord_1.")
+	}
+	handBuilt := func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, textOut, error) {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "Not enough stock for order ord_1."}}}, textOut{}, nil
 	}
 	p, err := filter.New(filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
 	if err != nil {
@@ -46,11 +50,14 @@ func BenchmarkErrorCall(b *testing.B) {
 			{"Install ToolError", func(s *mcp.Server, name string) { mcp.AddTool(s, &mcp.Tool{Name: name}, toolError) }},
 			{"Install ToolError message only", func(s *mcp.Server, name string) { mcp.AddTool(s, &mcp.Tool{Name: name}, toolError) }},
 			{"AddTool ToolError", func(s *mcp.Server, name string) { orPanic(gosdk.AddTool(s, &mcp.Tool{Name: name}, toolError)) }},
+			// A result the handler built itself, passed through (the default).
+			{"bare hand-built", func(s *mcp.Server, name string) { mcp.AddTool(s, &mcp.Tool{Name: name}, handBuilt) }},
+			{"Install hand-built", func(s *mcp.Server, name string) { mcp.AddTool(s, &mcp.Tool{Name: name}, handBuilt) }},
 		} {
 			b.Run(fmt.Sprintf("%s/%d tools", bc.name, tools), func(b *testing.B) {
 				s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil)
 				switch bc.name {
-				case "bare SetError":
+				case "bare SetError", "bare hand-built":
 				case "Install ToolError message only":
 					orPanic(gosdk.Install(s, messageOnly))
 				default:

@@ -77,7 +77,7 @@ func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, 
 	if callctx.From(ctx).Passes(res) {
 		return nil
 	}
-	hb := &callctx.HandBuilt{Text: textOf(res.Content)}
+	hb := callctx.From(ctx).HandBuiltError(textOf(res.Content))
 	f := st.p.Handle(ctx, callOf(req), hb, filters...)
 	if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
 		if f != nil {
@@ -90,6 +90,11 @@ func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, 
 
 // textOf returns the text blocks of content, one a line.
 func textOf(content []mcp.Content) string {
+	if len(content) == 1 {
+		if t, ok := content[0].(*mcp.TextContent); ok {
+			return t.Text
+		}
+	}
 	var b strings.Builder
 	for _, c := range content {
 		if t, ok := c.(*mcp.TextContent); ok {

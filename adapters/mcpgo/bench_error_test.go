@@ -18,7 +18,8 @@ import (
 // BenchmarkErrorCall measures a failing call through the SDK's in-process
 // client, side by side: the SDK alone answering with its own error result
 // (mcp.NewToolResultError), and mcperr answering a ToolError, on a server
-// of 3 tools and of 200.
+// of 3 tools and of 200; and that same result, built by the handler, passed
+// through by mcperr.
 //
 //	go test -run='^$' -bench=ErrorCall -benchmem ./adapters/mcpgo
 func BenchmarkErrorCall(b *testing.B) {
@@ -42,6 +43,8 @@ func BenchmarkErrorCall(b *testing.B) {
 					b.Fatal(err)
 				}
 			}},
+			// A result the handler built itself, passed through (the default).
+			{"Install NewToolResultError", func(s *server.MCPServer, name string) { s.AddTool(divideTool(name), sdkError) }},
 		} {
 			b.Run(fmt.Sprintf("%s/%d tools", bc.name, tools), func(b *testing.B) {
 				s := server.NewMCPServer("bench", "1.0.0")

@@ -70,7 +70,7 @@ func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next 
 // handler built itself, and returns what to send: res, or the masked
 // failure that replaces it.
 func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult, filters []filter.Filter) *mcp.CallToolResult {
-	f := st.p.Handle(ctx, callOf(ctx, req), &callctx.HandBuilt{Text: textOf(res.Content)}, filters...)
+	f := st.p.Handle(ctx, callOf(ctx, req), callctx.From(ctx).HandBuiltError(textOf(res.Content)), filters...)
 	if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
 		if f != nil {
 			callctx.From(ctx).Pass(res)
@@ -82,16 +82,33 @@ func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, 
 
 // textOf returns the text blocks of content, one a line.
 func textOf(content []mcp.Content) string {
+	if len(content) == 1 {
+		return textBlock(content[0])
+	}
 	var b strings.Builder
 	for _, c := range content {
-		if t, ok := mcp.AsTextContent(c); ok {
+		if t := textBlock(c); t != "" {
 			if b.Len() > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(t.Text)
+			b.WriteString(t)
 		}
 	}
 	return b.String()
+}
+
+// textBlock returns the text of c, a text block as a value or a pointer;
+// "" for another kind of content.
+func textBlock(c mcp.Content) string {
+	switch t := c.(type) {
+	case mcp.TextContent:
+		return t.Text
+	case *mcp.TextContent:
+		if t != nil {
+			return t.Text
+		}
+	}
+	return ""
 }
 
 // failChecking is fail for a handler's error: should the pipeline mask

@@ -39,7 +39,8 @@ type Call struct {
 	// the server's.
 	Settings Settings
 
-	passed any // what a layer reported and passed on unchanged
+	passed    any       // what a layer reported and passed on unchanged
+	handBuilt HandBuilt // the error of the call's hand-built result
 }
 
 // Settings are one tool's own choice of how its failures are handled, over
@@ -70,6 +71,16 @@ type HandBuilt struct{ Text string }
 
 // Error returns the text of the result.
 func (e *HandBuilt) Error() string { return e.Text }
+
+// HandBuiltError returns the *HandBuilt of a result with text, held in c so
+// that a result the policy passes costs no allocation.
+func (c *Call) HandBuiltError(text string) error {
+	if c == nil {
+		return &HandBuilt{Text: text}
+	}
+	c.handBuilt = HandBuilt{Text: text}
+	return &c.handBuilt
+}
 
 // Pass records that a layer of the call reported v, the error, result or
 // panic value of the call, and passed it on unchanged (nothing on a nil c), so that the outer
