@@ -136,6 +136,12 @@ func TestServer(t *testing.T) {
 				t.Fatal(err)
 			}
 			opts.Setup = func(s *server.MCPServer) error { return mcpgo.Install(s, p) }
+			opts.Middleware = func(tool string, h server.ToolHandlerFunc) server.ToolHandlerFunc {
+				if o, ok := cfg.Tools[tool]; ok {
+					return mcpgo.Wrap(h, o.MCPGo()...)
+				}
+				return h
+			}
 		}
 		s, err := fsserver.New(root, opts)
 		if err != nil {
@@ -144,8 +150,7 @@ func TestServer(t *testing.T) {
 		return suite.ConnectMCPGo(t, s)
 	}
 	suite.Run(t, cases, map[string]string{"root": root}, start,
-		suite.Config{Name: "enforcing", Want: suite.Enforcing},
-	)
+		append(suite.Modes(), suite.PerTool("list_directory")...)...)
 }
 
 // ok is the JSON of the result a tool answers text with, as mcp-go sends

@@ -83,6 +83,12 @@ func TestServer(t *testing.T) {
 				t.Fatal(err)
 			}
 			opts.Setup = func(s *mcp.Server) error { return gosdk.Install(s, p) }
+			opts.Middleware = func(tool string, h mcp.ToolHandler) mcp.ToolHandler {
+				if o, ok := cfg.Tools[tool]; ok {
+					return gosdk.WrapRaw(h, o.GoSDK()...)
+				}
+				return h
+			}
 		}
 		s, err := ghserver.New(hs.URL, opts)
 		if err != nil {
@@ -91,8 +97,7 @@ func TestServer(t *testing.T) {
 		return suite.ConnectGoSDK(t, s)
 	}
 	suite.Run(t, cases, map[string]string{"upstream": hs.URL}, start,
-		suite.Config{Name: "enforcing", Want: suite.Enforcing},
-	)
+		append(suite.Modes(), suite.PerTool("get_issue")...)...)
 }
 
 const meta = `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gh","version":"0.9.2"}},`

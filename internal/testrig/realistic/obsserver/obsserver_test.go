@@ -93,8 +93,7 @@ func TestServer(t *testing.T) {
 		return suite.ConnectGoSDK(t, s)
 	}
 	suite.Run(t, cases, nil, start,
-		suite.Config{Name: "enforcing", Want: suite.Enforcing},
-	)
+		suite.Modes()...)
 }
 
 const meta = `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"obs","version":"1.4.0"}},`

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/mcperrtest"
@@ -98,11 +100,15 @@ const (
 	// MaskedHandBuilt: as Masked, for a hand-built error result; the
 	// record says hand_built and holds the result's text.
 	MaskedHandBuilt
+	// SameReportedMasked: the bytes of the bare answer, and one
+	// report-only record saying that mcperr would have masked the
+	// hand-built error result.
+	SameReportedMasked
 )
 
 // String names the expectation.
 func (w Want) String() string {
-	return [...]string{"same as bare", "same as bare, reported", "same as bare, warned", "masked", "validation error", "hand-built, masked"}[w]
+	return [...]string{"same as bare", "same as bare, reported", "same as bare, warned", "masked", "validation error", "hand-built, masked", "same as bare, reported as masked"}[w]
 }
 
 // Enforcing is what mcperr does enforcing with the default policy for
@@ -145,6 +151,50 @@ func HandBuiltMasked(c Case) Want {
 	return Enforcing(c)
 }
 
+// ReportOnlyMaskingHandBuilt is ReportOnly under filter.MaskHandBuilt:
+// the record of a hand-built error result says that it would be masked.
+func ReportOnlyMaskingHandBuilt(c Case) Want {
+	if c.Failure == HandBuilt {
+		return SameReportedMasked
+	}
+	return ReportOnly(c)
+}
+
+// Modes are the server-wide configurations every table runs in.
+func Modes() []Config {
+	return []Config{
+		{Name: "enforcing", Want: Enforcing},
+		{Name: "report-only", Options: []filter.Option{filter.WithReportOnly(true)}, Want: ReportOnly},
+		{Name: "hand-built-report", Options: []filter.Option{filter.WithHandBuilt(filter.ReportHandBuilt)}, Want: HandBuiltReported},
+		{Name: "hand-built-mask", Options: []filter.Option{filter.WithHandBuilt(filter.MaskHandBuilt)}, Want: HandBuiltMasked},
+		{Name: "report-only-hand-built-mask", Options: []filter.Option{filter.WithReportOnly(true), filter.WithHandBuilt(filter.MaskHandBuilt)}, Want: ReportOnlyMaskingHandBuilt},
+	}
+}
+
+// PerTool are configurations in which the options of one tool override
+// the server's: the cases of tool get what the tool's options say, the
+// others what the server's say.
+func PerTool(tool string) []Config {
+	on, off := true, false
+	pass, mask := filter.PassHandBuilt, filter.MaskHandBuilt
+	split := func(mine, others func(Case) Want) func(Case) Want {
+		return func(c Case) Want {
+			if c.Tool == tool {
+				return mine(c)
+			}
+			return others(c)
+		}
+	}
+	return []Config{
+		{Name: "report-only-but-" + tool, Options: []filter.Option{filter.WithReportOnly(true)},
+			Tools: map[string]ToolOptions{tool: {ReportOnly: &off}}, Want: split(Enforcing, ReportOnly)},
+		{Name: "enforcing-but-" + tool, Tools: map[string]ToolOptions{tool: {ReportOnly: &on}}, Want: split(ReportOnly, Enforcing)},
+		{Name: "hand-built-mask-but-" + tool, Options: []filter.Option{filter.WithHandBuilt(filter.MaskHandBuilt)},
+			Tools: map[string]ToolOptions{tool: {HandBuilt: &pass}}, Want: split(Enforcing, HandBuiltMasked)},
+		{Name: "enforcing-hand-built-mask-" + tool, Tools: map[string]ToolOptions{tool: {HandBuilt: &mask}}, Want: split(HandBuiltMasked, Enforcing)},
+	}
+}
+
 // Config is one way of serving the table.
 type Config struct {
 	// Name names the subtest.
@@ -165,6 +215,30 @@ type ToolOptions struct {
 	HandBuilt  *filter.HandBuilt
 }
 
+// GoSDK returns o as options of adapters/gosdk.
+func (o ToolOptions) GoSDK() []gosdk.Option {
+	var opts []gosdk.Option
+	if o.ReportOnly != nil {
+		opts = append(opts, gosdk.WithReportOnly(*o.ReportOnly))
+	}
+	if o.HandBuilt != nil {
+		opts = append(opts, gosdk.WithHandBuilt(*o.HandBuilt))
+	}
+	return opts
+}
+
+// MCPGo returns o as options of adapters/mcpgo.
+func (o ToolOptions) MCPGo() []mcpgo.Option {
+	var opts []mcpgo.Option
+	if o.ReportOnly != nil {
+		opts = append(opts, mcpgo.WithReportOnly(*o.ReportOnly))
+	}
+	if o.HandBuilt != nil {
+		opts = append(opts, mcpgo.WithHandBuilt(*o.HandBuilt))
+	}
+	return opts
+}
+
 // Start builds the server for cfg and connects a client to it: without
 // mcperr when install is false; otherwise with a pipeline of cfg.Options
 // and logger, installed at the server's constructor.
@@ -179,18 +253,22 @@ func Run(t *testing.T, cases []Case, vars map[string]string, start Start, config
 	checkTable(t, cases)
 	ex := expander(vars)
 	bare := make(map[string]Answer, len(cases))
-	t.Run("bare", func(t *testing.T) {
+	runBare := func(t *testing.T) {
 		c := start(t, Config{Name: "bare"}, false, nil)
 		for _, tc := range cases {
-			t.Run(tc.Name, func(t *testing.T) {
-				a := c.Call(t, tc.Tool, ex.args(tc.Args))
-				bare[tc.Name] = a
-				if want := ex.json(tc.Bare); string(a.Bytes) != want {
-					t.Errorf("the bare server sent\n%s\nwant\n%s", a.Bytes, want)
-				}
-			})
+			a := c.Call(t, tc.Tool, ex.args(tc.Args))
+			bare[tc.Name] = a
+			if want := ex.json(tc.Bare); string(a.Bytes) != want {
+				t.Errorf("%s: the bare server sent\n%s\nwant\n%s", tc.Name, a.Bytes, want)
+			}
 		}
-	})
+	}
+	t.Run("bare", runBare)
+	if len(bare) == 0 {
+		// -run left the subtest out; the other configurations still need
+		// the bare answers.
+		runBare(t)
+	}
 	for _, cfg := range configs {
 		t.Run(cfg.Name, func(t *testing.T) {
 			log := mcperrtest.NewLog(t)
@@ -245,8 +323,11 @@ func check(t *testing.T, tc Case, want Want, bare, got Answer, recs []mcperrtest
 	if !same {
 		t.Logf("differs from bare: %s", got.Bytes)
 	}
+	if len(recs) > 0 {
+		t.Logf("logged:\n%s", records(recs))
+	}
 	switch want {
-	case Same, SameReported, SameWarned:
+	case Same, SameReported, SameWarned, SameReportedMasked:
 		if !same {
 			t.Errorf("the client received bytes that differ from bare")
 		}
@@ -257,15 +338,21 @@ func check(t *testing.T, tc Case, want Want, bare, got Answer, recs []mcperrtest
 			t.Errorf("%d records, want none", len(recs))
 		}
 	case SameReported:
-		checkReported(t, tc, recs)
+		checkReported(t, tc, bare, recs, false)
+	case SameReportedMasked:
+		checkReported(t, tc, bare, recs, true)
 	case SameWarned:
 		if r, ok := one(t, recs); ok {
 			if r.Level != slog.LevelWarn {
 				t.Errorf("record at %s, want WARN", r.Level)
 			}
 			wantAttr(t, r, "hand_built", true)
+			wantAttr(t, r, "code", string(codes.ToolFailed))
 			if s, _ := r.Attrs["ref"].(string); s == "" {
 				t.Errorf("the record has no ref")
+			}
+			if !recordHolds(r, strings.Join(bare.Texts, "\n")) {
+				t.Errorf("the record does not hold the result's text %q", bare.Texts)
 			}
 		}
 	case Masked, MaskedHandBuilt:
@@ -296,8 +383,9 @@ func check(t *testing.T, tc Case, want Want, bare, got Answer, recs []mcperrtest
 	}
 }
 
-// checkReported asserts the one report-only record of a failure.
-func checkReported(t *testing.T, tc Case, recs []mcperrtest.Record) {
+// checkReported asserts the one report-only record of a failure; for a
+// hand-built error result, maskHandBuilt says whether the policy masks it.
+func checkReported(t *testing.T, tc Case, bare Answer, recs []mcperrtest.Record, maskHandBuilt bool) {
 	t.Helper()
 	r, ok := one(t, recs)
 	if !ok {
@@ -311,12 +399,23 @@ func checkReported(t *testing.T, tc Case, recs []mcperrtest.Record) {
 	}
 	ref, _ := r.Attrs["ref"].(string)
 	masked, _ := r.Attrs["masked"].(bool)
+	code := tc.Enforced
 	if tc.Failure == HandBuilt {
 		wantAttr(t, r, "hand_built", true)
-		return
+		if !maskHandBuilt {
+			// What mcperr would send is the result as it is.
+			wantAttr(t, r, "masked", false)
+			wantAttr(t, r, "code", string(codes.ToolFailed))
+			wantAttr(t, r, "would_send", strings.Join(bare.Texts, "\n"))
+			if ref == "" {
+				t.Errorf("the record of a hand-built result has no ref")
+			}
+			return
+		}
+		code = codes.InternalError
 	}
-	wantAttr(t, r, "code", string(tc.Enforced))
-	switch tc.Enforced {
+	wantAttr(t, r, "code", string(code))
+	switch code {
 	case codes.InternalError:
 		wantAttr(t, r, "masked", true)
 		if r.Level != slog.LevelError {
