@@ -28,15 +28,16 @@ before(() => {
 
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-// connect starts the server and returns the client and a function that
-// returns everything the server wrote to stderr so far.
+// connect starts the server and returns the client, a function that
+// returns everything the server wrote to stderr so far, and one that
+// forgets it.
 async function connect(args) {
   const transport = new StdioClientTransport({ command: binary, args, stderr: "pipe" });
   let stderr = "";
   transport.stderr.on("data", (chunk) => { stderr += chunk.toString(); });
   const client = new Client({ name: "interop", version: "1.0.0" });
   await client.connect(transport);
-  return { client, log: () => stderr };
+  return { client, log: () => stderr, clearLog: () => { stderr = ""; } };
 }
 
 // envelope returns the mcperr envelope of a result, checked against the
@@ -247,6 +248,48 @@ for (const sdk of ["gosdk", "mcpgo"]) {
         assert.equal(err.code, -32602);
         return true;
       });
+    });
+
+    test("report-only: every failure is what the bare SDK sends, and logged once with what mcperr would send", async () => {
+      const bare = await connect(["-sdk", sdk, "-bare"]);
+      const ro = await connect(["-sdk", sdk, "-report-only"]);
+      // outcome is what a client sees of one call: the result, or the
+      // JSON-RPC error.
+      const outcome = (c, name, args) => c.callTool({ name, arguments: args }).then(
+        (r) => ({ result: r }), (err) => ({ error: { code: err.code, message: err.message } }));
+      try {
+        await bare.client.listTools();
+        await ro.client.listTools();
+        const failing = [
+          ["divide", { a: 1, b: 0 }, "TOOL_ERROR"],
+          ["get_order", { id: "ord_404" }, "NOT_FOUND"],
+          ["set_status", { id: "ord_1", status: "lost" }, "VALIDATION_ERROR"],
+          ["delete_order", { id: "ord_1" }, "FORBIDDEN"],
+          ["ship_order", { id: "ord_delivered" }, "ORDER_ALREADY_DELIVERED"],
+          ["lookup", {}, "INTERNAL_ERROR"],
+          ["divide", { a: "six", b: 2 }, "VALIDATION_ERROR"],
+        ];
+        for (const [name, args, code] of failing) {
+          const want = await outcome(bare.client, name, args);
+          const got = await outcome(ro.client, name, args);
+          assert.deepEqual(got, want, `${name} ${JSON.stringify(args)}`);
+          assert.equal(got.result?._meta?.[META_KEY], undefined, "report-only sent an envelope");
+          const records = ro.log().split("\n").filter((l) => l.includes("report_only=true"));
+          assert.equal(records.length, 1, `${name}: ${records.length} report-only records:\n${ro.log()}`);
+          assert.ok(records[0].includes(`code=${code}`), `${name}: ${records[0]}`);
+          assert.ok(records[0].includes(`masked=${code === "INTERNAL_ERROR"}`), `${name}: ${records[0]}`);
+          assert.ok(records[0].includes("would_send="), `${name}: ${records[0]}`);
+          ro.clearLog();
+        }
+        const ok = [["divide", { a: 6, b: 3 }], ["get_order", { id: "ord_1" }]];
+        for (const [name, args] of ok) {
+          assert.deepEqual(await outcome(ro.client, name, args), await outcome(bare.client, name, args), name);
+        }
+        assert.equal(ro.log(), "", "a success was logged");
+      } finally {
+        await bare.client.close();
+        await ro.client.close();
+      }
     });
 
     test("success results are what the bare SDK sends", async () => {

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/filter"
 )
 
 type divideArgs struct {
@@ -37,11 +38,11 @@ func textResult(text string, err error) (*mcp.CallToolResult, any, error) {
 }
 
 // goSDKServer returns the server with every tool, resource and prompt,
-// with mcperr installed first unless bare.
-func goSDKServer(logger *slog.Logger, bare bool) (*mcp.Server, error) {
+// with mcperr installed first, configured with opts, unless bare.
+func goSDKServer(logger *slog.Logger, bare bool, opts ...filter.Option) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "mcperr-stdio-server", Version: "1.0.0"}, nil)
 	if !bare {
-		p, err := newPipeline(logger)
+		p, err := newPipeline(logger, opts...)
 		if err != nil {
 			return nil, err
 		}
@@ -112,8 +113,8 @@ func addGoSDKTool[In, Out any](s *mcp.Server, bare bool, tool *mcp.Tool, h mcp.T
 
 // serveGoSDK serves over the SDK's mcp.StdioTransport until the client goes
 // away, bare or not.
-func serveGoSDK(ctx context.Context, logger *slog.Logger, bare bool) error {
-	s, err := goSDKServer(logger, bare)
+func serveGoSDK(ctx context.Context, logger *slog.Logger, bare bool, opts ...filter.Option) error {
+	s, err := goSDKServer(logger, bare, opts...)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,9 @@
 //
 // The server logs to stderr; a masked error's ref appears there once. With
 // -bare it runs without mcperr, to compare with what the SDK does alone.
+// With -report-only it runs mcperr in report-only mode: the client receives
+// what -bare sends, and stderr says, for each failure, what mcperr would
+// have sent.
 // Either way, it reads stdio through the SDK's own transport.
 package main
 
@@ -35,7 +38,15 @@ import (
 func main() {
 	sdk := flag.String("sdk", "gosdk", "the SDK to serve with: gosdk or mcpgo")
 	bare := flag.Bool("bare", false, "serve without mcperr, as the SDK behaves alone")
+	reportOnly := flag.Bool("report-only", false, "serve with mcperr in report-only mode: answers as -bare, failures logged with what mcperr would send")
 	flag.Parse()
+	var opts []filter.Option
+	if *reportOnly {
+		opts = append(opts,
+			filter.WithReportOnly(true),                  // change nothing clients receive yet
+			filter.WithHandBuilt(filter.ReportHandBuilt), // and log the error results handlers build
+		)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -44,9 +55,9 @@ func main() {
 	var err error
 	switch *sdk {
 	case "gosdk":
-		err = serveGoSDK(ctx, logger, *bare)
+		err = serveGoSDK(ctx, logger, *bare, opts...)
 	case "mcpgo":
-		err = serveMCPGo(ctx, logger, *bare)
+		err = serveMCPGo(ctx, logger, *bare, opts...)
 	default:
 		err = fmt.Errorf("unknown -sdk %q: use gosdk or mcpgo", *sdk)
 	}
@@ -57,12 +68,12 @@ func main() {
 }
 
 // newPipeline returns the one mcperr configuration of the server, on either
-// SDK: it logs to logger and knows the application's own code.
-func newPipeline(logger *slog.Logger) (*filter.Pipeline, error) {
+// SDK: it logs to logger, knows the application's own code, and has opts.
+func newPipeline(logger *slog.Logger, opts ...filter.Option) (*filter.Pipeline, error) {
 	registry, err := codes.NewRegistry(codes.Info{Code: "ORDER_ALREADY_DELIVERED", Category: codes.Business,
 		Description: "A delivered order cannot be shipped again."})
 	if err != nil {
 		return nil, err
 	}
-	return filter.New(filter.WithLogger(logger), filter.WithRegistry(registry))
+	return filter.New(append([]filter.Option{filter.WithLogger(logger), filter.WithRegistry(registry)}, opts...)...)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/filter"
 )
 
 // textHandler adapts a service call with a text result to mcp-go.
@@ -89,8 +90,8 @@ func forecast(_ context.Context, _ mcp.CallToolRequest, args cityArgs) (Forecast
 }
 
 // mcpGoServer returns the server with every tool, resource and prompt,
-// with mcperr installed first unless bare.
-func mcpGoServer(logger *slog.Logger, bare bool) (*server.MCPServer, error) {
+// with mcperr installed first, configured with opts, unless bare.
+func mcpGoServer(logger *slog.Logger, bare bool, opts ...filter.Option) (*server.MCPServer, error) {
 	if bare {
 		s := server.NewMCPServer("mcperr-stdio-server", "1.0.0")
 		s.AddTools(mcpGoTools()...)
@@ -98,7 +99,7 @@ func mcpGoServer(logger *slog.Logger, bare bool) (*server.MCPServer, error) {
 		addMCPGoResources(s)
 		return s, nil
 	}
-	p, err := newPipeline(logger)
+	p, err := newPipeline(logger, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -119,8 +120,8 @@ func mcpGoServer(logger *slog.Logger, bare bool) (*server.MCPServer, error) {
 }
 
 // serveMCPGo serves over stdio until the client goes away.
-func serveMCPGo(ctx context.Context, logger *slog.Logger, bare bool) error {
-	s, err := mcpGoServer(logger, bare)
+func serveMCPGo(ctx context.Context, logger *slog.Logger, bare bool, opts ...filter.Option) error {
+	s, err := mcpGoServer(logger, bare, opts...)
 	if err != nil {
 		return err
 	}
