@@ -1,34 +1,83 @@
 package gosdk
 
 import (
+	"context"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/inputschema"
 )
 
 // checkArguments reports how the arguments of req do not fit the input
 // schema of the tool it calls, or nil if they fit or the schema is not
-// known. It is called on the failure path only, and sends no request: the
-// schema of a tool added through this package was compiled when it was
-// added; that of any other tool is learned from the tools/list results the
-// clients asked for, as every client lists the tools before it calls them.
-func (st *serverState) checkArguments(req *mcp.CallToolRequest) *domain.Validation {
+// known. It is called on the failure path only. The schema of a tool added
+// through this package was compiled when it was added; that of any other
+// tool is learned from the tools/list results the clients asked for, and,
+// for a tool no client listed, by asking the server's own tools/list
+// handler, through the handlers inside the middleware, once.
+func (st *serverState) checkArguments(ctx context.Context, req *mcp.CallToolRequest) *domain.Validation {
 	if req.Params == nil {
 		return nil
 	}
-	var s *inputschema.Schema
-	if e := st.tool(req.Params.Name); e != nil {
-		s = e.compiled
-	} else if v, ok := st.listed.Load(req.Params.Name); ok {
-		s = v.(*listedTool).compile(&st.schemas)
+	s := st.schemaOf(req.Params.Name)
+	if s == nil && st.listFor(ctx, req) {
+		s = st.schemaOf(req.Params.Name)
 	}
 	if s == nil {
 		return nil
 	}
 	return s.CheckJSON(req.Params.Arguments)
+}
+
+// schemaOf returns the compiled input schema of the tool name, if known.
+func (st *serverState) schemaOf(name string) *inputschema.Schema {
+	if e := st.tool(name); e != nil {
+		return e.compiled
+	}
+	if v, ok := st.listed.Load(name); ok {
+		return v.(*listedTool).compile(&st.schemas)
+	}
+	return nil
+}
+
+// maxListPages bounds the pages of tools/list read to find one tool.
+const maxListPages = 64
+
+// listFor asks the server's own tools/list handler for the tools of the
+// session of req, page by page, until it has seen the tool req calls, and
+// reports whether it asked. It asks only for a tool neither added through
+// this package nor listed by any client, and only under the middleware,
+// whose handler chain the call's context holds.
+func (st *serverState) listFor(ctx context.Context, req *mcp.CallToolRequest) bool {
+	c := callctx.From(ctx)
+	if c == nil || req.Session == nil {
+		return false
+	}
+	next, ok := c.Next.(mcp.MethodHandler)
+	if !ok || next == nil {
+		return false
+	}
+	c.Next = nil // once a call
+	cursor := ""
+	for range maxListPages {
+		res, err := next(ctx, methodListTools, &mcp.ListToolsRequest{Session: req.Session, Params: &mcp.ListToolsParams{Cursor: cursor}})
+		if err != nil {
+			return true
+		}
+		st.learn(res)
+		list, ok := res.(*mcp.ListToolsResult)
+		if !ok || list == nil || list.NextCursor == "" {
+			return true
+		}
+		if _, found := st.listed.Load(req.Params.Name); found {
+			return true
+		}
+		cursor = list.NextCursor
+	}
+	return true
 }
 
 // listedTool is a tool as a tools/list result showed it, with its input

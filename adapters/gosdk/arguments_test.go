@@ -182,7 +182,7 @@ func TestTypedArgumentsRefused(t *testing.T) {
 		listed bool
 	}{
 		{"listed", connect(t, s, ""), []string{"sdk", "wrapped", "added"}, true},
-		{"not listed", connectUnlisted(t, s), []string{"added"}, false},
+		{"not listed", connectUnlisted(t, s), []string{"added", "sdk", "wrapped"}, false},
 	} {
 		for _, tool := range tc.tools {
 			r, _ := call(ctx, tc.cs, adaptertest.Case{Tool: tool, Args: bad})

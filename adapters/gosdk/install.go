@@ -64,7 +64,8 @@ type toolEntry struct {
 //     wrong field and what is wrong with it, never its value. The
 //     middleware knows the schemas of the tools added with AddTool and
 //     AddRawTool, and learns the others from the tools/list results that
-//     clients ask for.
+//     clients ask for, or, for a tool no client listed, from the server's
+//     own tools/list handler, asked once the call has failed.
 //
 // A resources/read, prompts/get or completion/complete that fails becomes a
 // JSON-RPC error with the message the pipeline chose, the code the MCP

@@ -26,7 +26,9 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case methodCallTool:
 			if call, ok := req.(*mcp.CallToolRequest); ok {
-				return st.callTool(callctx.With(ctx, st), next, call)
+				ctx = callctx.With(ctx, st)
+				callctx.From(ctx).Next = next
+				return st.callTool(ctx, next, call)
 			}
 		case methodReadResource, methodGetPrompt, methodComplete:
 			return st.serveRPC(callctx.With(ctx, st), next, method, req)
@@ -120,7 +122,7 @@ func (st *serverState) argumentsOf(ctx context.Context, req *mcp.CallToolRequest
 		return
 	}
 	c.Arguments = func() error {
-		if v := st.checkArguments(req); v != nil {
+		if v := st.checkArguments(ctx, req); v != nil {
 			return v
 		}
 		return nil

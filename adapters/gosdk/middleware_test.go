@@ -2,6 +2,7 @@ package gosdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -362,16 +363,21 @@ func TestNoRequestTheClientDidNotSend(t *testing.T) {
 }
 
 // TestUnlistedTool checks a tool added with the SDK alone, called by a
-// client that never listed the tools: mcperr does not know its schema, so
-// the arguments the SDK refused are masked like any error of the SDK, and
-// nothing of them reaches the client.
+// client that never listed the tools: mcperr asks the server's own
+// tools/list handler for its schema once the call fails, and answers
+// VALIDATION_ERROR as for a listed tool, with nothing of the value.
 func TestUnlistedTool(t *testing.T) {
 	var log adaptertest.Log
-	s := mcp.NewServer(&mcp.Implementation{Name: "unlisted", Version: "1.0.0"}, nil)
+	// One tool a page: the tool is found on a later page.
+	s := mcp.NewServer(&mcp.Implementation{Name: "unlisted", Version: "1.0.0"}, &mcp.ServerOptions{PageSize: 1})
 	must(t, gosdk.Install(s, newPipeline(t, &log)))
 	mcp.AddTool(s, &mcp.Tool{Name: "ship"}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
 		return nil, nil, nil
 	})
+	s.AddTool(&mcp.Tool{Name: "zz_raw", InputSchema: json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"}}}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errors.New("decode count: " + adaptertest.Canary)
+		})
 	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "ship_added"}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
 		return nil, nil, nil
 	}))
@@ -385,8 +391,12 @@ func TestUnlistedTool(t *testing.T) {
 
 	bad := map[string]any{"id": "o1", "count": adaptertest.Canary}
 	r, _ := call(ctx, cs, adaptertest.Case{Tool: "ship", Args: bad})
-	if env := r.Envelope(); env == nil || env["code"] != string(codes.InternalError) || strings.Contains(string(r.Raw), adaptertest.Canary) {
-		t.Errorf("unlisted tool: %s, want a masked INTERNAL_ERROR", r.Raw)
+	if env := r.Envelope(); env == nil || env["code"] != string(codes.ValidationError) || strings.Contains(string(r.Raw), adaptertest.Canary) {
+		t.Errorf("unlisted tool: %s, want VALIDATION_ERROR without the value", r.Raw)
+	}
+	r, _ = call(ctx, cs, adaptertest.Case{Tool: "zz_raw", Args: bad})
+	if env := r.Envelope(); env == nil || env["code"] != string(codes.ValidationError) || strings.Contains(string(r.Raw), adaptertest.Canary) {
+		t.Errorf("unlisted raw tool on the last page: %s, want VALIDATION_ERROR without the value", r.Raw)
 	}
 	r, _ = call(ctx, cs, adaptertest.Case{Tool: "ship_added", Args: bad})
 	if env := r.Envelope(); env == nil || env["code"] != string(codes.ValidationError) {

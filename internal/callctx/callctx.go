@@ -34,6 +34,12 @@ type Call struct {
 	// it only for a failure it would otherwise mask.
 	Arguments func() error
 
+	// Next is the adapter's handle on the SDK's handlers inside its
+	// middleware (a go-sdk mcp.MethodHandler), for what the adapter must
+	// ask the server itself on a failure, such as the schema of a tool no
+	// client listed.
+	Next any
+
 	// Settings are the options of the tool called, as its adapter was
 	// given them where the tool was added or wrapped; the zero value means
 	// the server's.
