@@ -177,45 +177,9 @@ func TestReportOnlyChangesNothingTheClientReceives(t *testing.T) {
 				if got != bare[i] {
 					t.Errorf("%s %v: report-only sent\n%s\nthe bare server sends\n%s", c.tool, c.args, got, bare[i])
 				}
-				records := log.Records(t)
-				if !c.failed {
-					if len(records) != 0 {
-						t.Errorf("%s: a success wrote %d records: %v", c.tool, len(records), records)
-					}
-					continue
-				}
-				if len(records) != 1 {
-					t.Errorf("%s %v: %d records, want one: %v", c.tool, c.args, len(records), records)
-					continue
-				}
-				checkReport(t, c, records[0])
+				adaptertest.CheckReported(t, c.tool, c.failed, c.enforced, log.Records(t))
 			}
 		})
-	}
-}
-
-// checkReport checks the record of a failure in report-only mode: what
-// mcperr would have sent.
-func checkReport(t *testing.T, c rolloutCall, rec map[string]any) {
-	t.Helper()
-	want := c.enforced
-	if want == "" {
-		want = codes.ToolFailed // a result the handler built: reported as it is
-	}
-	masked := want == codes.InternalError
-	if rec["report_only"] != true || rec["code"] != string(want) || rec["masked"] != masked {
-		t.Errorf("%s: record %v, want report_only, code %s, masked %v", c.tool, rec, want, masked)
-	}
-	would, _ := rec["would_send"].(string)
-	ref, _ := rec["ref"].(string)
-	if masked && (ref == "" || would != `Internal error in tool "`+c.tool+`" (ref: `+ref+`).`) {
-		t.Errorf("%s: would_send %q with ref %q, want the masked text with the record's ref", c.tool, would, ref)
-	}
-	if !masked && would == "" {
-		t.Errorf("%s: no would_send in %v", c.tool, rec)
-	}
-	if c.enforced == "" && (rec["hand_built"] != true || ref == "") {
-		t.Errorf("%s: the record of a hand-built result has no hand_built or ref: %v", c.tool, rec)
 	}
 }
 
@@ -361,7 +325,7 @@ func TestReportOnlyReportsHandBuiltResultsWithThePolicy(t *testing.T) {
 	if len(recs) != 1 {
 		t.Fatalf("%d records, want one: %v", len(recs), recs)
 	}
-	checkReport(t, rolloutCall{tool: "hand_built", enforced: codes.InternalError}, recs[0])
+	adaptertest.CheckReported(t, "hand_built", true, codes.InternalError, recs)
 	if recs[0]["hand_built"] != true {
 		t.Errorf("record %v has no hand_built", recs[0])
 	}
