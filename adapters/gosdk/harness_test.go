@@ -13,15 +13,32 @@ import (
 	"github.com/mcperr/mcperr/adapters/gosdk"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/gosdkcompat"
 	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
 // protocols are the protocol versions a client of the SDK may negotiate that
-// change what a result looks like: the newest adds serverInfo to every
-// result's _meta.
-var protocols = []struct{ name, version string }{
-	{"latest", ""},
-	{"2025-11-25", "2025-11-25"},
+// change what a result looks like (with go-sdk v1.8.0 the newest adds
+// serverInfo to every result's _meta): the client's newest, then the newest
+// with the initialize handshake, where the SDK in the build speaks both.
+var protocols = func() []struct{ name, version string } {
+	out := []struct{ name, version string }{{"latest", ""}}
+	for _, v := range gosdkcompat.ProtocolVersions()[min(1, len(gosdkcompat.ProtocolVersions())):] {
+		out = append(out, struct{ name, version string }{v, v})
+	}
+	return out
+}()
+
+// sessionOptions returns the options of a client session that asks for
+// protocol version v ("" for the newest), skipping the test where the SDK
+// in the build cannot ask for one.
+func sessionOptions(t testing.TB, v string) *mcp.ClientSessionOptions {
+	t.Helper()
+	opts, err := gosdkcompat.ClientOptions(v)
+	if err != nil {
+		t.Skipf("protocol version %s: %v", v, err)
+	}
+	return opts
 }
 
 // textOut is the structured output of the tool that declares an output
@@ -288,7 +305,7 @@ func connect(t testing.TB, s *mcp.Server, version string) *mcp.ClientSession {
 	ss, err := s.Connect(ctx, st, nil)
 	must(t, err)
 	c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil)
-	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	cs, err := c.Connect(ctx, ct, sessionOptions(t, version))
 	must(t, err)
 	t.Cleanup(func() {
 		cs.Close()

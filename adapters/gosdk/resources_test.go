@@ -183,7 +183,7 @@ func connectHTTP(t testing.TB, s *mcp.Server, version string) *mcp.ClientSession
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	t.Cleanup(srv.Close)
 	c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil)
-	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, sessionOptions(t, version))
 	must(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs

@@ -113,5 +113,16 @@ func protocolVersion(req mcp.Request) (v string) {
 	if r, ok := req.(interface{ ProtocolVersion() string }); ok {
 		return r.ProtocolVersion()
 	}
+	// go-sdk before v1.7.0 has no ServerRequest.ProtocolVersion, and
+	// speaks no version after 2025-11-25: the session's version is the one
+	// its client asked for, or that one.
+	if s, ok := req.GetSession().(*mcp.ServerSession); ok && s != nil {
+		if p := s.InitializeParams(); p != nil && p.ProtocolVersion != "" {
+			return min(p.ProtocolVersion, lastBeforeV17)
+		}
+	}
 	return ""
 }
+
+// lastBeforeV17 is the newest protocol version go-sdk spoke before v1.7.0.
+const lastBeforeV17 = "2025-11-25"

@@ -86,7 +86,7 @@ func TestStdio(t *testing.T) {
 				cmd.Env = append(os.Environ(), serveEnv+"="+name)
 				cmd.Stderr = stderr
 				c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil)
-				cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: proto.version})
+				cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, sessionOptions(t, proto.version))
 				must(t, err)
 				listTools(t, cs)
 				runTable(t, st, cs, &fileLog{f: stderr}, nil)
@@ -109,7 +109,7 @@ func TestStreamableHTTP(t *testing.T) {
 			srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 			defer srv.Close()
 			c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil)
-			cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, &mcp.ClientSessionOptions{ProtocolVersion: proto.version})
+			cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, sessionOptions(t, proto.version))
 			must(t, err)
 			listTools(t, cs)
 			defer cs.Close()

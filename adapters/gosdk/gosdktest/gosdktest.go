@@ -14,7 +14,6 @@ package gosdktest
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/internal/gosdkcompat"
 	"github.com/mcperr/mcperr/mcperrtest"
 )
 
@@ -31,10 +31,13 @@ import (
 const defaultCallTimeout = time.Minute
 
 // ProtocolVersions returns the protocol versions a test should run a server
-// under, newest first: the newest go-sdk speaks, whose sessions begin with
-// server/discover, and the newest with the initialize handshake. What a
-// result looks like differs between them (the newest adds to its _meta).
-func ProtocolVersions() []string { return []string{"2026-07-28", "2025-11-25"} }
+// under, newest first: the newest the go-sdk in the build speaks (with
+// go-sdk v1.8.0, 2026-07-28, whose sessions begin with server/discover),
+// and the newest it speaks with the initialize handshake, if that is
+// another. What a result looks like differs between them (the newest adds
+// to its _meta). Before go-sdk v1.8.0, whose client cannot ask for a
+// version, it is the one version the client speaks.
+func ProtocolVersions() []string { return gosdkcompat.ProtocolVersions() }
 
 // Option configures Connect.
 type Option func(*config)
@@ -45,9 +48,10 @@ type config struct {
 }
 
 // WithProtocolVersion makes the client ask for protocol version v, one of
-// mcp.SupportedProtocolVersions. Connect fails the test if the session does
-// not speak it. By default the client asks for the newest, as go-sdk's
-// client does.
+// those go-sdk speaks. Connect fails the test if the session does not speak
+// it, or if the go-sdk in the build cannot ask for a version (before
+// v1.8.0). By default the client asks for the newest, as go-sdk's client
+// does.
 func WithProtocolVersion(v string) Option {
 	return func(c *config) { c.version = v }
 }
@@ -90,8 +94,9 @@ func Connect(tb testing.TB, s *mcp.Server, opts ...Option) *Client {
 		tb.Fatalf("gosdktest.Connect: the server is nil")
 		return nil
 	}
-	if cfg.version != "" && !slices.Contains(mcp.SupportedProtocolVersions(), cfg.version) {
-		tb.Fatalf("gosdktest.Connect: go-sdk does not speak protocol version %q; it speaks %q", cfg.version, mcp.SupportedProtocolVersions())
+	sessionOpts, err := gosdkcompat.ClientOptions(cfg.version)
+	if err != nil {
+		tb.Fatalf("gosdktest.Connect: go-sdk does not speak protocol version %q: %v", cfg.version, err)
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), defaultCallTimeout)
@@ -104,7 +109,7 @@ func Connect(tb testing.TB, s *mcp.Server, opts ...Option) *Client {
 	}
 	rec := &recorder{}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcperrtest", Version: "0.0.0"}, nil)
-	cs, err := client.Connect(ctx, &recordingTransport{inner: ct, rec: rec}, &mcp.ClientSessionOptions{ProtocolVersion: cfg.version})
+	cs, err := client.Connect(ctx, &recordingTransport{inner: ct, rec: rec}, sessionOpts)
 	if err != nil {
 		ss.Close()
 		tb.Fatalf("gosdktest.Connect: connect the client: %v", err)
@@ -118,7 +123,7 @@ func Connect(tb testing.TB, s *mcp.Server, opts ...Option) *Client {
 		want = ProtocolVersions()[0]
 	}
 	if got := cs.InitializeResult().ProtocolVersion; got != want {
-		tb.Fatalf("gosdktest.Connect: the session speaks protocol version %q, want %q", got, want)
+		tb.Fatalf("gosdktest.Connect: go-sdk does not speak protocol version %q: the session speaks %q; it speaks %q", want, got, ProtocolVersions())
 		return nil
 	}
 	for _, err := range cs.Tools(ctx, nil) {

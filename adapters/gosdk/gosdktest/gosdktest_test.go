@@ -198,9 +198,6 @@ func TestConnectRefusesWhatItCannotDo(t *testing.T) {
 		{"nil server", nil, nil, "the server is nil"},
 		{"unknown version", mcp.NewServer(&mcp.Implementation{Name: "x", Version: "1"}, nil),
 			[]gosdktest.Option{gosdktest.WithProtocolVersion("2099-01-01")}, `go-sdk does not speak protocol version "2099-01-01"`},
-		{"version the server refuses", mcp.NewServer(&mcp.Implementation{Name: "x", Version: "1"},
-			&mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-06-18"}}),
-			[]gosdktest.Option{gosdktest.WithProtocolVersion("2025-11-25")}, "gosdktest.Connect"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := &fakeTB{}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/gosdkcompat"
 	"github.com/mcperr/mcperr/mcperrtest"
 )
 
@@ -239,6 +240,18 @@ func (o ToolOptions) MCPGo() []mcpgo.Option {
 	return opts
 }
 
+// recordedElsewhere says why the bare answers cannot be checked against
+// the tables in this build, or "" if they can: the tables were recorded
+// with go-sdk v1.8.0 and mcp-go v1.2.1, and the bytes a bare go-sdk server
+// sends differ before v1.8.0 (it adds serverInfo to _meta from v1.8.0).
+// The configurations are still checked against this build's bare answers.
+func recordedElsewhere() string {
+	if !gosdkcompat.CanChooseVersion() {
+		return "the tables' bare answers were recorded with go-sdk v1.8.0; this build has an older go-sdk: each configuration is still checked against this build's bare answers"
+	}
+	return ""
+}
+
 // Start builds the server for cfg and connects a client to it: without
 // mcperr when install is false; otherwise with a pipeline of cfg.Options
 // and logger, installed at the server's constructor.
@@ -256,9 +269,13 @@ func Run(t *testing.T, cases []Case, vars map[string]string, start Start, config
 	runBare := func(t *testing.T) {
 		c := start(t, Config{Name: "bare"}, false, nil)
 		for _, tc := range cases {
-			a := c.Call(t, tc.Tool, ex.args(tc.Args))
-			bare[tc.Name] = a
-			if want := ex.json(tc.Bare); string(a.Bytes) != want {
+			bare[tc.Name] = c.Call(t, tc.Tool, ex.args(tc.Args))
+		}
+		if reason := recordedElsewhere(); reason != "" {
+			t.Skip(reason)
+		}
+		for _, tc := range cases {
+			if a, want := bare[tc.Name], ex.json(tc.Bare); string(a.Bytes) != want {
 				t.Errorf("%s: the bare server sent\n%s\nwant\n%s", tc.Name, a.Bytes, want)
 			}
 		}
