@@ -9,8 +9,9 @@
 //
 // Every type keeps two audiences apart. Its PublicMessage and PublicDetails
 // are what the model may read; its Error text (and a Validation's
-// LogValue, which holds the offending values) is for the server's log only
-// and may carry more (an Authorization's permission and subject). Field
+// offending values) is for the server's log only and may carry more (an
+// Authorization's permission and subject). The package imports no logging
+// package: mcperr's pipeline builds the log view. Field
 // comments say which is which.
 //
 // The types work with errors.Is and errors.As through any amount of

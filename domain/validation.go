@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"log/slog"
 	"strings"
 
 	"github.com/mcperr/mcperr/codes"
@@ -41,7 +40,8 @@ func NewValidation(field string, value any, constraint string) *Validation {
 	return &Validation{Violations: []Violation{{Field: field, Constraint: constraint, Value: value}}}
 }
 
-// Error returns the public message; the offending values stay in LogValue.
+// Error returns the public message; the offending values stay in
+// Violations, which mcperr logs (unless its pipeline redacts) and never sends.
 func (e *Validation) Error() string { return e.PublicMessage() }
 
 // ErrorCode returns codes.ValidationError.
@@ -93,17 +93,4 @@ func (e *Validation) PublicDetails() map[string]any {
 		vs[i] = m
 	}
 	return map[string]any{"violations": vs}
-}
-
-// LogValue returns every violation, values included.
-func (e *Validation) LogValue() slog.Value {
-	attrs := make([]slog.Attr, len(e.Violations))
-	for i, v := range e.Violations {
-		key := v.Field
-		if key == "" {
-			key = "(root)"
-		}
-		attrs[i] = slog.Group(key, slog.String("constraint", v.Constraint), slog.Any("value", v.Value))
-	}
-	return slog.GroupValue(attrs...)
 }

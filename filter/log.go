@@ -129,7 +129,7 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 		attrs = append(attrs, slog.String("filter_error", p.text(h.filterErr)))
 	}
 	if !p.redact && h.refused != nil {
-		attrs = append(attrs, slog.Attr{Key: "fields", Value: logView(h.refused)})
+		attrs = append(attrs, slog.Attr{Key: "fields", Value: logView(validationView{h.refused})})
 	} else if !p.redact {
 		if v := h.logValuer(); v != nil {
 			attrs = append(attrs, slog.Attr{Key: "fields", Value: logView(v)})

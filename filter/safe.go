@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -117,7 +118,10 @@ func (f *chainFacts) note(e error) {
 		}
 	}
 	if f.valuer == nil {
-		if v, ok := e.(slog.LogValuer); ok {
+		switch v := e.(type) {
+		case *domain.Validation:
+			f.valuer = validationView{v}
+		case slog.LogValuer:
 			f.valuer = v
 		}
 	}
@@ -145,11 +149,15 @@ func slowFacts(err error) chainFacts {
 	}
 	f.canceled = errors.Is(err, context.Canceled)
 	f.deadline = errors.Is(err, context.DeadlineExceeded)
+	var val *domain.Validation
 	var lv interface {
 		error
 		slog.LogValuer
 	}
-	if errors.As(err, &lv) {
+	switch {
+	case errors.As(err, &val):
+		f.valuer = validationView{val}
+	case errors.As(err, &lv):
 		f.valuer = lv
 	}
 	var fm interface {
@@ -273,6 +281,29 @@ func boundMessage(s string, max int) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// validationView is the log view of a domain.Validation: every violation,
+// its value included, grouped by field ("(root)" for the arguments as a
+// whole). The domain package imports no logging package; its log view is
+// built here.
+type validationView struct{ v *domain.Validation }
+
+// LogValue implements slog.LogValuer.
+func (w validationView) LogValue() slog.Value {
+	if w.v == nil {
+		return slog.GroupValue()
+	}
+	attrs := make([]slog.Attr, min(len(w.v.Violations), maxGroupAttrs))
+	for i := range attrs {
+		v := w.v.Violations[i]
+		key := v.Field
+		if key == "" {
+			key = "(root)"
+		}
+		attrs[i] = slog.Group(key, slog.String("constraint", v.Constraint), slog.Any("value", v.Value))
+	}
+	return slog.GroupValue(attrs...)
 }
 
 // logView returns the log view of a slog.LogValuer, resolved without

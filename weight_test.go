@@ -1,0 +1,45 @@
+package mcperr_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// domainWeightLimit is the most bytes a program that uses only mcperr's
+// domain package may grow by over the same program with errors.New.
+const domainWeightLimit = 150 << 10
+
+// TestDomainWeight builds internal/testrig/weight/domain, a service layer
+// that returns domain.NewNotFound and imports nothing else of mcperr, and
+// internal/testrig/weight/errorsnew, the same with errors.New, and fails if
+// the first is more than domainWeightLimit bytes larger: a service layer
+// must pay little for returning domain errors.
+func TestDomainWeight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two programs")
+	}
+	dir := t.TempDir()
+	size := func(pkg string) int64 {
+		t.Helper()
+		out := filepath.Join(dir, filepath.Base(pkg))
+		cmd := exec.Command("go", "build", "-o", out, pkg)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+		}
+		fi, err := os.Stat(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	base := size("./internal/testrig/weight/errorsnew")
+	withDomain := size("./internal/testrig/weight/domain")
+	grow := withDomain - base
+	t.Logf("domain weight: %d bytes with domain.NewNotFound, %d with errors.New: +%d bytes (+%.1f KB; limit %d KB)",
+		withDomain, base, grow, float64(grow)/1024, domainWeightLimit>>10)
+	if grow > domainWeightLimit {
+		t.Errorf("a program using only domain is %d bytes larger than with errors.New, over the limit of %d", grow, domainWeightLimit)
+	}
+}
