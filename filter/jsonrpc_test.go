@@ -64,7 +64,7 @@ func TestJSONRPCCodes(t *testing.T) {
 		{"cancelled", resource("2026-07-28"), context.Canceled, invalidParams, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f := checked(t, p.Handle(context.Background(), c.call, c.err))
+			f := checked(t, p.Handle(endedAs(context.Background(), c.err), c.call, c.err))
 			if f.JSONRPCCode != c.code {
 				t.Errorf("JSON-RPC code = %d, want %d (%s)", f.JSONRPCCode, c.code, f.Envelope.Message)
 			}

@@ -76,9 +76,12 @@ func New(opts ...Option) (*Pipeline, error) {
 //
 //   - a public error (a ToolError, a domain error): its code, message,
 //     details and retry advice, and a ToolError's hint;
-//   - context.Canceled or context.DeadlineExceeded in the chain: CANCELLED
+//   - the request's own context cancelled or past its deadline, with
+//     context.Canceled or context.DeadlineExceeded in the chain: CANCELLED
 //     (retryable, no ref) or TIMEOUT (a server error, retryable, its text
-//     ending with its ref);
+//     ending with its ref), as ctx.Err() says. A cancellation or deadline
+//     of another context, such as a sub-operation's while the request is
+//     alive, is an internal error like any other;
 //   - an error of a call whose arguments do not fit the tool's input schema,
 //     as the adapter says: VALIDATION_ERROR naming the fields, never their
 //     values; the record keeps the error;
@@ -289,13 +292,19 @@ func (p *Pipeline) mapError(ctx context.Context, h *handling) Response {
 		h.public = pub
 		return r
 	}
-	switch {
-	case f.canceled:
-		h.ownText = true
-		return Response{Code: codes.Cancelled, Message: cancelledText(h.call)}
-	case f.deadline:
-		h.ownText = true
-		return Response{Code: codes.Timeout, Message: timeoutText(h.call)}
+	if f.canceled || f.deadline {
+		// Only the request's own context makes a cancellation or a timeout
+		// the client's to know of: a sub-operation's context, cancelled or
+		// past its deadline while the request is alive, is a server
+		// failure like any other, masked below.
+		switch requestErr(ctx) {
+		case context.Canceled:
+			h.ownText = true
+			return Response{Code: codes.Cancelled, Message: cancelledText(h.call)}
+		case context.DeadlineExceeded:
+			h.ownText = true
+			return Response{Code: codes.Timeout, Message: timeoutText(h.call)}
+		}
 	}
 	if v := refused(ctx); v != nil {
 		// The call failed and its arguments do not fit the tool's schema:
@@ -305,6 +314,17 @@ func (p *Pipeline) mapError(ctx context.Context, h *handling) Response {
 		return Response{Code: v.ErrorCode(), Message: v.PublicMessage(), Details: v.PublicDetails()}
 	}
 	return p.internal(h)
+}
+
+// requestErr returns the error of the request's own context, which is
+// done; nil while the request is alive, or if asking panics.
+func requestErr(ctx context.Context) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = nil
+		}
+	}()
+	return ctx.Err()
 }
 
 // refused asks the adapter, through the request's context, how the

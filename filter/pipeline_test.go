@@ -183,7 +183,7 @@ func TestContract(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, filter.WithRegistry(reg))
-			f := h.handle(t, context.Background(), call, tt.err)
+			f := h.handle(t, endedAs(context.Background(), tt.err), call, tt.err)
 			recs := h.records(t)
 			if len(recs) != 1 {
 				t.Fatalf("%d log records, want exactly 1: %v", len(recs), recs)

@@ -57,7 +57,7 @@ func TestArgumentsDecideOnlyWhatWouldBeMasked(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			asked = 0
-			f := newHarness(t).handle(t, withArguments(v, &asked), call, tt.err)
+			f := newHarness(t).handle(t, endedAs(withArguments(v, &asked), tt.err), call, tt.err)
 			if f.Envelope.Code != tt.code {
 				t.Errorf("code %s, want %s", f.Envelope.Code, tt.code)
 			}

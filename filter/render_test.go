@@ -72,7 +72,7 @@ func TestRenderForModel(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, filter.WithRegistry(renderCodes(t)))
-			f := h.handle(t, context.Background(), call, tt.err)
+			f := h.handle(t, endedAs(context.Background(), tt.err), call, tt.err)
 			ref := f.Envelope.Ref
 			want := make([]string, len(tt.want))
 			for i, w := range tt.want {

@@ -69,12 +69,18 @@ func TestLoad(t *testing.T) {
 	goleak.VerifyNone(t, leaks)
 }
 
-// withTimeout gives the handler h a context that expires after d.
-func withTimeout(d time.Duration, h mcp.ToolHandlerFor[map[string]any, any]) mcp.ToolHandlerFor[map[string]any, any] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in map[string]any) (*mcp.CallToolResult, any, error) {
-		ctx, cancel := context.WithTimeout(ctx, d)
-		defer cancel()
-		return h(ctx, req, in)
+// requestTimeout is a server's own receiving middleware that gives every
+// tool call a deadline of d: the request's own deadline.
+func requestTimeout(d time.Duration) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/call" {
+				return next(ctx, method, req)
+			}
+			ctx, cancel := context.WithTimeout(ctx, d)
+			defer cancel()
+			return next(ctx, method, req)
+		}
 	}
 }
 
@@ -140,12 +146,16 @@ func TestLoadClientCancels(t *testing.T) {
 	}
 }
 
-// TestLoadDeadline protects TIMEOUT, retryable, with a ref in exactly one ERROR record, for a handler whose own deadline expires, and a server that keeps serving.
+// TestLoadDeadline protects TIMEOUT, retryable, with a ref in exactly one
+// ERROR record, for a request whose own deadline, set by the server's own
+// middleware around every call, expires, and a server that keeps serving.
 func TestLoadDeadline(t *testing.T) {
 	for _, e := range hostileEntries {
 		t.Run(e.name, func(t *testing.T) {
 			log := newSignalLog()
-			cs := connectBounded(t, loadServer(t, e, log, withTimeout(20*time.Millisecond, hostileHandler(adaptertest.BlockUntilDone(nil)))))
+			s := loadServer(t, e, log, hostileHandler(adaptertest.BlockUntilDone(nil)))
+			s.AddReceivingMiddleware(requestTimeout(20 * time.Millisecond)) // added last: outermost
+			cs := connectBounded(t, s)
 			r := callBounded(t, cs, "x", nil)
 			adaptertest.CheckTimeout(t, r, failureRecords(log.Records(t)), e.installed)
 			checkServing(t, cs)

@@ -108,10 +108,11 @@ func withTimeout(d time.Duration, h server.ToolHandlerFunc) server.ToolHandlerFu
 }
 
 // loadServer returns a server with tool "ok" and tool "x" of h, added
-// through e, logging into log, and an in-process client of it.
-func loadServer(t *testing.T, e hostileEntry, log *adaptertest.Log, h server.ToolHandlerFunc) *client.Client {
+// through e, logging into log, made with opts, and an in-process client of
+// it.
+func loadServer(t *testing.T, e hostileEntry, log *adaptertest.Log, h server.ToolHandlerFunc, opts ...server.ServerOption) *client.Client {
 	t.Helper()
-	s := server.NewMCPServer("ctx", "1.0.0")
+	s := server.NewMCPServer("ctx", "1.0.0", opts...)
 	if e.installed {
 		if err := mcpgo.Install(s, testPipeline(log.Logger())); err != nil {
 			t.Fatal(err)
@@ -163,13 +164,17 @@ func TestLoadClientCancels(t *testing.T) {
 }
 
 // TestLoadDeadline protects TIMEOUT, retryable, with a ref in exactly one
-// ERROR record, for a handler whose own deadline expires, and a server that
-// keeps serving.
+// ERROR record, for a request whose own deadline, set by the server's own
+// middleware around every call, expires, and a server that keeps serving.
 func TestLoadDeadline(t *testing.T) {
 	for _, e := range hostileEntries {
 		t.Run(e.name, func(t *testing.T) {
 			var log adaptertest.Log
-			cl := loadServer(t, e, &log, withTimeout(20*time.Millisecond, hostileHandler(adaptertest.BlockUntilDone(nil))))
+			// The server's own middleware, given before Install: outermost.
+			cl := loadServer(t, e, &log, hostileHandler(adaptertest.BlockUntilDone(nil)),
+				server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+					return withTimeout(20*time.Millisecond, next)
+				}))
 			r := guardedCall(t, cl, "x", nil)
 			adaptertest.CheckTimeout(t, r, log.Records(t), true)
 			checkServing(t, cl)

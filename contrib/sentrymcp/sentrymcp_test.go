@@ -61,6 +61,15 @@ func newHub(t *testing.T) (*sentry.Hub, *fakeTransport) {
 	return sentry.NewHub(client, sentry.NewScope()), tr
 }
 
+// whenDone returns a handler that waits for its request to end and fails
+// with what its context says, behind text.
+func whenDone(text string) func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+	return func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		<-ctx.Done()
+		return nil, nil, fmt.Errorf("%s: %w", text, ctx.Err())
+	}
+}
+
 // TestObserver runs go-sdk's client against a go-sdk server whose tools
 // fail with a secret in their errors, and checks what reached Sentry.
 func TestObserver(t *testing.T) {
@@ -82,10 +91,10 @@ func TestObserver(t *testing.T) {
 	for name, h := range map[string]func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error){
 		"plain":     fail(fmt.Errorf("dial 10.0.0.5: password=%s refused", secret)),
 		"crdb":      fail(crdb.Wrapf(crdb.Newf("password=%s", secret), "connect to %s", "db.internal")),
-		"slow":      fail(fmt.Errorf("query with password=%s: %w", secret, context.DeadlineExceeded)),
+		"slow":      whenDone("query with password=" + secret),
 		"toolerror": fail(toolerr.New("b must not be zero.")),
 		"notfound":  fail(domain.NewNotFound("Order", "ord_9")),
-		"cancelled": fail(fmt.Errorf("password=%s: %w", secret, context.Canceled)),
+		"cancelled": whenDone("password=" + secret),
 		"panics": func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			panic("token " + secret)
 		},
@@ -94,6 +103,25 @@ func TestObserver(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The server's own middleware, outermost: "slow" runs out of the
+	// request's time, and "cancelled" is cancelled, as a client cancels.
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
+				switch call.Params.Name {
+				case "slow":
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, time.Millisecond)
+					defer cancel()
+				case "cancelled":
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithCancel(ctx)
+					cancel()
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
 	c := gosdktest.Connect(t, s)
 
 	// checkEvent checks the one event a server error sent.

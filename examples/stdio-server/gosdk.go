@@ -99,6 +99,17 @@ func goSDKServer(logger *slog.Logger, bare bool, opts ...filter.Option) (*mcp.Se
 			return nil, f, err
 		}))
 	addGoSDKResources(s)
+	// The server's own time limit for every tool call, outermost.
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, CallTimeout)
+				defer cancel()
+			}
+			return next(ctx, method, req)
+		}
+	})
 	return s, firstErr
 }
 

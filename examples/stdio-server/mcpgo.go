@@ -93,7 +93,7 @@ func forecast(_ context.Context, _ mcp.CallToolRequest, args cityArgs) (Forecast
 // with mcperr installed first, configured with opts, unless bare.
 func mcpGoServer(logger *slog.Logger, bare bool, opts ...filter.Option) (*server.MCPServer, error) {
 	if bare {
-		s := server.NewMCPServer("mcperr-stdio-server", "1.0.0")
+		s := server.NewMCPServer("mcperr-stdio-server", "1.0.0", server.WithToolHandlerMiddleware(timeLimit))
 		s.AddTools(mcpGoTools()...)
 		s.AddTool(forecastTool, mcp.NewStructuredToolHandler(forecast))
 		addMCPGoResources(s)
@@ -103,7 +103,7 @@ func mcpGoServer(logger *slog.Logger, bare bool, opts ...filter.Option) (*server
 	if err != nil {
 		return nil, err
 	}
-	s := server.NewMCPServer("mcperr-stdio-server", "1.0.0")
+	s := server.NewMCPServer("mcperr-stdio-server", "1.0.0", server.WithToolHandlerMiddleware(timeLimit))
 	if err := mcpgo.Install(s, p); err != nil {
 		return nil, err
 	}
@@ -128,4 +128,14 @@ func serveMCPGo(ctx context.Context, logger *slog.Logger, bare bool, opts ...fil
 	stdio := server.NewStdioServer(s)
 	stdio.SetErrorLogger(log.New(os.Stderr, "mcp-go: ", 0))
 	return stdio.Listen(ctx, os.Stdin, os.Stdout)
+}
+
+// timeLimit is the server's own time limit for every tool call, given
+// before Install and so outermost.
+func timeLimit(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, cancel := context.WithTimeout(ctx, CallTimeout)
+		defer cancel()
+		return next(ctx, req)
+	}
 }

@@ -73,10 +73,13 @@ func Quote() (string, error) {
 	return "", domain.NewRateLimited(30 * time.Second)
 }
 
-// Slow runs out of time: its work takes longer than its deadline.
+// CallTimeout is the time the server gives each tool call: the deadline of
+// the request's own context.
+const CallTimeout = 200 * time.Millisecond
+
+// Slow runs out of time: its work takes longer than the server gives a
+// call.
 func Slow(ctx context.Context) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
-	defer cancel()
 	select {
 	case <-time.After(time.Second):
 		return "done", nil
