@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"runtime/debug"
@@ -346,4 +347,22 @@ func ExampleWithHandBuilt() {
 	fmt.Println(err)
 	// Output:
 	// mcperr: INVALID_OPTION: WithHandBuilt needs filter.PassHandBuilt, filter.ReportHandBuilt or filter.MaskHandBuilt, not 5
+}
+
+// A sentinel error of the standard library or a driver maps to what the
+// model should read in one line.
+func ExampleIs() {
+	p, err := filter.New(
+		filter.WithLogger(stdoutLogger()),
+		filter.WithGlobalFilters(filter.Is(fs.ErrNotExist, filter.Response{Code: codes.NotFound, Message: "No such report; list them with list_reports."})),
+	)
+	if err != nil {
+		panic(err)
+	}
+	_, err = os.Open("/reports/2026-q3.pdf")
+	f := p.Handle(context.Background(), filter.Call{Tool: "read_report"}, fmt.Errorf("read report: %w", err))
+	fmt.Println(f.Envelope.Code, f.Envelope.Message)
+	// Output:
+	// level=INFO msg="tool call failed" tool=read_report code=NOT_FOUND error="read report: open /reports/2026-q3.pdf: no such file or directory"
+	// NOT_FOUND No such report; list them with list_reports.
 }

@@ -3,6 +3,8 @@ package filter
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 )
 
 // Filter is an exception filter: it decides what the client receives for an
@@ -49,4 +51,40 @@ func (t typed[E]) Catch(ctx context.Context, call Call, err error) (*Response, e
 		return nil, nil
 	}
 	return t(ctx, call, target)
+}
+
+// Is returns a Filter that answers every error whose chain holds target,
+// as errors.Is finds it, with r, and passes every other error on: the one
+// line that maps a sentinel error, beside Catch, which maps a type.
+//
+//	filter.Is(sql.ErrNoRows, filter.Response{Code: codes.NotFound, Message: "No such order."})
+//
+// The Response is copied when Is is called; each answer is a copy of it.
+// Is returns nil, which WithGlobalFilters and the adapters' WithFilters
+// refuse with a definition error, if target is nil or r has no message.
+func Is(target error, r Response) Filter {
+	if target == nil || r.Message == "" {
+		return nil
+	}
+	r.Details = maps.Clone(r.Details)
+	r.Hints = slices.Clone(r.Hints)
+	if r.Retryable != nil {
+		retry := *r.Retryable
+		r.Retryable = &retry
+	}
+	return sentinel{target: target, r: r}
+}
+
+// sentinel is the Filter of Is.
+type sentinel struct {
+	target error
+	r      Response
+}
+
+func (s sentinel) Catch(_ context.Context, _ Call, err error) (*Response, error) {
+	if !errors.Is(err, s.target) {
+		return nil, nil
+	}
+	r := s.r
+	return &r, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -374,5 +375,20 @@ func TestReportOnlyResources(t *testing.T) {
 	}
 	if got := read(newPipeline(t, &log)); got == bare || strings.Contains(got, "owner is required") {
 		t.Errorf("enforcing: %q, want the masked error", got)
+	}
+}
+
+func TestSentinelFilter(t *testing.T) {
+	var log adaptertest.Log
+	s := mcp.NewServer(&mcp.Implementation{Name: "files", Version: "1.0.0"}, nil)
+	must(t, gosdk.Install(s, newPipeline(t, &log)))
+	read := func(context.Context, *mcp.CallToolRequest, countIn) (*mcp.CallToolResult, any, error) {
+		return nil, nil, fmt.Errorf("open /srv/%s/report.pdf: %w", rolloutSecret, fs.ErrNotExist)
+	}
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "read_report"}, read,
+		gosdk.WithFilters(filter.Is(fs.ErrNotExist, filter.Response{Code: codes.NotFound, Message: "No such report."}))))
+	got, res := wire(t, connect(t, s, ""), rolloutCall{tool: "read_report"})
+	if env, ok := gosdk.EnvelopeOf(res); !ok || env.Code != codes.NotFound || env.Message != "No such report." || strings.Contains(got, rolloutSecret) {
+		t.Errorf("read_report: %s, want the filter's NOT_FOUND without the path", got)
 	}
 }

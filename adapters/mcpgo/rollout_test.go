@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -371,5 +372,24 @@ func TestReportOnlyResources(t *testing.T) {
 	}
 	if got := read(testPipeline(log.Logger())); got == bare || strings.Contains(got, "owner is required") {
 		t.Errorf("enforcing: %q, want the masked error", got)
+	}
+}
+
+func TestSentinelFilter(t *testing.T) {
+	var log adaptertest.Log
+	s := server.NewMCPServer("files", "1.0.0")
+	if err := mcpgo.Install(s, testPipeline(log.Logger())); err != nil {
+		t.Fatal(err)
+	}
+	read := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("open /srv/%s/report.pdf: %w", rolloutSecret, fs.ErrNotExist)
+	}
+	if err := mcpgo.AddTool(s, mcp.NewTool("read_report"), read,
+		mcpgo.WithFilters(filter.Is(fs.ErrNotExist, filter.Response{Code: codes.NotFound, Message: "No such report."}))); err != nil {
+		t.Fatal(err)
+	}
+	got, res := wire(t, rolloutClient(t, s), rolloutCall{tool: "read_report"})
+	if env, ok := mcpgo.EnvelopeOf(res); !ok || env.Code != codes.NotFound || env.Message != "No such report." || strings.Contains(got, rolloutSecret) {
+		t.Errorf("read_report: %s, want the filter's NOT_FOUND without the path", got)
 	}
 }
