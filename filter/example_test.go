@@ -12,7 +12,9 @@ import (
 	"time"
 
 	crdb "github.com/cockroachdb/errors"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/adapters/gosdk"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
@@ -365,4 +367,54 @@ func ExampleIs() {
 	// Output:
 	// level=INFO msg="tool call failed" tool=read_report code=NOT_FOUND error="read report: open /reports/2026-q3.pdf: no such file or directory"
 	// NOT_FOUND No such report; list them with list_reports.
+}
+
+// A tool handler's own log lines carry the request id, the tool and the
+// session, as the pipeline's record of a failure does: a log search for
+// the id finds both.
+func ExampleLogHandler() {
+	handler := slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			switch a.Key {
+			case slog.TimeKey, "ref":
+				return slog.Attr{}
+			case "request_id":
+				return slog.String("request_id", "R")
+			}
+			return a
+		},
+	})
+	logger := slog.New(filter.LogHandler(handler))
+	p, err := filter.New(filter.WithLogger(logger))
+	if err != nil {
+		panic(err)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	if err := gosdk.Install(s, p); err != nil {
+		panic(err)
+	}
+	type args struct {
+		ID string `json:"id"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "get_order"}, func(ctx context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
+		logger.InfoContext(ctx, "querying replica", "replica", "r2", "order", in.ID)
+		return nil, nil, errors.New("replica r2: connection refused")
+	})
+
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := s.Connect(ctx, st, nil); err != nil {
+		panic(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer cs.Close()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_order", Arguments: map[string]any{"id": "ord_1"}}); err != nil {
+		panic(err)
+	}
+	// Output:
+	// level=INFO msg="querying replica" replica=r2 order=ord_1 request_id=R tool=get_order
+	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR request_id=R error="replica r2: connection refused"
 }

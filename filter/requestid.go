@@ -2,6 +2,7 @@ package filter
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/mcperr/mcperr/internal/callctx"
 )
@@ -17,4 +18,65 @@ func RequestIDFromContext(ctx context.Context) string {
 		return c.RequestID()
 	}
 	return ""
+}
+
+// LogHandler returns a slog.Handler that adds to every record logged with
+// the context of a request that mcperr serves what the pipeline's own
+// records say of it: request_id, the tool, resource, prompt or completion
+// (under the key "tool", "resource", "prompt" or "completion"), and
+// session_id where the session has one. Other records pass to next as they
+// are, and so do records that have a request_id already, such as the
+// pipeline's own. It is how a handler's own log lines join the failure's:
+//
+//	logger := slog.New(filter.LogHandler(slog.NewJSONHandler(os.Stderr, nil)))
+//	...
+//	logger.InfoContext(ctx, "querying replica", "replica", name) // inside a tool handler
+//
+// The request must be served under the adapter's Install; the attributes
+// go where the record's other attributes go, inside any group of next.
+func LogHandler(next slog.Handler) slog.Handler {
+	if next == nil {
+		return nil
+	}
+	return logHandler{next: next}
+}
+
+// logHandler is the slog.Handler of LogHandler.
+type logHandler struct{ next slog.Handler }
+
+func (h logHandler) Enabled(ctx context.Context, level slog.Level) bool {
+	return h.next.Enabled(ctx, level)
+}
+
+func (h logHandler) Handle(ctx context.Context, r slog.Record) error {
+	c := callctx.From(ctx)
+	if c == nil || hasRequestID(r) {
+		return h.next.Handle(ctx, r)
+	}
+	r = r.Clone()
+	r.AddAttrs(slog.String("request_id", c.RequestID()))
+	if c.Kind != "" {
+		r.AddAttrs(slog.String(c.Kind, bound(c.Target, 256)))
+	}
+	if c.SessionID != "" {
+		r.AddAttrs(slog.String("session_id", bound(c.SessionID, 256)))
+	}
+	return h.next.Handle(ctx, r)
+}
+
+func (h logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return logHandler{next: h.next.WithAttrs(attrs)}
+}
+
+func (h logHandler) WithGroup(name string) slog.Handler {
+	return logHandler{next: h.next.WithGroup(name)}
+}
+
+// hasRequestID reports whether r has a top-level request_id attribute.
+func hasRequestID(r slog.Record) (found bool) {
+	r.Attrs(func(a slog.Attr) bool {
+		found = a.Key == "request_id"
+		return !found
+	})
+	return found
 }

@@ -27,7 +27,10 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		case methodCallTool:
 			if call, ok := req.(*mcp.CallToolRequest); ok {
 				ctx = callctx.With(ctx, st)
-				callctx.From(ctx).Next = next
+				c := callctx.From(ctx)
+				c.Next = next
+				d := callOf(call)
+				c.Describe(methodCallTool, d.Tool, "", "", d.SessionID)
 				return st.callTool(ctx, next, call)
 			}
 		case methodReadResource, methodGetPrompt, methodComplete:

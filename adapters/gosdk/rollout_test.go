@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -390,5 +391,27 @@ func TestSentinelFilter(t *testing.T) {
 	got, res := wire(t, connect(t, s, ""), rolloutCall{tool: "read_report"})
 	if env, ok := gosdk.EnvelopeOf(res); !ok || env.Code != codes.NotFound || env.Message != "No such report." || strings.Contains(got, rolloutSecret) {
 		t.Errorf("read_report: %s, want the filter's NOT_FOUND without the path", got)
+	}
+}
+
+func TestHandlerLogsCarryTheCall(t *testing.T) {
+	var log adaptertest.Log
+	logger := slog.New(filter.LogHandler(log.Logger().Handler()))
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	must(t, gosdk.Install(s, newPipeline(t, &log)))
+	mcp.AddTool(s, &mcp.Tool{Name: "get_order"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ countIn) (*mcp.CallToolResult, any, error) {
+		logger.InfoContext(ctx, "querying replica", "replica", "r2")
+		return nil, nil, errors.New("replica r2 down")
+	})
+	_, res := wire(t, connect(t, s, ""), rolloutCall{tool: "get_order"})
+	env, _ := gosdk.EnvelopeOf(res)
+	recs := log.Records(t)
+	if len(recs) != 2 || env.RequestID == "" {
+		t.Fatalf("records %v, envelope %+v: want the handler's record and the failure's", recs, env)
+	}
+	for _, r := range recs {
+		if r["request_id"] != env.RequestID || r["tool"] != "get_order" {
+			t.Errorf("record %v, want request_id %s and tool get_order", r, env.RequestID)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/guard"
 )
 
@@ -21,6 +22,8 @@ func (st *serverState) serveRPC(ctx context.Context, next mcp.MethodHandler, met
 		// The SDK refuses it with an error of its own, before any handler.
 		return next(ctx, method, req)
 	}
+	d := rpcCallOf(req)
+	callctx.From(ctx).Describe(d.Method, "", d.Resource, d.Prompt, d.SessionID)
 	returned := false
 	defer func() {
 		if !returned {

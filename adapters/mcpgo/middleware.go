@@ -18,7 +18,10 @@ import (
 // call's request id.
 func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return st.serve(callctx.With(ctx, st), req, next, nil)
+		ctx = callctx.With(ctx, st)
+		d := callOf(ctx, &req)
+		callctx.From(ctx).Describe("tools/call", d.Tool, "", "", d.SessionID)
+		return st.serve(ctx, req, next, nil)
 	}
 }
 

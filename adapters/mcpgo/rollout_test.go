@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -391,5 +392,31 @@ func TestSentinelFilter(t *testing.T) {
 	got, res := wire(t, rolloutClient(t, s), rolloutCall{tool: "read_report"})
 	if env, ok := mcpgo.EnvelopeOf(res); !ok || env.Code != codes.NotFound || env.Message != "No such report." || strings.Contains(got, rolloutSecret) {
 		t.Errorf("read_report: %s, want the filter's NOT_FOUND without the path", got)
+	}
+}
+
+func TestHandlerLogsCarryTheCall(t *testing.T) {
+	var log adaptertest.Log
+	logger := slog.New(filter.LogHandler(log.Logger().Handler()))
+	s := server.NewMCPServer("orders", "1.0.0")
+	if err := mcpgo.Install(s, testPipeline(log.Logger())); err != nil {
+		t.Fatal(err)
+	}
+	s.AddTool(mcp.NewTool("get_order"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		logger.InfoContext(ctx, "querying replica", "replica", "r2")
+		return nil, errors.New("replica r2 down")
+	})
+	c := rolloutClient(t, s)
+	log.Records(t)
+	_, res := wire(t, c, rolloutCall{tool: "get_order"})
+	env, _ := mcpgo.EnvelopeOf(res)
+	recs := log.Records(t)
+	if len(recs) != 2 || env.RequestID == "" {
+		t.Fatalf("records %v, envelope %+v: want the handler's record and the failure's", recs, env)
+	}
+	for _, r := range recs {
+		if r["request_id"] != env.RequestID || r["tool"] != "get_order" || r["session_id"] == nil {
+			t.Errorf("record %v, want request_id %s, tool get_order and the session", r, env.RequestID)
+		}
 	}
 }

@@ -29,6 +29,7 @@ func (e *rpcFailure) Error() string { return e.f.Envelope.Message }
 // panicked again.
 func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), filters []filter.Filter) (res Res, err error) {
 	ctx = callctx.With(ctx, st)
+	callctx.From(ctx).Describe(call.Method, "", call.Resource, call.Prompt, call.SessionID)
 	var zero Res
 	returned := false
 	defer func() {

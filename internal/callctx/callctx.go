@@ -34,6 +34,12 @@ type Call struct {
 	// it only for a failure it would otherwise mask.
 	Arguments func() error
 
+	// Kind names what the request serves, as the pipeline's records do:
+	// "tool", "resource", "prompt" or "completion"; Target is its name or
+	// URI, and SessionID the session's id, "" without one. The adapters
+	// set them, for the records a handler writes with its context.
+	Kind, Target, SessionID string
+
 	// Next is the adapter's handle on the SDK's handlers inside its
 	// middleware (a go-sdk mcp.MethodHandler), for what the adapter must
 	// ask the server itself on a failure, such as the schema of a tool no
@@ -170,4 +176,26 @@ func NewID() string {
 		return hex.EncodeToString(b[:])
 	}
 	return id.String()
+}
+
+// Describe sets what c serves from the MCP method of its request (as
+// filter.Call names it), its tool, resource or prompt, and its session.
+func (c *Call) Describe(method, tool, resource, prompt, session string) {
+	if c == nil {
+		return
+	}
+	switch method {
+	case "resources/read":
+		c.Kind, c.Target = "resource", resource
+	case "prompts/get":
+		c.Kind, c.Target = "prompt", prompt
+	case "completion/complete":
+		c.Kind, c.Target = "completion", prompt
+		if prompt == "" {
+			c.Target = resource
+		}
+	default:
+		c.Kind, c.Target = "tool", tool
+	}
+	c.SessionID = session
 }
