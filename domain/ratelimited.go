@@ -8,9 +8,15 @@ import (
 	"github.com/mcperr/mcperr/codes"
 )
 
+// maxRetryAfter is the longest wait a RateLimited asks for, the bound
+// mcperr puts on every retry delay: a longer RetryAfter is sent as a week,
+// in the message, the details and the envelope alike.
+const maxRetryAfter = 7 * 24 * time.Hour
+
 // RateLimited reports that the caller sent too many requests.
 type RateLimited struct {
 	// RetryAfter is how long the caller should wait; zero if unknown. Public.
+	// A wait longer than a week is sent as a week.
 	RetryAfter time.Duration
 	// Limit describes the limit that was hit, such as "100/min per user".
 	// Log only.
@@ -38,7 +44,7 @@ func (e *RateLimited) Retryable() bool { return true }
 
 // RetryDelay returns RetryAfter: how long the caller should wait before it
 // retries. mcperr sends it in the error envelope as retryAfterSeconds.
-func (e *RateLimited) RetryDelay() time.Duration { return e.RetryAfter }
+func (e *RateLimited) RetryDelay() time.Duration { return min(e.RetryAfter, maxRetryAfter) }
 
 // PublicMessage returns "Too many requests. Retry after 30 seconds."
 func (e *RateLimited) PublicMessage() string {
@@ -57,5 +63,5 @@ func (e *RateLimited) PublicDetails() map[string]any {
 }
 
 func (e *RateLimited) retrySeconds() int64 {
-	return int64(math.Ceil(e.RetryAfter.Seconds()))
+	return int64(math.Ceil(e.RetryDelay().Seconds()))
 }

@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -362,6 +363,9 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 	var details []byte
 	if r.Details != nil && !h.masked {
 		b, reason := encodeDetails(r.Details)
+		if reason == "" && b != nil && r.Code == codes.ValidationError && !validViolations(b) {
+			b, reason = nil, "the details of a VALIDATION_ERROR hold violations that do not fit the envelope's schema: each needs a string field and constraint, and a pointer that is a JSON Pointer"
+		}
 		if reason != "" {
 			h.attrs = append(h.attrs, slog.String("details_error", p.text(errors.New(reason))))
 		}
@@ -433,6 +437,50 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 	}
 	p.log(ctx, h, f.Envelope, server)
 	return f
+}
+
+// validViolations reports whether the violations in details, a JSON
+// object, have the form the envelope's schema gives a VALIDATION_ERROR's:
+// an array of objects with a string field and constraint, and optionally a
+// string reason and a JSON Pointer. Details without violations fit.
+func validViolations(details []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(details, &top) != nil {
+		return false
+	}
+	raw, ok := top["violations"]
+	if !ok {
+		return true
+	}
+	var vs []struct {
+		Field      *string `json:"field"`
+		Constraint *string `json:"constraint"`
+		Pointer    *string `json:"pointer"`
+		Reason     *string `json:"reason"`
+	}
+	if json.Unmarshal(raw, &vs) != nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return false
+	}
+	for _, v := range vs {
+		if v.Field == nil || v.Constraint == nil || v.Pointer != nil && !jsonPointer(*v.Pointer) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonPointer reports whether s is a JSON Pointer (RFC 6901): empty, or
+// "/"-separated tokens in which "~" is followed by 0 or 1.
+func jsonPointer(s string) bool {
+	if s != "" && s[0] != '/' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '~' && (i+1 == len(s) || s[i+1] != '0' && s[i+1] != '1') {
+			return false
+		}
+	}
+	return true
 }
 
 // maxRequestID bounds the request id sent and logged.
