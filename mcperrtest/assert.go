@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
@@ -121,7 +122,13 @@ var maskedText = regexp.MustCompile(`^Internal error in tool ("(?:[^"\\]|\\.)*")
 // AssertMasked asserts that the call failed with an error that was masked:
 // code INTERNAL_ERROR, the text `Internal error in tool "x" (ref: R).` and
 // nothing else of the error, with x the tool called, and R the ref of the
-// envelope and of exactly one record of log, at error level. It returns R,
+// envelope and of exactly one record of log, at error level. Nothing else
+// of the error means: text blocks only, no structured content, and no part
+// of the error the record holds (its whole text, and each of its words
+// that has a character other than a letter, such as password=hunter2 or
+// 10.0.0.5:5432) anywhere in what the client received, another block, the
+// envelope or any other _meta key included. Under filter.WithRedaction the
+// record holds no such parts: plant a canary and use AssertNoCanary too. It returns R,
 // or "" if the assertion did not hold; then it reports what is wrong, what
 // the client received and what the server logged through tb.Errorf.
 func AssertMasked(tb testing.TB, res *Result, log *Log) (ref string) {
@@ -171,6 +178,7 @@ func (f *failure) masked(res *Result, recs []Record, checkLog bool) string {
 			f.addf("the envelope's message is %q, want the text of content[0]", env.Message)
 		}
 	}
+	f.nothingElse(res)
 	if !checkLog {
 		return ref
 	}
@@ -187,8 +195,70 @@ func (f *failure) masked(res *Result, recs []Record, checkLog bool) string {
 		f.addf("the record of ref %s is at level %s, want ERROR", ref, named[0].Level)
 	case named[0].Attrs["ref"] != ref:
 		f.addf("the record naming %s has ref attribute %v, want %s", ref, named[0].Attrs["ref"], ref)
+	default:
+		if errText, ok := named[0].Attrs["error"].(string); ok {
+			f.nothingOf(res, errText)
+		}
 	}
 	return ref
+}
+
+// nothingElse checks the form of a masked error result: text blocks only,
+// and no structured content.
+func (f *failure) nothingElse(res *Result) {
+	if len(res.StructuredContent) > 0 && string(res.StructuredContent) != "null" {
+		f.addf("the result has structuredContent %s: a masked error sends none", res.StructuredContent)
+	}
+	for i, c := range res.Content {
+		if c.Type != "text" {
+			f.addf("content[%d] is a %q block: a masked error sends text only", i, c.Type)
+		}
+	}
+}
+
+// nothingOf checks that no part of errText, the masked error as the log
+// holds it, is in any byte the client received: the whole text, and each
+// of its words that holds a character other than a letter (an address, a
+// key=value, a path, a number), six characters or longer, unless the
+// masked text itself holds it. A redacted error has no such parts.
+func (f *failure) nothingOf(res *Result, errText string) {
+	allowed := res.Text()
+	if res.Envelope != nil {
+		if b, err := json.Marshal(res.Envelope); err == nil {
+			allowed += string(b)
+		}
+	}
+	seen := map[string]bool{}
+	for _, part := range errorParts(errText) {
+		if seen[part] || strings.Contains(allowed, part) {
+			continue
+		}
+		seen[part] = true
+		for _, form := range escapedForms(part) {
+			if bytes.Contains(res.Raw, []byte(form)) {
+				f.addf("the client received %q, a part of the masked error %q", part, errText)
+				break
+			}
+		}
+	}
+}
+
+// errorParts returns the parts of an error's text whose presence in a
+// response means the error leaked.
+func errorParts(text string) []string {
+	var parts []string
+	if len(text) >= 8 {
+		parts = append(parts, text)
+	}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(`,;"'()[]{}`, r)
+	}) {
+		w = strings.TrimRight(w, ".:")
+		if len(w) >= 6 && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
+			parts = append(parts, w)
+		}
+	}
+	return parts
 }
 
 // AssertValidation asserts that the call's arguments were refused: an

@@ -1,0 +1,76 @@
+package gosdktest_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/adapters/gosdk/gosdktest"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/mcperrtest"
+)
+
+// leakyServer returns a server whose tools fail with a secret in their
+// error, masked correctly by mcperr, and a debugging middleware of the
+// server's own, outermost, that puts the error behind the masked result
+// somewhere else in it: a second text block, the structured content, or
+// a _meta key, as the tool's name says.
+func leakyServer(t *testing.T, log *mcperrtest.Log) *mcp.Server {
+	t.Helper()
+	p, err := filter.New(filter.WithLogger(log.Logger()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "leaky", Version: "1.0.0"}, nil)
+	if err := gosdk.Install(s, p); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"leak_block", "leak_structured", "leak_meta"} {
+		mcp.AddTool(s, &mcp.Tool{Name: name}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return nil, nil, errors.New("dial 10.0.0.5:5432: password=" + canary + " refused")
+		})
+	}
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			r, ok := res.(*mcp.CallToolResult)
+			if !ok || r.GetError() == nil {
+				return res, err
+			}
+			cause := errors.Unwrap(r.GetError()) // the handler's own error
+			if cause == nil {
+				return res, err
+			}
+			switch req.(*mcp.CallToolRequest).Params.Name {
+			case "leak_block":
+				r.Content = append(r.Content, &mcp.TextContent{Text: "debug: " + cause.Error()})
+			case "leak_structured":
+				r.StructuredContent = map[string]any{"debug": cause.Error()}
+			case "leak_meta":
+				r.Meta["debug"] = cause.Error()
+			}
+			return r, err
+		}
+	})
+	return s
+}
+
+// TestAssertMaskedFailsOnALeakingServer checks that AssertMasked fails on a
+// result whose first block is correctly masked but whose other parts carry
+// the error.
+func TestAssertMaskedFailsOnALeakingServer(t *testing.T) {
+	log := mcperrtest.NewLog(t)
+	c := gosdktest.Connect(t, leakyServer(t, log))
+	for tool, want := range map[string]string{
+		"leak_block":      `a part of the masked error`,
+		"leak_structured": `the result has structuredContent`,
+		"leak_meta":       `"password=` + canary + `", a part of the masked error`,
+	} {
+		t.Run(tool, func(t *testing.T) {
+			fails(t, func(tb testing.TB) { mcperrtest.AssertMasked(tb, c.Call(tool, nil), log) }, want)
+		})
+	}
+}
