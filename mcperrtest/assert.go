@@ -325,8 +325,10 @@ func (f *failure) violations(env *filter.Envelope, want []string) {
 
 // AssertNoCanary asserts that canary, a secret the test planted where only
 // the server should see it (an internal error, a panic value, a refused
-// argument), is in no byte the client received: not as written, not in any
-// JSON-escaped form, not in any key or string of the response once decoded.
+// argument), is in no byte the client received during the call: not in the
+// response, nor in any notification or request the server sent while the
+// call was in flight (Result.Received); not as written, not in any
+// JSON-escaped form, not in any key or string once decoded.
 // canary must not be empty.
 func AssertNoCanary(tb testing.TB, res *Result, canary string) bool {
 	tb.Helper()
@@ -341,22 +343,50 @@ func AssertNoCanary(tb testing.TB, res *Result, canary string) bool {
 	case len(res.Raw) == 0:
 		f.addf("the result holds no raw response to search")
 	default:
-		for _, form := range escapedForms(canary) {
-			if bytes.Contains(res.Raw, []byte(form)) {
-				f.addf("the client received the canary as %q", form)
-				break
-			}
-		}
-		var v any
-		if err := json.Unmarshal(res.Raw, &v); err != nil {
-			f.addf("the response is not JSON (%v), so its decoded strings cannot be searched", err)
-		} else {
-			for _, at := range pathsHolding(v, "", canary) {
-				f.addf("the client received the canary in %s", at)
-			}
+		f.noCanaryIn(res.Raw, "", canary)
+		for i, msg := range res.Received {
+			f.noCanaryIn(msg, fmt.Sprintf("received[%d] (a %s)", i, kindOf(msg)), canary)
 		}
 	}
 	return f.report(tb, res, "")
+}
+
+// noCanaryIn checks one message the client received for canary; where
+// names it, when it is not the response itself.
+func (f *failure) noCanaryIn(msg []byte, where, canary string) {
+	in := ""
+	if where != "" {
+		in = " in " + where
+	}
+	for _, form := range escapedForms(canary) {
+		if bytes.Contains(msg, []byte(form)) {
+			f.addf("the client received the canary as %q%s", form, in)
+			break
+		}
+	}
+	var v any
+	if err := json.Unmarshal(msg, &v); err != nil {
+		what := "the response"
+		if where != "" {
+			what = where
+		}
+		f.addf("%s is not JSON (%v), so its decoded strings cannot be searched", what, err)
+		return
+	}
+	for _, at := range pathsHolding(v, "", canary) {
+		f.addf("the client received the canary in %s%s", at, in)
+	}
+}
+
+// kindOf names a JSON-RPC message by its method.
+func kindOf(msg []byte) string {
+	var m struct {
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.Method == "" {
+		return "message"
+	}
+	return m.Method
 }
 
 // escapedForms returns canary as written and as a JSON encoder writes it,

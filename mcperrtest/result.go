@@ -39,6 +39,10 @@ type Result struct {
 	// Raw is the whole JSON-RPC response, as the client received it. Every
 	// byte of it reached the client.
 	Raw []byte
+	// Received are the other messages the client received while the call
+	// was in flight, in order, each as it was sent: notifications (progress,
+	// log messages) and the server's own requests. The SDK kits fill it.
+	Received []json.RawMessage
 }
 
 // Content is one content block of a tool result.

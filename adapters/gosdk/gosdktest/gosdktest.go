@@ -14,6 +14,7 @@ package gosdktest
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -181,7 +182,7 @@ func (c *Client) Call(name string, args any) *mcperrtest.Result {
 	defer cancel()
 	c.rec.start()
 	_, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	raw := c.rec.take()
+	raw, received := c.rec.take()
 	if raw == nil {
 		c.unanswered.Store(true)
 		c.tb.Fatalf("gosdktest: call %q: no response: %v", name, err)
@@ -192,34 +193,51 @@ func (c *Client) Call(name string, args any) *mcperrtest.Result {
 		c.tb.Fatalf("gosdktest: call %q: %v\nthe client received: %s", name, perr, raw)
 		return nil
 	}
+	res.Received = received
 	return res
 }
 
 // Session returns the client's session, for requests other than tool calls.
 func (c *Client) Session() *mcp.ClientSession { return c.session }
 
-// recorder keeps the response to the tools/call request in flight.
+// recorder keeps the response to the tools/call request in flight, and
+// every other message the client reads meanwhile.
 type recorder struct {
-	mu      sync.Mutex
-	waiting bool
-	id      jsonrpc.ID
-	sent    bool
-	raw     []byte
+	mu       sync.Mutex
+	waiting  bool
+	id       jsonrpc.ID
+	sent     bool
+	raw      []byte
+	received []json.RawMessage
 }
 
 // start prepares for a new call.
 func (r *recorder) start() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.waiting, r.sent, r.raw = true, false, nil
+	r.waiting, r.sent, r.raw, r.received = true, false, nil, nil
 }
 
-// take returns the response to the call, or nil, and stops waiting.
-func (r *recorder) take() []byte {
+// take returns the response to the call, or nil, and the other messages
+// read while it was in flight, and stops waiting.
+func (r *recorder) take() ([]byte, []json.RawMessage) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.waiting = false
-	return r.raw
+	return r.raw, r.received
+}
+
+// other keeps msg, a message that is not the call's response, if a call is
+// in flight.
+func (r *recorder) other(msg jsonrpc.Message) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.waiting {
+		return
+	}
+	if raw, err := jsonrpc.EncodeMessage(msg); err == nil {
+		r.received = append(r.received, raw)
+	}
 }
 
 // request notes the id of a tools/call request the client writes. The last
@@ -233,13 +251,16 @@ func (r *recorder) request(req *jsonrpc.Request) {
 	}
 }
 
-// response keeps the encoded resp if it answers the call's request.
+// response keeps the encoded resp if it answers the call's request, and
+// among the other messages otherwise.
 func (r *recorder) response(resp *jsonrpc.Response) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if !r.waiting || !r.sent || resp.ID != r.id {
+		r.mu.Unlock()
+		r.other(resp)
 		return
 	}
+	defer r.mu.Unlock()
 	raw, err := jsonrpc.EncodeMessage(resp)
 	if err == nil {
 		r.raw = raw
@@ -276,8 +297,13 @@ func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 func (c *recordingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if resp, ok := msg.(*jsonrpc.Response); ok && err == nil {
+	if err != nil {
+		return msg, err
+	}
+	if resp, ok := msg.(*jsonrpc.Response); ok {
 		c.rec.response(resp)
+	} else {
+		c.rec.other(msg)
 	}
 	return msg, err
 }

@@ -74,3 +74,36 @@ func TestAssertMaskedFailsOnALeakingServer(t *testing.T) {
 		})
 	}
 }
+
+// TestAssertNoCanaryReadsNotifications checks that AssertNoCanary fails on
+// a call whose result is clean but whose server sent the canary in a log
+// notification while the call was in flight.
+func TestAssertNoCanaryReadsNotifications(t *testing.T) {
+	log := mcperrtest.NewLog(t)
+	p, err := filter.New(filter.WithLogger(log.Logger()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "chatty", Version: "1.0.0"}, nil)
+	if err := gosdk.Install(s, p); err != nil {
+		t.Fatal(err)
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "chatty"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		//lint:ignore SA1019 servers still log to clients in the deprecation window; this one leaks through it on purpose
+		if err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "error", Data: "dial db: password=" + canary}); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, errors.New("dial db refused")
+	})
+	// Log messages follow the level the client sets, which it does with
+	// logging/setLevel on the versions with the initialize handshake.
+	versions := gosdktest.ProtocolVersions()
+	c := gosdktest.Connect(t, s, gosdktest.WithProtocolVersion(versions[len(versions)-1]))
+	//lint:ignore SA1019 the client asks for the log messages the server above leaks through
+	if err := c.Session().SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		t.Fatal(err)
+	}
+	res := c.Call("chatty", nil)
+	mcperrtest.AssertMasked(t, res, log) // the result itself is clean
+	fails(t, func(tb testing.TB) { mcperrtest.AssertNoCanary(tb, res, canary) }, "in received[0] (a notifications/message)")
+}

@@ -80,3 +80,29 @@ func TestAssertMaskedFailsOnALeakingServer(t *testing.T) {
 		})
 	}
 }
+
+// TestAssertNoCanaryReadsNotifications checks that AssertNoCanary fails on
+// a call whose result is clean but whose server sent the canary in a log
+// notification while the call was in flight.
+func TestAssertNoCanaryReadsNotifications(t *testing.T) {
+	log := mcperrtest.NewLog(t)
+	s := server.NewMCPServer("chatty", "1.0.0", server.WithLogging())
+	p, err := filter.New(filter.WithLogger(log.Logger()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mcpgo.Install(s, p); err != nil {
+		t.Fatal(err)
+	}
+	s.AddTool(mcp.NewTool("chatty"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/message",
+			map[string]any{"level": "error", "data": "dial db: password=" + canary}); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("dial db refused")
+	})
+	c := mcpgotest.Connect(t, s)
+	res := c.Call("chatty", nil)
+	mcperrtest.AssertMasked(t, res, log) // the result itself is clean
+	fails(t, func(tb testing.TB) { mcperrtest.AssertNoCanary(tb, res, canary) }, "in received[0] (a notifications/message)")
+}

@@ -180,11 +180,11 @@ func (c *Client) Call(name string, args any) *mcperrtest.Result {
 	case <-ctx.Done():
 		// A handler that ignores its context still runs; the call has no
 		// answer.
-		c.rec.take()
+		c.rec.take(true, 0)
 		c.tb.Fatalf("mcpgotest: call %q: no response: %v", name, ctx.Err())
 		return nil
 	}
-	raw := c.rec.take()
+	raw, received := c.rec.take(false, time.Second)
 	if raw == nil {
 		if err == nil {
 			err = errors.New("the calling goroutine ended without one, as it does when the handler calls runtime.Goexit")
@@ -197,6 +197,7 @@ func (c *Client) Call(name string, args any) *mcperrtest.Result {
 		c.tb.Fatalf("mcpgotest: call %q: %v\nthe client received: %s", name, perr, raw)
 		return nil
 	}
+	res.Received = received
 	return res
 }
 
@@ -204,28 +205,68 @@ func (c *Client) Call(name string, args any) *mcperrtest.Result {
 func (c *Client) MCPClient() *client.Client { return c.client }
 
 // recordingTransport is the client's in-process transport, recording the
-// response to the tools/call request in flight.
+// response to the tools/call request in flight and the notifications the
+// client receives meanwhile.
 type recordingTransport struct {
 	*transport.InProcessTransport
 
-	mu      sync.Mutex
-	waiting bool
-	raw     []byte
+	mu       sync.Mutex
+	waiting  bool
+	raw      []byte
+	received []json.RawMessage
+	last     time.Time // when the last notification arrived
 }
+
+// quietFor is how long take waits, after the response, for no further
+// notification: mcp-go hands a session's notifications to the client on a
+// goroutine of its own, so one the server sent before its response may
+// reach the client just after it.
+const quietFor = 25 * time.Millisecond
 
 // start prepares for a new call.
 func (t *recordingTransport) start() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.waiting, t.raw = true, nil
+	t.waiting, t.raw, t.received, t.last = true, nil, nil, time.Now()
 }
 
-// take returns the response to the call, or nil, and stops waiting.
-func (t *recordingTransport) take() []byte {
+// take returns the response to the call, or nil, and the notifications
+// received while it was in flight, and stops waiting. Unless quick, it
+// first waits until no notification has arrived for quietFor, at most
+// limit.
+func (t *recordingTransport) take(quick bool, limit time.Duration) ([]byte, []json.RawMessage) {
+	deadline := time.Now().Add(limit)
+	for !quick {
+		t.mu.Lock()
+		quiet := time.Since(t.last)
+		t.mu.Unlock()
+		if quiet >= quietFor || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(quietFor - quiet)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.waiting = false
-	return t.raw
+	return t.raw, t.received
+}
+
+// SetNotificationHandler records each notification the client receives
+// while a call is in flight, and hands every notification to handler.
+func (t *recordingTransport) SetNotificationHandler(handler func(mcp.JSONRPCNotification)) {
+	t.InProcessTransport.SetNotificationHandler(func(n mcp.JSONRPCNotification) {
+		t.mu.Lock()
+		if t.waiting {
+			if raw, err := json.Marshal(n); err == nil {
+				t.received = append(t.received, raw)
+			}
+			t.last = time.Now()
+		}
+		t.mu.Unlock()
+		if handler != nil {
+			handler(n)
+		}
+	})
 }
 
 // SendRequest sends request and keeps the response the client receives,
