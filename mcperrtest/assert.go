@@ -140,7 +140,10 @@ func AssertMasked(tb testing.TB, res *Result, log *Log) (ref string) {
 	} else {
 		f.addf("no Log to find the ref in: pass the Log whose Logger the server's pipeline logs to")
 	}
-	if f.toolResult(res, true) {
+	switch {
+	case res != nil && res.ProtocolError != nil && res.Method != "" && res.Method != methodCallTool:
+		ref = f.maskedRPC(res, recs, log != nil)
+	case f.toolResult(res, true):
 		ref = f.masked(res, recs, log != nil)
 	}
 	extra := ""
@@ -179,9 +182,64 @@ func (f *failure) masked(res *Result, recs []Record, checkLog bool) string {
 		}
 	}
 	f.nothingElse(res)
-	if !checkLog {
-		return ref
+	if checkLog {
+		f.loggedOnce(res, recs, ref)
 	}
+	return ref
+}
+
+// maskedRPC checks the JSON-RPC error of a masked resources/read or
+// prompts/get: code -32603, the masked text as its message, the envelope
+// as its data where the SDK sends one (mcp-go sends none), and its record;
+// it returns the ref.
+func (f *failure) maskedRPC(res *Result, recs []Record, checkLog bool) string {
+	pe := res.ProtocolError
+	if pe.Code != -32603 {
+		f.addf("the JSON-RPC error's code is %d, want -32603 (internal error)", pe.Code)
+	}
+	m := maskedRPCText.FindStringSubmatch(pe.Message)
+	if m == nil {
+		f.addf(`the JSON-RPC error's message is %q, want exactly Internal error in %s "x" (ref: R).`, pe.Message, nounOf(res.Method))
+		return ""
+	}
+	ref := m[3]
+	if m[1] != nounOf(res.Method) || res.Tool != "" && m[2] != strconv.Quote(res.Tool) {
+		f.addf("the message names %s %s, want %s %q", m[1], m[2], nounOf(res.Method), res.Tool)
+	}
+	if len(pe.Data) > 0 && string(pe.Data) != "null" {
+		var env filter.Envelope
+		switch err := json.Unmarshal(pe.Data, &env); {
+		case err != nil:
+			f.addf("the JSON-RPC error's data is not an envelope: %v", err)
+		case env.Code != codes.InternalError || env.Ref != ref || env.Message != pe.Message:
+			f.addf("the envelope in the data is code %s, ref %q, message %q; want INTERNAL_ERROR, the message's ref and text", env.Code, env.Ref, env.Message)
+		}
+	}
+	if checkLog {
+		f.loggedOnce(res, recs, ref)
+	}
+	return ref
+}
+
+// nounOf names what method serves, as the masked text does.
+func nounOf(method string) string {
+	switch method {
+	case "resources/read":
+		return "resource"
+	case "prompts/get":
+		return "prompt"
+	}
+	return "tool"
+}
+
+// methodCallTool is the method of a tool call.
+const methodCallTool = "tools/call"
+
+var maskedRPCText = regexp.MustCompile(`^Internal error in (resource|prompt|tool) ("(?:[^"\\]|\\.)*") \(ref: ([A-Za-z0-9._-]{1,64})\)\.$`)
+
+// loggedOnce checks that ref is named by exactly one record, at error
+// level, and that no part of the error it holds reached the client.
+func (f *failure) loggedOnce(res *Result, recs []Record, ref string) {
 	var named []Record
 	for _, r := range recs {
 		if names(r, ref) {
@@ -200,7 +258,6 @@ func (f *failure) masked(res *Result, recs []Record, checkLog bool) string {
 			f.nothingOf(res, errText)
 		}
 	}
-	return ref
 }
 
 // nothingElse checks the form of a masked error result: text blocks only,
@@ -223,6 +280,9 @@ func (f *failure) nothingElse(res *Result) {
 // masked text itself holds it. A redacted error has no such parts.
 func (f *failure) nothingOf(res *Result, errText string) {
 	allowed := res.Text()
+	if res.ProtocolError != nil {
+		allowed += res.ProtocolError.Message + string(res.ProtocolError.Data)
+	}
 	if res.Envelope != nil {
 		if b, err := json.Marshal(res.Envelope); err == nil {
 			allowed += string(b)

@@ -2,17 +2,20 @@
 // built with mcperr receives when a tool fails, and what the server logs.
 //
 // A test connects an in-memory client to its server with the package of its
-// SDK (mcperr/adapters/gosdk/gosdktest or mcperr/adapters/mcpgo/mcpgotest),
-// calls a tool, and gets a Result: what the client received, in a form that
-// is the same for both SDKs, with the mcperr envelope already typed. It then
-// asserts the contract:
+// SDK (mcperr/adapters/gosdk/gosdktest or mcperr/adapters/mcpgo/mcpgotest,
+// which have the same names: Connect, Call, ReadResource, GetPrompt,
+// SDKClient), calls a tool, reads a resource or gets a prompt, and gets a
+// Result: what the client received, in a form that is the same for both
+// SDKs, with the mcperr envelope already typed, and every notification the
+// client received meanwhile. It then asserts the contract:
 //
 //   - AssertToolError: the model reads this code and this message, exactly;
-//   - AssertMasked: the error is masked, and its ref is in exactly one record
-//     of the server's Log, at error level;
+//   - AssertMasked: the error is masked, nothing else of it is anywhere in
+//     the response, and its ref is in exactly one record of the server's
+//     Log, at error level; for a resource or prompt, its JSON-RPC error;
 //   - AssertValidation: the arguments were refused, naming these fields;
 //   - AssertNoCanary: a secret planted in the server reached no byte the
-//     client received;
+//     client received during the call, notifications included;
 //   - AssertSuccess: the call succeeded and mcperr added nothing;
 //   - AssertProtocolError: the server answered with a JSON-RPC error.
 //

@@ -18,7 +18,12 @@ import (
 // error (ProtocolError is set, and the other fields are zero but Tool and
 // Raw).
 type Result struct {
-	// Tool is the name of the tool that was called; "" when unknown.
+	// Method is the request's method: "tools/call", "resources/read" or
+	// "prompts/get"; "" when unknown, which is taken as a tool call.
+	Method string
+	// Tool is the name of the tool that was called, or, for the other
+	// methods, the URI of the resource read or the name of the prompt;
+	// "" when unknown.
 	Tool string
 	// ProtocolError is the JSON-RPC error the server answered with, or nil
 	// for a tool result.
@@ -99,11 +104,17 @@ func (r *Result) String() string {
 		return "the client received nothing (nil Result)"
 	}
 	var b strings.Builder
-	b.WriteString("the client received, for tools/call ")
+	method := r.Method
+	if method == "" {
+		method = "tools/call"
+	}
+	b.WriteString("the client received, for " + method + " ")
 	b.WriteString(strconv.Quote(r.Tool))
 	switch {
 	case r.ProtocolError != nil:
 		fmt.Fprintf(&b, ", a JSON-RPC error (code %d):\n", r.ProtocolError.Code)
+	case method != "tools/call":
+		b.WriteString(", a result:\n")
 	default:
 		fmt.Fprintf(&b, ", a tool result (isError: %t):\n", r.IsError)
 	}

@@ -74,7 +74,7 @@ func TestGoSDK(t *testing.T) {
 			log := mcperrtest.NewLog(t)
 			c := gosdktest.Connect(t, newGoSDKServer(t, tm, log), gosdktest.WithProtocolVersion(version))
 			ctx := context.Background()
-			cs := c.Session()
+			cs := c.SDKClient()
 			meta := mcp.Meta{"traceparent": traceparent, "tracestate": tracestate}
 
 			// A masked error: tool_error, with mcperr's code, ref and request id.

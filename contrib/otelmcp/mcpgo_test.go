@@ -63,7 +63,7 @@ func TestMCPGo(t *testing.T) {
 			log := mcperrtest.NewLog(t)
 			c := mcpgotest.Connect(t, newMCPGoServer(t, tm, log), mcpgotest.WithProtocolVersion(version))
 			ctx := context.Background()
-			mc := c.MCPClient()
+			mc := c.SDKClient()
 			meta := &mcp.Meta{AdditionalFields: map[string]any{"traceparent": traceparent, "tracestate": tracestate}}
 
 			// A masked error: tool_error, with mcperr's code, ref and request

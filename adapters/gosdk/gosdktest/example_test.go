@@ -73,7 +73,7 @@ func ExampleWithProtocolVersion() {
 	t := &fakeTB{}
 	t.Run(func(t testing.TB) {
 		c := gosdktest.Connect(t, newDivideServer(t, mcperrtest.NewLog(t)), gosdktest.WithProtocolVersion("2025-11-25"))
-		fmt.Println(c.Session().InitializeResult().ProtocolVersion)
+		fmt.Println(c.SDKClient().InitializeResult().ProtocolVersion)
 	})
 	// Output:
 	// 2025-11-25
@@ -92,11 +92,11 @@ func ExampleProtocolVersions() {
 	// 2025-11-25 true
 }
 
-func ExampleClient_Session() {
+func ExampleClient_SDKClient() {
 	t := &fakeTB{}
 	t.Run(func(t testing.TB) {
 		c := gosdktest.Connect(t, newDivideServer(t, mcperrtest.NewLog(t)))
-		tools, err := c.Session().ListTools(context.Background(), nil)
+		tools, err := c.SDKClient().ListTools(context.Background(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,4 +104,37 @@ func ExampleClient_Session() {
 	})
 	// Output:
 	// divide
+}
+
+func ExampleClient_ReadResource() {
+	t := &fakeTB{}
+	t.Run(func(t testing.TB) {
+		log := mcperrtest.NewLog(t)
+		s := newDivideServer(t, log)
+		s.AddResource(&mcp.Resource{URI: "db://orders", Name: "orders"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return nil, fmt.Errorf("dial 10.0.0.12:5432: connection refused")
+		})
+		res := gosdktest.Connect(t, s).ReadResource("db://orders")
+		ref := mcperrtest.AssertMasked(t, res, log)
+		fmt.Println(res.ProtocolError.Code, ref != "")
+	})
+	fmt.Println(t.Failed())
+	// Output:
+	// -32603 true
+	// false
+}
+
+func ExampleClient_GetPrompt() {
+	t := &fakeTB{}
+	t.Run(func(t testing.TB) {
+		log := mcperrtest.NewLog(t)
+		s := newDivideServer(t, log)
+		s.AddPrompt(&mcp.Prompt{Name: "summarize"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return nil, toolerr.New("Say which order to summarize.")
+		})
+		res := gosdktest.Connect(t, s).GetPrompt("summarize", nil)
+		fmt.Println(res.ProtocolError.Code, res.ProtocolError.Message)
+	})
+	// Output:
+	// -32602 Say which order to summarize.
 }

@@ -176,34 +176,68 @@ func (c *Client) Close() { c.close() }
 // Calls on one Client run one at a time.
 func (c *Client) Call(name string, args any) *mcperrtest.Result {
 	c.tb.Helper()
+	return c.do("tools/call", name, func(ctx context.Context) error {
+		_, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		return err
+	})
+}
+
+// ReadResource reads the resource uri and returns what the client
+// received: a Result whose ProtocolError is set when the read failed, for
+// mcperrtest.AssertMasked and mcperrtest.AssertProtocolError, as Call.
+func (c *Client) ReadResource(uri string) *mcperrtest.Result {
+	c.tb.Helper()
+	return c.do("resources/read", uri, func(ctx context.Context) error {
+		_, err := c.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		return err
+	})
+}
+
+// GetPrompt gets the prompt name with args and returns what the client
+// received, as ReadResource.
+func (c *Client) GetPrompt(name string, args map[string]string) *mcperrtest.Result {
+	c.tb.Helper()
+	return c.do("prompts/get", name, func(ctx context.Context) error {
+		_, err := c.session.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
+		return err
+	})
+}
+
+// do sends one request of method for target with send, and returns what
+// the client received.
+func (c *Client) do(method, target string, send func(ctx context.Context) error) *mcperrtest.Result {
+	c.tb.Helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
-	c.rec.start()
-	_, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	c.rec.start(method)
+	err := send(ctx)
 	raw, received := c.rec.take()
 	if raw == nil {
 		c.unanswered.Store(true)
-		c.tb.Fatalf("gosdktest: call %q: no response: %v", name, err)
+		c.tb.Fatalf("gosdktest: %s %q: no response: %v", method, target, err)
 		return nil
 	}
-	res, perr := mcperrtest.ParseResponse(name, raw)
+	res, perr := mcperrtest.ParseResponse(target, raw)
 	if perr != nil {
-		c.tb.Fatalf("gosdktest: call %q: %v\nthe client received: %s", name, perr, raw)
+		c.tb.Fatalf("gosdktest: %s %q: %v\nthe client received: %s", method, target, perr, raw)
 		return nil
 	}
+	res.Method = method
 	res.Received = received
 	return res
 }
 
-// Session returns the client's session, for requests other than tool calls.
-func (c *Client) Session() *mcp.ClientSession { return c.session }
+// SDKClient returns go-sdk's own client session, for requests the kit does
+// not make.
+func (c *Client) SDKClient() *mcp.ClientSession { return c.session }
 
 // recorder keeps the response to the tools/call request in flight, and
 // every other message the client reads meanwhile.
 type recorder struct {
 	mu       sync.Mutex
+	method   string // of the request in flight
 	waiting  bool
 	id       jsonrpc.ID
 	sent     bool
@@ -211,11 +245,11 @@ type recorder struct {
 	received []json.RawMessage
 }
 
-// start prepares for a new call.
-func (r *recorder) start() {
+// start prepares for a new request of method.
+func (r *recorder) start(method string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.waiting, r.sent, r.raw, r.received = true, false, nil, nil
+	r.method, r.waiting, r.sent, r.raw, r.received = method, true, false, nil, nil
 }
 
 // take returns the response to the call, or nil, and the other messages
@@ -240,13 +274,13 @@ func (r *recorder) other(msg jsonrpc.Message) {
 	}
 }
 
-// request notes the id of a tools/call request the client writes. The last
-// one of a call is the one answered last: go-sdk may send more than one
-// for a call under the newest protocol.
+// request notes the id of a request of the method in flight that the
+// client writes. The last one of a call is the one answered last: go-sdk
+// may send more than one for a call under the newest protocol.
 func (r *recorder) request(req *jsonrpc.Request) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.waiting {
+	if r.waiting && req.Method == r.method {
 		r.id, r.sent = req.ID, true
 	}
 }
@@ -289,7 +323,7 @@ type recordingConn struct {
 }
 
 func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method == "tools/call" {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 		c.rec.request(req)
 	}
 	return c.Connection.Write(ctx, msg)

@@ -212,12 +212,12 @@ func TestConnectRefusesWhatItCannotDo(t *testing.T) {
 func TestProtocolVersionsAreSpoken(t *testing.T) {
 	for _, v := range gosdktest.ProtocolVersions() {
 		c := gosdktest.Connect(t, mcp.NewServer(&mcp.Implementation{Name: "x", Version: "1"}, nil), gosdktest.WithProtocolVersion(v))
-		if got := c.Session().InitializeResult().ProtocolVersion; got != v {
+		if got := c.SDKClient().InitializeResult().ProtocolVersion; got != v {
 			t.Errorf("asked for %s, the session speaks %s", v, got)
 		}
 	}
 	c := gosdktest.Connect(t, mcp.NewServer(&mcp.Implementation{Name: "x", Version: "1"}, nil))
-	if got := c.Session().InitializeResult().ProtocolVersion; got != gosdktest.ProtocolVersions()[0] {
+	if got := c.SDKClient().InitializeResult().ProtocolVersion; got != gosdktest.ProtocolVersions()[0] {
 		t.Errorf("by default the session speaks %s", got)
 	}
 }

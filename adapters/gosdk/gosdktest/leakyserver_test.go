@@ -100,10 +100,52 @@ func TestAssertNoCanaryReadsNotifications(t *testing.T) {
 	versions := gosdktest.ProtocolVersions()
 	c := gosdktest.Connect(t, s, gosdktest.WithProtocolVersion(versions[len(versions)-1]))
 	//lint:ignore SA1019 the client asks for the log messages the server above leaks through
-	if err := c.Session().SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+	if err := c.SDKClient().SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
 		t.Fatal(err)
 	}
 	res := c.Call("chatty", nil)
 	mcperrtest.AssertMasked(t, res, log) // the result itself is clean
 	fails(t, func(tb testing.TB) { mcperrtest.AssertNoCanary(tb, res, canary) }, "in received[0] (a notifications/message)")
+}
+
+// TestResourcesAndPrompts checks that the kit reads resources and prompts,
+// and that AssertMasked holds their masked JSON-RPC errors and fails on a
+// server that sends the error's text.
+func TestResourcesAndPrompts(t *testing.T) {
+	serve := func(install bool, log *mcperrtest.Log) *gosdktest.Client {
+		s := mcp.NewServer(&mcp.Implementation{Name: "docs", Version: "1.0.0"}, nil)
+		if install {
+			p, err := filter.New(filter.WithLogger(log.Logger()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := gosdk.Install(s, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.AddResource(&mcp.Resource{URI: "db://orders", Name: "orders"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return nil, errors.New("dial 10.0.0.5:5432: password=" + canary + " refused")
+		})
+		s.AddPrompt(&mcp.Prompt{Name: "summarize"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return nil, errors.New("template store: token=" + canary)
+		})
+		return gosdktest.Connect(t, s)
+	}
+	log := mcperrtest.NewLog(t)
+	c := serve(true, log)
+	for _, res := range []*mcperrtest.Result{c.ReadResource("db://orders"), c.GetPrompt("summarize", nil)} {
+		if mcperrtest.AssertMasked(t, res, log) == "" {
+			continue
+		}
+		mcperrtest.AssertNoCanary(t, res, canary)
+	}
+	// A resource the server does not have: the SDK's own answer, -32002
+	// before protocol 2026-07-28 and -32602 from it.
+	if res := c.ReadResource("db://nothing"); res.ProtocolError == nil || res.ProtocolError.Code != -32002 && res.ProtocolError.Code != -32602 {
+		t.Errorf("an unknown resource: %s", res)
+	}
+
+	bare := serve(false, log)
+	fails(t, func(tb testing.TB) { mcperrtest.AssertMasked(tb, bare.ReadResource("db://orders"), log) },
+		`the JSON-RPC error's message is`)
 }

@@ -103,11 +103,11 @@ func ExampleProtocolVersions() {
 	// 2025-11-25 true
 }
 
-func ExampleClient_MCPClient() {
+func ExampleClient_SDKClient() {
 	t := &fakeTB{}
 	t.Run(func(t testing.TB) {
 		c := mcpgotest.Connect(t, newDivideServer(t, mcperrtest.NewLog(t)))
-		tools, err := c.MCPClient().ListTools(context.Background(), mcp.ListToolsRequest{})
+		tools, err := c.SDKClient().ListTools(context.Background(), mcp.ListToolsRequest{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,4 +115,37 @@ func ExampleClient_MCPClient() {
 	})
 	// Output:
 	// divide
+}
+
+func ExampleClient_ReadResource() {
+	t := &fakeTB{}
+	t.Run(func(t testing.TB) {
+		log := mcperrtest.NewLog(t)
+		s := newDivideServer(t, log)
+		s.AddResource(mcp.NewResource("db://orders", "orders"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return nil, fmt.Errorf("dial 10.0.0.12:5432: connection refused")
+		})
+		res := mcpgotest.Connect(t, s).ReadResource("db://orders")
+		ref := mcperrtest.AssertMasked(t, res, log)
+		fmt.Println(res.ProtocolError.Code, ref != "")
+	})
+	fmt.Println(t.Failed())
+	// Output:
+	// -32603 true
+	// false
+}
+
+func ExampleClient_GetPrompt() {
+	t := &fakeTB{}
+	t.Run(func(t testing.TB) {
+		log := mcperrtest.NewLog(t)
+		s := newDivideServer(t, log)
+		s.AddPrompt(mcp.NewPrompt("summarize"), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return nil, toolerr.New("Say which order to summarize.")
+		})
+		res := mcpgotest.Connect(t, s).GetPrompt("summarize", nil)
+		fmt.Println(res.ProtocolError.Code, res.ProtocolError.Message)
+	})
+	// Output:
+	// -32603 Say which order to summarize.
 }

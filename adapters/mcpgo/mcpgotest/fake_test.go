@@ -13,5 +13,5 @@ type fakeTB = faketb.TB
 // one of wants and what the client received.
 func wantFailure(t *testing.T, f *fakeTB, wants ...string) {
 	t.Helper()
-	faketb.WantFailure(t, f, "the client received, for tools/call", wants...)
+	faketb.WantFailure(t, f, "the client received, for ", wants...)
 }

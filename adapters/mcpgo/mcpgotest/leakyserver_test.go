@@ -106,3 +106,40 @@ func TestAssertNoCanaryReadsNotifications(t *testing.T) {
 	mcperrtest.AssertMasked(t, res, log) // the result itself is clean
 	fails(t, func(tb testing.TB) { mcperrtest.AssertNoCanary(tb, res, canary) }, "in received[0] (a notifications/message)")
 }
+
+// TestResourcesAndPrompts checks that the kit reads resources and prompts,
+// and that AssertMasked holds their masked JSON-RPC errors and fails on a
+// server that sends the error's text.
+func TestResourcesAndPrompts(t *testing.T) {
+	serve := func(install bool, log *mcperrtest.Log) *mcpgotest.Client {
+		s := server.NewMCPServer("docs", "1.0.0", server.WithResourceCapabilities(false, false), server.WithPromptCapabilities(false))
+		if install {
+			p, err := filter.New(filter.WithLogger(log.Logger()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := mcpgo.Install(s, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.AddResource(mcp.NewResource("db://orders", "orders"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return nil, errors.New("dial 10.0.0.5:5432: password=" + canary + " refused")
+		})
+		s.AddPrompt(mcp.NewPrompt("summarize"), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return nil, errors.New("template store: token=" + canary)
+		})
+		return mcpgotest.Connect(t, s)
+	}
+	log := mcperrtest.NewLog(t)
+	c := serve(true, log)
+	for _, res := range []*mcperrtest.Result{c.ReadResource("db://orders"), c.GetPrompt("summarize", nil)} {
+		if mcperrtest.AssertMasked(t, res, log) == "" {
+			continue
+		}
+		mcperrtest.AssertNoCanary(t, res, canary)
+	}
+
+	bare := serve(false, log)
+	fails(t, func(tb testing.TB) { mcperrtest.AssertMasked(tb, bare.ReadResource("db://orders"), log) },
+		`the JSON-RPC error's message is`)
+}

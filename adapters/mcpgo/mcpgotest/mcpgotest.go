@@ -159,29 +159,66 @@ func (c *Client) Close() { c.close() }
 // Calls on one Client run one at a time.
 func (c *Client) Call(name string, args any) *mcperrtest.Result {
 	c.tb.Helper()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
-	defer cancel()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	if args != nil {
 		req.Params.Arguments = args
 	}
-	c.rec.start()
+	return c.do(string(mcp.MethodToolsCall), name, func(ctx context.Context) error {
+		_, err := c.client.CallTool(ctx, req)
+		return err
+	})
+}
+
+// ReadResource reads the resource uri and returns what the client
+// received: a Result whose ProtocolError is set when the read failed, for
+// mcperrtest.AssertMasked and mcperrtest.AssertProtocolError, as Call.
+func (c *Client) ReadResource(uri string) *mcperrtest.Result {
+	c.tb.Helper()
+	req := mcp.ReadResourceRequest{}
+	req.Params.URI = uri
+	return c.do(string(mcp.MethodResourcesRead), uri, func(ctx context.Context) error {
+		_, err := c.client.ReadResource(ctx, req)
+		return err
+	})
+}
+
+// GetPrompt gets the prompt name with args and returns what the client
+// received, as ReadResource.
+func (c *Client) GetPrompt(name string, args map[string]string) *mcperrtest.Result {
+	c.tb.Helper()
+	req := mcp.GetPromptRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	return c.do(string(mcp.MethodPromptsGet), name, func(ctx context.Context) error {
+		_, err := c.client.GetPrompt(ctx, req)
+		return err
+	})
+}
+
+// do sends one request of method for target with send, on a goroutine of
+// its own so that a handler that never answers fails the test instead of
+// hanging it, and returns what the client received.
+func (c *Client) do(method, target string, send func(ctx context.Context) error) *mcperrtest.Result {
+	c.tb.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
+	c.rec.start(method)
 	var err error
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
-		_, err = c.client.CallTool(ctx, req)
+		err = send(ctx)
 	}()
 	select {
 	case <-ended:
 	case <-ctx.Done():
-		// A handler that ignores its context still runs; the call has no
-		// answer.
+		// A handler that ignores its context still runs; the request has
+		// no answer.
 		c.rec.take(true, 0)
-		c.tb.Fatalf("mcpgotest: call %q: no response: %v", name, ctx.Err())
+		c.tb.Fatalf("mcpgotest: %s %q: no response: %v", method, target, ctx.Err())
 		return nil
 	}
 	raw, received := c.rec.take(false, time.Second)
@@ -189,20 +226,22 @@ func (c *Client) Call(name string, args any) *mcperrtest.Result {
 		if err == nil {
 			err = errors.New("the calling goroutine ended without one, as it does when the handler calls runtime.Goexit")
 		}
-		c.tb.Fatalf("mcpgotest: call %q: no response: %v", name, err)
+		c.tb.Fatalf("mcpgotest: %s %q: no response: %v", method, target, err)
 		return nil
 	}
-	res, perr := mcperrtest.ParseResponse(name, raw)
+	res, perr := mcperrtest.ParseResponse(target, raw)
 	if perr != nil {
-		c.tb.Fatalf("mcpgotest: call %q: %v\nthe client received: %s", name, perr, raw)
+		c.tb.Fatalf("mcpgotest: %s %q: %v\nthe client received: %s", method, target, perr, raw)
 		return nil
 	}
+	res.Method = method
 	res.Received = received
 	return res
 }
 
-// MCPClient returns mcp-go's client, for requests other than tool calls.
-func (c *Client) MCPClient() *client.Client { return c.client }
+// SDKClient returns mcp-go's own client, for requests the kit does not
+// make.
+func (c *Client) SDKClient() *client.Client { return c.client }
 
 // recordingTransport is the client's in-process transport, recording the
 // response to the tools/call request in flight and the notifications the
@@ -211,6 +250,7 @@ type recordingTransport struct {
 	*transport.InProcessTransport
 
 	mu       sync.Mutex
+	method   string // of the request in flight
 	waiting  bool
 	raw      []byte
 	received []json.RawMessage
@@ -223,11 +263,11 @@ type recordingTransport struct {
 // reach the client just after it.
 const quietFor = 25 * time.Millisecond
 
-// start prepares for a new call.
-func (t *recordingTransport) start() {
+// start prepares for a new request of method.
+func (t *recordingTransport) start(method string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.waiting, t.raw, t.received, t.last = true, nil, nil, time.Now()
+	t.method, t.waiting, t.raw, t.received, t.last = method, true, nil, nil, time.Now()
 }
 
 // take returns the response to the call, or nil, and the notifications
@@ -270,17 +310,17 @@ func (t *recordingTransport) SetNotificationHandler(handler func(mcp.JSONRPCNoti
 }
 
 // SendRequest sends request and keeps the response the client receives,
-// if it answers a tools/call request: the last one of a call, since the
+// if it answers a request of the method in flight: the last one, since the
 // client may send more than one for a call under the newest protocol.
 func (t *recordingTransport) SendRequest(ctx context.Context, request transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	resp, err := t.InProcessTransport.SendRequest(ctx, request)
-	if err != nil || resp == nil || request.Method != string(mcp.MethodToolsCall) {
+	if err != nil || resp == nil {
 		return resp, err
 	}
 	raw, merr := json.Marshal(resp)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.waiting && merr == nil {
+	if t.waiting && merr == nil && request.Method == t.method {
 		t.raw = raw
 	}
 	return resp, err

@@ -212,7 +212,7 @@ func TestProtocolVersionsAreSpoken(t *testing.T) {
 	// Connect fails the test if the session speaks another version.
 	for _, v := range append(mcpgotest.ProtocolVersions(), "") {
 		c := mcpgotest.Connect(t, server.NewMCPServer("x", "1"), mcpgotest.WithProtocolVersion(v))
-		if _, err := c.MCPClient().ListTools(context.Background(), mcp.ListToolsRequest{}); err == nil {
+		if _, err := c.SDKClient().ListTools(context.Background(), mcp.ListToolsRequest{}); err == nil {
 			t.Errorf("a server without tools listed them under %q", v)
 		}
 	}
