@@ -2,9 +2,12 @@ package gosdk
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/guard"
 )
@@ -103,9 +106,13 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		return res, nil
 	}
 	var m *mappedError
-	if cause == nil {
+	switch {
+	case cause == nil:
 		m = st.handBuilt(ctx, req, r, st.enterTool(ctx, req))
-	} else {
+	case st.refusedBySDK(ctx, req):
+		st.refusal(ctx, req, cause)
+		m = st.mapError(ctx, req, cause)
+	default:
 		st.argumentsOf(ctx, req, false)
 		m = st.mapError(ctx, req, cause)
 	}
@@ -113,6 +120,33 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		fill(r, m)
 	}
 	return res, nil
+}
+
+// refusedBySDK reports whether the failed call req is the SDK's refusal of
+// its arguments: the tool's handler is the adapter's (added with AddTool)
+// and did not start.
+func (st *serverState) refusedBySDK(ctx context.Context, req *mcp.CallToolRequest) bool {
+	c := callctx.From(ctx)
+	return c != nil && !c.Ran && st.tool(callOf(req).Tool) != nil
+}
+
+// refusal makes the arguments of req, which the SDK refused with err, the
+// client's failure: the fields the schema check finds, or else the field
+// the SDK could not decode (a time.Time given "yesterday" fits a string
+// schema), never its value.
+func (st *serverState) refusal(ctx context.Context, req *mcp.CallToolRequest, err error) {
+	c := callctx.From(ctx)
+	c.Arguments = func() error {
+		if v := st.checkArguments(ctx, req); v != nil {
+			return v
+		}
+		field := ""
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) {
+			field = ute.Field
+		}
+		return domain.NewValidation(field, nil, "cannot be read as the tool expects; check its form against the input schema")
+	}
 }
 
 func (st *serverState) argumentsOf(ctx context.Context, req *mcp.CallToolRequest, checked bool) {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -413,5 +414,38 @@ func TestHandlerLogsCarryTheCall(t *testing.T) {
 		if r["request_id"] != env.RequestID || r["tool"] != "get_order" {
 			t.Errorf("record %v, want request_id %s and tool get_order", r, env.RequestID)
 		}
+	}
+}
+
+type sinceIn struct {
+	Since time.Time `json:"since"`
+}
+
+// TestSDKDecodeRefusalIsValidation checks that arguments the SDK cannot
+// decode into a typed tool's input, though they fit its schema (a
+// time.Time given "yesterday"), are the client's failure, naming the field
+// and never the value, for a tool added with AddTool.
+func TestSDKDecodeRefusalIsValidation(t *testing.T) {
+	var log adaptertest.Log
+	s := mcp.NewServer(&mcp.Implementation{Name: "reports", Version: "1.0.0"}, nil)
+	must(t, gosdk.Install(s, newPipeline(t, &log)))
+	ran := false
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "report"}, func(context.Context, *mcp.CallToolRequest, sinceIn) (*mcp.CallToolResult, any, error) {
+		ran = true
+		return nil, nil, errors.New("upstream: " + rolloutSecret)
+	}))
+	cs := connect(t, s, "")
+	got, res := wire(t, cs, rolloutCall{tool: "report", args: map[string]any{"since": "yesterday-" + rolloutSecret}})
+	env, ok := gosdk.EnvelopeOf(res)
+	if !ok || env.Code != codes.ValidationError || !strings.Contains(string(env.Details), `"field":"since"`) || strings.Contains(got, rolloutSecret) || ran {
+		t.Errorf("a time the SDK cannot read: %s (handler ran: %v), want VALIDATION_ERROR for since, without the value", got, ran)
+	}
+	if recs := log.Records(t); len(recs) != 1 || recs[0]["level"] != "INFO" {
+		t.Errorf("records %v, want one below error level", recs)
+	}
+	// The handler's own failure, arguments fine: masked as ever.
+	_, res = wire(t, cs, rolloutCall{tool: "report", args: map[string]any{"since": "2026-11-30T00:00:00Z"}})
+	if env, _ := gosdk.EnvelopeOf(res); env.Code != codes.InternalError || !ran {
+		t.Errorf("the handler's own error: %+v (ran %v), want INTERNAL_ERROR", env, ran)
 	}
 }

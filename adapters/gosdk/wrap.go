@@ -265,11 +265,13 @@ func wrapRaw(h mcp.ToolHandler, b *binding) mcp.ToolHandler {
 }
 
 // enter returns the context of one call of the wrapped handler, as it is
-// under the middleware, with the tool's own settings.
+// under the middleware, with the tool's own settings, and notes that the
+// handler started.
 func (b *binding) enter(ctx context.Context) context.Context {
 	ctx = callctx.With(ctx, nil)
+	c := callctx.From(ctx)
+	c.Ran = true
 	if b.settings != (callctx.Settings{}) {
-		c := callctx.From(ctx)
 		c.Settings = c.Settings.Merge(b.settings)
 	}
 	return ctx
