@@ -59,9 +59,24 @@ func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("input schema refers to %q: mcperr does not load other documents", url)
 }
 
+// The bounds of a check: arguments over either are not checked, and count
+// as fitting, so that the work a failed call costs stays small whatever a
+// client sends (validating 10 MB of wrong items took seconds of CPU and
+// gigabytes of allocations).
+const (
+	// maxBytes bounds the encoded arguments checked.
+	maxBytes = 64 << 10
+	// maxValues bounds the values (objects, arrays, strings, numbers,
+	// booleans, nulls) of the decoded arguments checked.
+	maxValues = 4096
+)
+
 // CheckJSON checks raw JSON arguments. Empty or null arguments count as an
-// empty object. It returns nil when they fit.
+// empty object. It returns nil when they fit, or are too large to check.
 func (s *Schema) CheckJSON(args []byte) *domain.Validation {
+	if len(args) > maxBytes {
+		return nil
+	}
 	args = bytes.TrimSpace(args)
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 		args = []byte("{}")
@@ -75,10 +90,13 @@ func (s *Schema) CheckJSON(args []byte) *domain.Validation {
 
 // Check checks arguments already decoded from JSON (maps, slices, strings,
 // float64 or json.Number, bools, nil). nil counts as an empty object. It
-// returns nil when they fit.
+// returns nil when they fit, or are too large to check.
 func (s *Schema) Check(args any) *domain.Validation {
 	if args == nil {
 		args = emptyObject
+	}
+	if n := maxValues; !within(args, &n) {
+		return nil
 	}
 	err := s.s.Validate(args)
 	if err == nil {
@@ -95,6 +113,30 @@ func (s *Schema) Check(args any) *domain.Validation {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Field < out[j].Field })
 	return &domain.Validation{Violations: out}
+}
+
+// within reports whether v holds at most *n values, counting them down; it
+// stops as soon as the bound is passed, so that its own cost is bounded.
+func within(v any, n *int) bool {
+	*n--
+	if *n < 0 {
+		return false
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for _, e := range v {
+			if !within(e, n) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if !within(e, n) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // collect appends one violation per leaf error.
