@@ -78,7 +78,10 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	res, err = next(ctx, methodCallTool, req)
 	returned = true
 	if err != nil {
-		if isProtocolError(err) || callctx.From(ctx).Passes(err) {
+		if isProtocolError(err) {
+			return res, encodable(err)
+		}
+		if callctx.From(ctx).Passes(err) {
 			return res, err
 		}
 		st.argumentsOf(ctx, req, false)

@@ -2,6 +2,7 @@ package gosdk
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"strings"
 
@@ -115,6 +116,17 @@ func textOf(content []mcp.Content) string {
 func isProtocolError(err error) bool {
 	_, ok := err.(*jsonrpc.Error)
 	return ok
+}
+
+// encodable returns the protocol error err as the SDK can send it: a
+// *jsonrpc.Error whose data is not valid JSON, which would break the
+// connection, loses its data and keeps its code and message.
+func encodable(err error) error {
+	e, ok := err.(*jsonrpc.Error)
+	if !ok || e == nil || len(e.Data) == 0 || json.Valid(e.Data) {
+		return err
+	}
+	return &jsonrpc.Error{Code: e.Code, Message: e.Message}
 }
 
 // callOf describes the call req for the pipeline.

@@ -449,3 +449,40 @@ func TestSDKDecodeRefusalIsValidation(t *testing.T) {
 		t.Errorf("the handler's own error: %+v (ran %v), want INTERNAL_ERROR", env, ran)
 	}
 }
+
+// TestProtocolErrorThatDoesNotEncode checks that a *jsonrpc.Error a handler
+// returns whose data is not valid JSON, which would break the connection,
+// reaches the client with its code and message, and the session goes on.
+func TestProtocolErrorThatDoesNotEncode(t *testing.T) {
+	for _, way := range []string{viaAddTool, viaWrap, viaMiddleware} {
+		t.Run(way, func(t *testing.T) {
+			var log adaptertest.Log
+			s := mcp.NewServer(&mcp.Implementation{Name: "quota", Version: "1.0.0"}, nil)
+			must(t, gosdk.Install(s, newPipeline(t, &log)))
+			h := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return nil, &jsonrpc.Error{Code: -32050, Message: "quota exhausted", Data: json.RawMessage(`{not json`)}
+			}
+			tool := &mcp.Tool{Name: "quota", InputSchema: json.RawMessage(`{"type":"object"}`)}
+			switch way {
+			case viaAddTool:
+				must(t, gosdk.AddRawTool(s, tool, h))
+			case viaWrap:
+				s.AddTool(tool, gosdk.WrapRaw(h))
+			default:
+				s.AddTool(tool, h)
+			}
+			s.AddTool(&mcp.Tool{Name: "ok", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "fine"}}}, nil
+			})
+			cs := connect(t, s, "")
+			_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "quota"})
+			var rpcErr *jsonrpc.Error
+			if !errors.As(err, &rpcErr) || rpcErr.Code != -32050 || rpcErr.Message != "quota exhausted" {
+				t.Fatalf("the client got %v, want the handler's JSON-RPC error without its data", err)
+			}
+			if got, _ := wire(t, cs, rolloutCall{tool: "ok"}); !strings.Contains(got, "fine") {
+				t.Errorf("the session did not go on: %s", got)
+			}
+		})
+	}
+}

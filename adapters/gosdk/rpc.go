@@ -42,7 +42,7 @@ func (st *serverState) serveRPC(ctx context.Context, next mcp.MethodHandler, met
 	res, err = next(ctx, method, req)
 	returned = true
 	if err == nil || isProtocolError(err) {
-		return res, err
+		return res, encodable(err)
 	}
 	if rpcErr := st.rpcFail(ctx, req, err); rpcErr != nil {
 		return nil, rpcErr

@@ -205,7 +205,7 @@ func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandle
 		var m *mappedError
 		switch {
 		case err != nil && isProtocolError(err):
-			return res, out, err
+			return res, out, encodable(err)
 		case err != nil:
 			// The SDK checked the arguments before h ran: nothing to classify.
 			m = b.fail(ctx, req, err, true)
@@ -243,7 +243,7 @@ func wrapRaw(h mcp.ToolHandler, b *binding) mcp.ToolHandler {
 		returned = true
 		switch {
 		case err != nil && isProtocolError(err):
-			return res, err
+			return res, encodable(err)
 		case err != nil:
 			if m := b.fail(ctx, req, err, false); m != nil {
 				return errorResult(m), nil
