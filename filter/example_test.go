@@ -209,7 +209,7 @@ func ExampleWithRedaction() {
 	p, _ := filter.New(filter.WithLogger(stdoutLogger()), filter.WithRefGenerator(fixedRef), filter.WithRedaction(true))
 	p.Handle(context.Background(), filter.Call{Tool: "login"}, crdb.Newf("no account for %s", "ann@example.com"))
 	// Output:
-	// level=ERROR msg="tool call failed" tool=login code=INTERNAL_ERROR ref=4f9c2a7d1e0b3c58 error="no account for ‹×›"
+	// level=ERROR msg="tool call failed" tool=login code=INTERNAL_ERROR ref=4f9c2a7d1e0b3c58 error="no account for ‹×›" error_types="*withstack.withStack *errutil.leafError"
 }
 
 func ExampleWithRegistry() {

@@ -122,6 +122,10 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 		h.loggedErr.err = h.err
 	}
 	attrs = append(attrs, slog.Any("error", &h.loggedErr))
+	if p.redact {
+		// What redaction leaves of the error's shape: its Go types.
+		attrs = append(attrs, slog.String("error_types", chainTypes(h.err)))
+	}
 	if h.transformed {
 		attrs = append(attrs, slog.String("original_error", p.text(h.orig)))
 	}

@@ -95,6 +95,13 @@ func WithRefGenerator(gen func() string) Option {
 // redacted with cockroachdb/redact (the parts not marked safe become ‹×›),
 // and the log-only fields of domain errors, such as a Validation's value,
 // are left out. Off by default.
+//
+// A redacted record still says what failed: the tool, resource or prompt,
+// the code, the ref, the request and session ids, the message the client
+// read (message), the error's text with the parts cockroachdb/errors marks
+// safe (errors.Newf's format, redact.Safe arguments, errors.Safe values)
+// and ‹×› for the rest, the Go types of the error chain (error_types), and
+// a cockroachdb/errors stack with the same redaction.
 func WithRedaction(redact bool) Option {
 	return func(p *Pipeline) error { p.redact = redact; return nil }
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -281,6 +282,44 @@ func boundMessage(s string, max int) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// maxTypes bounds the types chainTypes names.
+const maxTypes = 16
+
+// chainTypes names the Go types of the errors in the chain of err, in the
+// order scan visits them, each once, at most maxTypes: what a redacted
+// record keeps of an error's shape. err is a chain scan walked safely.
+func chainTypes(err error) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = reflect.TypeOf(err).String()
+		}
+	}()
+	var names []string
+	stack := []error{err}
+	for n := 0; len(stack) > 0 && n < maxChain && len(names) < maxTypes; n++ {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e == nil {
+			continue
+		}
+		if name := reflect.TypeOf(e).String(); !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() []error }:
+			kids := u.Unwrap()
+			for i := len(kids) - 1; i >= 0; i-- {
+				stack = append(stack, kids[i])
+			}
+		case interface{ Unwrap() error }:
+			stack = append(stack, u.Unwrap())
+		case interface{ Cause() error }:
+			stack = append(stack, u.Cause())
+		}
+	}
+	return strings.Join(names, " ")
 }
 
 // validationView is the log view of a domain.Validation: every violation,

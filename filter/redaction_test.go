@@ -1,0 +1,41 @@
+package filter_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	crdb "github.com/cockroachdb/errors"
+
+	"github.com/mcperr/mcperr/filter"
+)
+
+// TestRedactedRecordSaysWhatFailed checks that a redacted record keeps the
+// tool, code, ref, ids, the parts cockroachdb/errors marks safe and the Go
+// types of the chain, and nothing unsafe.
+func TestRedactedRecordSaysWhatFailed(t *testing.T) {
+	h := newHarness(t, filter.WithRedaction(true))
+	err := fmt.Errorf("lookup order: %w", crdb.Wrapf(crdb.Newf("dial %s: password=%s", crdb.Safe("10.0.0.5:5432"), "hunter2"), "query replica %d", 2))
+	f := h.handle(t, context.Background(), filter.Call{Tool: "get_order", SessionID: "s1", RequestID: "r1"}, err)
+	recs := h.records(t)
+	if len(recs) != 1 {
+		t.Fatalf("%d records", len(recs))
+	}
+	r := recs[0]
+	if r["tool"] != "get_order" || r["code"] != "INTERNAL_ERROR" || r["ref"] != f.Envelope.Ref || r["request_id"] != "r1" || r["session_id"] != "s1" {
+		t.Errorf("record %v lacks what identifies the failure", r)
+	}
+	text := fmt.Sprint(r["error"])
+	if !strings.Contains(text, "dial 10.0.0.5:5432: password=‹×›") || !strings.Contains(text, "query replica ‹×›") {
+		t.Errorf("error %q, want the safe parts kept and the rest redacted", text)
+	}
+	if r["error_types"] != "*fmt.wrapError *withstack.withStack *errutil.withPrefix *errutil.leafError" {
+		t.Errorf("error_types %q", r["error_types"])
+	}
+	for k, v := range r {
+		if strings.Contains(fmt.Sprint(v), "hunter2") || strings.Contains(fmt.Sprint(v), "lookup order") {
+			t.Errorf("%s holds what redaction hides: %v", k, v)
+		}
+	}
+}
