@@ -2,6 +2,8 @@ package otelmcp
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -69,10 +71,14 @@ type operation struct {
 	span     trace.Span
 	start    time.Time
 	attrs    []attribute.KeyValue // of the metric point
+	name     int                  // the index in attrs of the tool's or prompt's name, or -1
 	observed atomic.Bool          // the Observer set the span's status
 }
 
 type opKey struct{}
+
+// noopSpan stands for a span that could not be started.
+var noopSpan = trace.SpanFromContext(context.Background())
 
 // operationFrom returns the operation ctx is served by, or nil.
 func operationFrom(ctx context.Context) *operation {
@@ -103,14 +109,18 @@ func (in *instruments) start(ctx context.Context, r request) (context.Context, *
 	if r.transport == "" {
 		r.transport = in.transport
 	}
+	r.tool, r.prompt, r.uri = bounded(r.tool), bounded(r.prompt), bounded(r.uri)
 	metricAttrs := make([]attribute.KeyValue, 0, 8)
 	spanAttrs := make([]attribute.KeyValue, 0, 10)
 	spanAttrs = append(spanAttrs, keyMethod.String(r.method))
+	name := -1 // the index in metricAttrs of the tool's or prompt's name
 	switch {
 	case r.tool != "":
 		a := []attribute.KeyValue{keyToolName.String(r.tool), executeTool}
+		name = len(metricAttrs)
 		spanAttrs, metricAttrs = append(spanAttrs, a...), append(metricAttrs, a...)
 	case r.prompt != "":
+		name = len(metricAttrs)
 		spanAttrs, metricAttrs = append(spanAttrs, keyPromptName.String(r.prompt)), append(metricAttrs, keyPromptName.String(r.prompt))
 	}
 	if r.method == methodReadResource {
@@ -138,9 +148,43 @@ func (in *instruments) start(ctx context.Context, r request) (context.Context, *
 			}
 		}
 	}
-	op := &operation{method: r.method, start: time.Now(), attrs: metricAttrs}
-	ctx, op.span = in.tracer.Start(parent, spanName(r), opts...)
+	op := &operation{method: r.method, start: time.Now(), attrs: metricAttrs, name: name}
+	ctx, op.span = in.startSpan(parent, spanName(r), opts)
 	return context.WithValue(ctx, opKey{}, op), op
+}
+
+// maxName bounds a tool or prompt name or a URI recorded.
+const maxName = 256
+
+// bounded returns s cut to maxName bytes of valid UTF-8.
+func bounded(s string) string {
+	if len(s) <= maxName {
+		return s
+	}
+	return strings.ToValidUTF8(s[:maxName], "")
+}
+
+// otherName is the value of a tool or prompt name in a metric point of a
+// request refused with invalid params (-32602) before any handler answered,
+// as a call of a tool the server does not have is: names a client makes
+// up never become metric values, as the conventions' _OTHER keeps
+// cardinality bounded.
+const otherName = "_OTHER"
+
+// invalidParams is the JSON-RPC code of invalid params, as outcome holds
+// it.
+const invalidParams = "-32602"
+
+// startSpan starts a span, and a no-op one if the tracer's span processor
+// panics: telemetry never takes a request down.
+func (in *instruments) startSpan(ctx context.Context, name string, opts []trace.SpanStartOption) (out context.Context, span trace.Span) {
+	defer func() {
+		if v := recover(); v != nil {
+			otel.Handle(fmt.Errorf("otelmcp: starting span %q panicked: %v", name, v))
+			out, span = ctx, noopSpan
+		}
+	}()
+	return in.tracer.Start(ctx, name, opts...)
 }
 
 // outcome is how a request ended, as the client sees it.
@@ -163,6 +207,11 @@ func rpcError(code int64, message string) outcome {
 // end ends the span of op with o, and records the duration. ctx is the
 // context start returned.
 func (in *instruments) end(ctx context.Context, op *operation, o outcome) {
+	defer func() {
+		if v := recover(); v != nil {
+			otel.Handle(fmt.Errorf("otelmcp: ending the span or recording the duration of %s panicked: %v", op.method, v))
+		}
+	}()
 	elapsed := time.Since(op.start).Seconds()
 	attrs := op.attrs
 	if o.errorType != "" {
@@ -175,6 +224,11 @@ func (in *instruments) end(ctx context.Context, op *operation, o outcome) {
 			op.span.SetStatus(codes.Error, o.description)
 		}
 		attrs = append(attrs[:len(attrs):len(attrs)], failed...)
+		if o.statusCode == invalidParams && op.name >= 0 && !op.observed.Load() {
+			// Invalid params that no handler answered: the name may be one
+			// the server does not have.
+			attrs[op.name] = attribute.KeyValue{Key: attrs[op.name].Key, Value: attribute.StringValue(otherName)}
+		}
 	}
 	op.span.End()
 	in.duration.Record(ctx, elapsed, mcpconv.MethodNameAttr(op.method), attrs...)
