@@ -17,6 +17,7 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/internal/callctx"
+	"github.com/mcperr/mcperr/internal/uriview"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -528,7 +529,7 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Failure 
 			reason = safeSprint(v)
 		}
 		rec := slog.NewRecord(time.Now(), slog.LevelError, logMessageOf(h.call), 0)
-		rec.AddAttrs(targetAttr(h.call), slog.String("code", env.Code.String()), slog.String("ref", h.ref),
+		rec.AddAttrs(targetAttr(h.call, p.redact), slog.String("code", env.Code.String()), slog.String("ref", h.ref),
 			slog.String("request_id", env.RequestID), slog.String("error", fmt.Sprintf("%T", h.orig)),
 			slog.String("pipeline_error", reason))
 		_ = handle(ctx, p.fallback, rec)
@@ -602,7 +603,11 @@ func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) c
 	}
 	r.Code = fallback
 	h.attrs = append(h.attrs, slog.String("unregistered_code", bound(bad.String(), 256)))
-	p.warnUnknown(ctx, bad, fallback, h.call.target())
+	target := h.call.target()
+	if p.redact && target == h.call.Resource && target != "" {
+		target = uriview.Safe(target, false)
+	}
+	p.warnUnknown(ctx, bad, fallback, target)
 	info, _ := p.registry.Lookup(fallback)
 	return info
 }

@@ -39,3 +39,20 @@ func TestRedactedRecordSaysWhatFailed(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactedRecordHidesURICredentials checks that a resource's URI in a
+// redacted record loses its password and query.
+func TestRedactedRecordHidesURICredentials(t *testing.T) {
+	h := newHarness(t, filter.WithRedaction(true))
+	call := filter.Call{Method: "resources/read", Resource: "db://app:hunter2@db.internal/orders?token=s3cret"}
+	h.handle(t, context.Background(), call, fmt.Errorf("read: %w", crdb.New("refused")))
+	recs := h.records(t)
+	if len(recs) != 1 || recs[0]["resource"] != "db://app:‹×›@db.internal/orders?‹×›" {
+		t.Fatalf("records %v, want the URI without its password and query", recs)
+	}
+	for k, v := range recs[0] {
+		if s := fmt.Sprint(v); strings.Contains(s, "hunter2") || strings.Contains(s, "s3cret") {
+			t.Errorf("%s = %v holds the URI's secrets", k, v)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package filter
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"github.com/mcperr/mcperr/internal/uriview"
 	"log/slog"
 	"strconv"
 
@@ -125,18 +126,23 @@ func logMessageOf(call Call) string {
 
 // targetAttr is the log attribute that names what failed: "tool",
 // "resource" or "prompt", and for a completion a group "completion" with
-// the prompt or resource.
-func targetAttr(call Call) slog.Attr {
+// the prompt or resource. Under redaction a resource's URI loses its
+// password, query and fragment.
+func targetAttr(call Call, redact bool) slog.Attr {
+	uri := bound(call.Resource, 256)
+	if redact && uri != "" {
+		uri = uriview.Safe(uri, false)
+	}
 	switch call.Method {
 	case methodReadResource:
-		return slog.String("resource", bound(call.Resource, 256))
+		return slog.String("resource", uri)
 	case methodGetPrompt:
 		return slog.String("prompt", bound(call.Prompt, 256))
 	case methodComplete:
 		if call.Prompt != "" {
 			return slog.Group("completion", slog.String("prompt", bound(call.Prompt, 256)))
 		}
-		return slog.Group("completion", slog.String("resource", bound(call.Resource, 256)))
+		return slog.Group("completion", slog.String("resource", uri))
 	}
 	return slog.String("tool", bound(call.Tool, 256))
 }

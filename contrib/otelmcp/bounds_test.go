@@ -65,3 +65,22 @@ func TestExporterPanicIsContained(t *testing.T) {
 	c := gosdktest.Connect(t, s)
 	mcperrtest.AssertSuccess(t, c.Call("ping", nil))
 }
+
+// TestResourceURIWithoutCredentials checks that a resource URI's password
+// and query stay out of its span.
+func TestResourceURIWithoutCredentials(t *testing.T) {
+	tm := newTelemetry(t)
+	s := mcp.NewServer(&mcp.Implementation{Name: "otel", Version: "0.1.0"}, nil)
+	s.AddReceivingMiddleware(otelmcp.GoSDKMiddleware(tm.options()...))
+	uri := "db://app:" + secret + "@db.internal/orders?token=" + secret
+	s.AddResource(&mcp.Resource{URI: uri, Name: "orders"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, Text: "[]"}}}, nil
+	})
+	c := gosdktest.Connect(t, s)
+	c.ReadResource(uri)
+	span := tm.span(t, "resources/read")
+	got := attrMap(span.Attributes())["mcp.resource.uri"]
+	if got != "db://app:‹×›@db.internal/orders?‹×›" {
+		t.Errorf("mcp.resource.uri = %q, want the URI without its password and query", got)
+	}
+}

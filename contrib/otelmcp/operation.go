@@ -15,6 +15,8 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/semconv/v1.41.0/mcpconv"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcperr/mcperr/internal/uriview"
 )
 
 // instrumentationName names the tracer and the meter of this package.
@@ -124,7 +126,9 @@ func (in *instruments) start(ctx context.Context, r request) (context.Context, *
 		spanAttrs, metricAttrs = append(spanAttrs, keyPromptName.String(r.prompt)), append(metricAttrs, keyPromptName.String(r.prompt))
 	}
 	if r.method == methodReadResource {
-		spanAttrs = append(spanAttrs, keyResourceURI.String(r.uri))
+		// Without the URI's password, query and fragment, which can hold
+		// credentials and data.
+		spanAttrs = append(spanAttrs, keyResourceURI.String(uriview.Safe(r.uri, false)))
 	}
 	if r.session != "" {
 		spanAttrs = append(spanAttrs, keySession.String(r.session))

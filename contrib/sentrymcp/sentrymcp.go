@@ -34,6 +34,7 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/uriview"
 )
 
 // maxTag is the longest tag value Sentry keeps.
@@ -74,7 +75,8 @@ func Observer(hub *sentry.Hub) filter.Observer {
 // Event returns the Sentry event Observer sends for f: the report
 // errors.BuildSentryReport builds from f.Err, its safe details as
 // contexts, and the tags "ref", "code", "mcp.method", "request_id",
-// "session_id" where there is one, "tool", "resource" or "prompt", and
+// "session_id" where there is one, "tool", "resource" (without the URI's
+// password, query and fragment) or "prompt", and
 // "report_only" and "hand_built" ("true") where filter.Failure says so.
 // It reads nothing else of f: not its texts, not its ErrorText.
 func Event(f filter.Failure) *sentry.Event {
@@ -121,12 +123,14 @@ func Event(f filter.Failure) *sentry.Event {
 	case methodCallTool:
 		tag("tool", f.Call.Tool)
 	case methodReadResource:
-		tag("resource", f.Call.Resource)
+		tag("resource", uriview.Safe(f.Call.Resource, false))
 	case methodGetPrompt:
 		tag("prompt", f.Call.Prompt)
 	case methodComplete:
 		tag("prompt", f.Call.Prompt)
-		tag("resource", f.Call.Resource)
+		if f.Call.Resource != "" {
+			tag("resource", uriview.Safe(f.Call.Resource, false))
+		}
 	}
 	return event
 }

@@ -200,6 +200,9 @@ func TestEventKinds(t *testing.T) {
 	}{
 		{filter.Call{Method: "resources/read", Resource: "file:///vault.txt", RequestID: "9", SessionID: "s1"},
 			map[string]string{"mcp.method": "resources/read", "resource": "file:///vault.txt", "request_id": "9", "session_id": "s1"}},
+		// A URI's password and query stay out of the tags.
+		{filter.Call{Method: "resources/read", Resource: "db://app:" + secret + "@db/orders?token=" + secret, RequestID: "15"},
+			map[string]string{"mcp.method": "resources/read", "resource": "db://app:‹×›@db/orders?‹×›", "request_id": "15"}},
 		{filter.Call{Method: "prompts/get", Prompt: "greet", RequestID: "10"},
 			map[string]string{"mcp.method": "prompts/get", "prompt": "greet", "request_id": "10"}},
 		{filter.Call{Method: "completion/complete", Prompt: "greet", RequestID: "12"},
