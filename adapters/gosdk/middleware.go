@@ -84,7 +84,12 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		if callctx.From(ctx).Passes(err) {
 			return res, err
 		}
-		st.argumentsOf(ctx, req, false)
+		if st.refusedBySDK(ctx, req) {
+			// go-sdk before v1.5.0 refuses arguments with a Go error.
+			st.refusal(ctx, req, err)
+		} else {
+			st.argumentsOf(ctx, req, false)
+		}
 		if m := st.mapError(ctx, req, err); m != nil {
 			return errorResult(m), nil
 		}
