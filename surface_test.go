@@ -23,9 +23,11 @@ const surfaceLimit = 160
 // linkedLinesLimit is the most lines of Go code from this module that a
 // program using one of the adapters may link, as TestLinkedLines counts them.
 // It was 6000 until staged adoption (report-only mode, hand-built results),
-// classification by the request's own context, sentinel filters and
-// handler log lines added about 500 lines with their docs.
-const linkedLinesLimit = 6400
+// classification by the request's own context, sentinel filters, handler
+// log lines, argument refusals the SDKs make, encodable protocol errors,
+// URI redaction and mcp-go's typed helpers handled as errors added about
+// 450 lines with their docs.
+const linkedLinesLimit = 6500
 
 // surfacePackages are the packages whose exported API is the library's
 // public surface.

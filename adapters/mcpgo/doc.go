@@ -21,8 +21,8 @@
 //     with a *codes.DefinitionError at start-up;
 //   - Wrap returns the SDK's own server.ToolHandlerFunc, with per-tool
 //     options, for tools that something else registers;
-//   - Structured is mcp.NewStructuredToolHandler without its leak: it
-//     returns the handler's errors for mcperr to map;
+//   - Structured is mcp.NewStructuredToolHandler that returns the
+//     handler's errors for mcperr to map, a ToolError's words included;
 //   - WrapPromptCompletion and WrapResourceCompletion cover completions,
 //     which mcp-go gives no middleware.
 //

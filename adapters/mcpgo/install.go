@@ -66,10 +66,11 @@ type serverState struct {
 //
 // A result a handler built itself, such as mcp.NewToolResultError, a
 // mcp.URLElicitationRequiredError returned as it is, a call to an unknown
-// tool and every successful result pass through untouched. The SDK's
-// mcp.NewStructuredToolHandler turns the errors of its handler into
-// results with their raw text before the middleware sees them: use
-// Structured instead.
+// tool and every successful result pass through untouched (see
+// filter.WithHandBuilt). The results mcp-go's typed helpers
+// (mcp.NewTypedToolHandler, mcp.NewStructuredToolHandler) build from an
+// error are handled as that error: masked, or VALIDATION_ERROR for
+// arguments they could not bind; Structured keeps a ToolError's words.
 //
 // Install returns a *codes.DefinitionError if s is nil, or if s has mcperr
 // installed already with another pipeline (codes.ConflictingConfiguration).

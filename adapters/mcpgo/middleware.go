@@ -2,12 +2,14 @@ package mcpgo
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/guard"
@@ -66,6 +68,9 @@ func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next 
 	if _, ok := EnvelopeOf(res); ok {
 		return res, nil // an inner layer's failure
 	}
+	if refusal, text, ok := helperResult(res); ok {
+		return st.helperFailure(ctx, req, res, refusal, text, filters), nil
+	}
 	return st.handBuilt(ctx, &req, res, filters), nil
 }
 
@@ -78,6 +83,61 @@ func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, 
 		if f != nil {
 			callctx.From(ctx).Pass(res)
 		}
+		return res
+	}
+	return errorResult(f)
+}
+
+// The texts with which mcp-go's typed tool helpers (mcp.NewTypedToolHandler,
+// mcp.NewStructuredToolHandler) turn an error into an error result, the
+// same from v1.0.0 to v1.2.1: the arguments could not be bound to the
+// handler's type, or the handler returned an error.
+const (
+	helperBindText = "failed to bind arguments: "
+	helperExecText = "tool execution failed: "
+)
+
+// helperResult reports whether res is an error result one of mcp-go's typed
+// tool helpers built from an error: one text block that starts with one of
+// their texts, and no structured content; refusal says the arguments
+// could not be bound. Such a result is no answer of the handler's own: it
+// carries the error's text, which mcperr handles as the error.
+func helperResult(res *mcp.CallToolResult) (refusal bool, text string, ok bool) {
+	if len(res.Content) != 1 || res.StructuredContent != nil {
+		return false, "", false
+	}
+	text = textBlock(res.Content[0])
+	switch {
+	case strings.HasPrefix(text, helperBindText):
+		return true, text, true
+	case strings.HasPrefix(text, helperExecText):
+		return false, text, true
+	}
+	return false, "", false
+}
+
+// helperFailure handles res, an error result one of mcp-go's typed tool
+// helpers built from an error whose text is text, as that error: a
+// failure to bind the arguments is the client's (VALIDATION_ERROR naming
+// the fields the schema check finds, or the arguments as a whole), any
+// other is masked. In report-only mode res passes as it came.
+func (st *serverState) helperFailure(ctx context.Context, req mcp.CallToolRequest, res *mcp.CallToolResult, refusal bool, text string, filters []filter.Filter) *mcp.CallToolResult {
+	err := errors.New("the result mcp-go's typed tool helper built from an error: " + text)
+	if c := callctx.From(ctx); c != nil {
+		c.Arguments = func() error {
+			if v := st.checkArguments(ctx, &req); v != nil {
+				return v
+			}
+			if refusal {
+				return domain.NewValidation("", nil, "The arguments cannot be read as the tool expects; check them against its input schema.")
+			}
+			return nil
+		}
+		defer func() { c.Arguments = nil }()
+	}
+	f := st.p.Handle(ctx, callOf(ctx, &req), err, filters...)
+	if f.ReportOnly {
+		callctx.From(ctx).Pass(res)
 		return res
 	}
 	return errorResult(f)

@@ -80,6 +80,10 @@ func rolloutServer(t *testing.T, way string, p *filter.Pipeline, opts map[string
 		return mcp.NewToolResultErrorFromErr("failed to get issue",
 			fmt.Errorf("GET https://api.example.com/issues/7?token=%s: 404 Not Found", rolloutSecret)), nil
 	})
+	type noArgs struct{}
+	add(mcp.NewTool("helper"), mcp.NewStructuredToolHandler(func(context.Context, mcp.CallToolRequest, noArgs) (noArgs, error) {
+		return noArgs{}, fmt.Errorf("dial db: password=%s refused", rolloutSecret)
+	}))
 	add(mcp.NewTool("boom"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ids := strings.Fields("") // none: the panic of a real bug
 		_ = ids[0] + rolloutSecret
@@ -107,6 +111,8 @@ var rolloutCalls = []rolloutCall{
 	{tool: "deliberate", failed: true, enforced: codes.InternalError},
 	{tool: "public", failed: true, enforced: codes.ToolFailed},
 	{tool: "hand_built", failed: true},
+	// What mcp-go's typed helper builds from an error is that error.
+	{tool: "helper", failed: true, enforced: codes.InternalError},
 	{tool: "boom", failed: true, enforced: codes.InternalError},
 	{tool: "ok", args: map[string]any{}, failed: true, enforced: codes.ValidationError},
 }

@@ -79,9 +79,8 @@ func newConfig(fn string, opts []Option) (config, error) {
 // It is for tools that something else registers; to add a tool yourself,
 // AddTool does the same in one line and checks the definition. Around
 // Structured it maps every error; around mcp.NewStructuredToolHandler or
-// mcp.NewTypedToolHandler it cannot, as they turn a handler's error (the
-// structured one) and arguments they cannot bind (both) into results with
-// the SDK's text before Wrap sees them: use Structured instead.
+// mcp.NewTypedToolHandler it handles the results they build from an error
+// as that error, whose words (a ToolError's) are lost: use Structured.
 //
 // The configuration is the one Install gave the server running the call.
 // On a server without mcperr, Wrap uses the default configuration,
