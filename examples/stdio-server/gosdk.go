@@ -81,6 +81,10 @@ func goSDKServer(logger *slog.Logger, bare bool, opts ...filter.Option) (*mcp.Se
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return textResult(Lookup())
 		}))
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "replica", Description: "Fails when a sub-operation is cancelled."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			return textResult(Replica(ctx))
+		}))
 	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "crash", Description: "Panics the way a bug does."},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return textResult(Crash())
@@ -120,14 +124,4 @@ func addGoSDKTool[In, Out any](s *mcp.Server, bare bool, tool *mcp.Tool, h mcp.T
 		return nil
 	}
 	return gosdk.AddTool(s, tool, h)
-}
-
-// serveGoSDK serves over the SDK's mcp.StdioTransport until the client goes
-// away, bare or not.
-func serveGoSDK(ctx context.Context, logger *slog.Logger, bare bool, opts ...filter.Option) error {
-	s, err := goSDKServer(logger, bare, opts...)
-	if err != nil {
-		return err
-	}
-	return s.Run(ctx, &mcp.StdioTransport{})
 }

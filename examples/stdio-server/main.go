@@ -8,8 +8,11 @@
 // Its tools: divide (a ToolError for b = 0, a VALIDATION_ERROR for bad
 // arguments), get_order (NOT_FOUND), set_status (VALIDATION_ERROR from the
 // service), delete_order (FORBIDDEN), ship_order (a business rule), lookup
-// (an internal error with a secret in it), crash (a panic), slow (a
-// TIMEOUT), and forecast (declares an output schema; fails for Atlantis).
+// (an internal error with a secret in it and in its hint), replica (a
+// sub-operation's cancellation: an internal error), crash (a panic), slow
+// (a TIMEOUT: the server gives each call CallTimeout), and forecast
+// (declares an output schema; fails for Atlantis); on mcp-go,
+// forecast_helper is forecast with mcp-go's own NewStructuredToolHandler.
 // Its resources: docs://readme, db://orders (an internal error with a
 // secret in it) and the template orders://{id} (NOT_FOUND for any order but
 // ord_1); its prompt: summarize_order (a panic). They are added with the
@@ -17,6 +20,8 @@
 //
 // The server logs to stderr; a masked error's ref appears there once. With
 // -bare it runs without mcperr, to compare with what the SDK does alone.
+// With -http 127.0.0.1:0 it serves streamable HTTP instead of stdio, and
+// writes the URL to stderr.
 // With -report-only it runs mcperr in report-only mode: the client receives
 // what -bare sends, and stderr says, for each failure, what mcperr would
 // have sent.
@@ -25,11 +30,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"log"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
@@ -39,6 +52,7 @@ func main() {
 	sdk := flag.String("sdk", "gosdk", "the SDK to serve with: gosdk or mcpgo")
 	bare := flag.Bool("bare", false, "serve without mcperr, as the SDK behaves alone")
 	reportOnly := flag.Bool("report-only", false, "serve with mcperr in report-only mode: answers as -bare, failures logged with what mcperr would send")
+	httpAddr := flag.String("http", "", "serve streamable HTTP on this address (such as 127.0.0.1:0) instead of stdio")
 	flag.Parse()
 	var opts []filter.Option
 	if *reportOnly {
@@ -55,9 +69,25 @@ func main() {
 	var err error
 	switch *sdk {
 	case "gosdk":
-		err = serveGoSDK(ctx, logger, *bare, opts...)
+		var s *mcp.Server
+		if s, err = goSDKServer(logger, *bare, opts...); err == nil {
+			if *httpAddr != "" {
+				err = serveHTTP(ctx, *httpAddr, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+			} else {
+				err = s.Run(ctx, &mcp.StdioTransport{})
+			}
+		}
 	case "mcpgo":
-		err = serveMCPGo(ctx, logger, *bare, opts...)
+		var s *server.MCPServer
+		if s, err = mcpGoServer(logger, *bare, opts...); err == nil {
+			if *httpAddr != "" {
+				err = serveHTTP(ctx, *httpAddr, server.NewStreamableHTTPServer(s))
+			} else {
+				stdio := server.NewStdioServer(s)
+				stdio.SetErrorLogger(log.New(os.Stderr, "mcp-go: ", 0))
+				err = stdio.Listen(ctx, os.Stdin, os.Stdout)
+			}
+		}
 	default:
 		err = fmt.Errorf("unknown -sdk %q: use gosdk or mcpgo", *sdk)
 	}
@@ -65,6 +95,25 @@ func main() {
 		fmt.Fprintln(os.Stderr, "stdio-server:", err)
 		os.Exit(1)
 	}
+}
+
+// serveHTTP serves h over streamable HTTP on addr until ctx is done,
+// writing the URL it listens on to stderr.
+func serveHTTP(ctx context.Context, addr string, h http.Handler) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "listening on http://%s/mcp\n", ln.Addr())
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
 
 // newPipeline returns the one mcperr configuration of the server, on either

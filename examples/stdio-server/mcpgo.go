@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"log"
 	"log/slog"
-	"os"
 	"strconv"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -71,6 +69,8 @@ func mcpGoTools() []server.ServerTool {
 			})},
 		{Tool: noArgs("lookup", "Fails the way an outage does."),
 			Handler: textHandler(func(context.Context, mcp.CallToolRequest) (string, error) { return Lookup() })},
+		{Tool: noArgs("replica", "Fails when a sub-operation is cancelled."),
+			Handler: textHandler(func(ctx context.Context, _ mcp.CallToolRequest) (string, error) { return Replica(ctx) })},
 		{Tool: noArgs("crash", "Panics the way a bug does."),
 			Handler: textHandler(func(context.Context, mcp.CallToolRequest) (string, error) { return Crash() })},
 		{Tool: noArgs("quote", "Quotes an exchange rate; the rate limit is always hit."),
@@ -85,6 +85,11 @@ func mcpGoTools() []server.ServerTool {
 var forecastTool = mcp.NewTool("forecast", mcp.WithDescription("Returns a city's weather; fails for Atlantis."),
 	mcp.WithString("city", mcp.Required()), mcp.WithSchemaAdditionalProperties(false), mcp.WithOutputSchema[Forecast]())
 
+// forecastHelperTool is forecast served with mcp-go's own
+// mcp.NewStructuredToolHandler, on either mode.
+var forecastHelperTool = mcp.NewTool("forecast_helper", mcp.WithDescription("forecast, with mcp-go's own typed helper."),
+	mcp.WithString("city", mcp.Required()), mcp.WithSchemaAdditionalProperties(false), mcp.WithOutputSchema[Forecast]())
+
 func forecast(_ context.Context, _ mcp.CallToolRequest, args cityArgs) (Forecast, error) {
 	return GetForecast(args.City)
 }
@@ -96,6 +101,7 @@ func mcpGoServer(logger *slog.Logger, bare bool, opts ...filter.Option) (*server
 		s := server.NewMCPServer("mcperr-stdio-server", "1.0.0", server.WithToolHandlerMiddleware(timeLimit))
 		s.AddTools(mcpGoTools()...)
 		s.AddTool(forecastTool, mcp.NewStructuredToolHandler(forecast))
+		s.AddTool(forecastHelperTool, mcp.NewStructuredToolHandler(forecast))
 		addMCPGoResources(s)
 		return s, nil
 	}
@@ -112,22 +118,14 @@ func mcpGoServer(logger *slog.Logger, bare bool, opts ...filter.Option) (*server
 			return nil, err
 		}
 	}
+	// mcp-go's own helper, under Install alone: the result it builds from
+	// an error is handled as that error.
+	s.AddTool(forecastHelperTool, mcp.NewStructuredToolHandler(forecast))
 	if err := mcpgo.AddTool(s, forecastTool, mcpgo.Structured(forecast)); err != nil {
 		return nil, err
 	}
 	addMCPGoResources(s)
 	return s, nil
-}
-
-// serveMCPGo serves over stdio until the client goes away.
-func serveMCPGo(ctx context.Context, logger *slog.Logger, bare bool, opts ...filter.Option) error {
-	s, err := mcpGoServer(logger, bare, opts...)
-	if err != nil {
-		return err
-	}
-	stdio := server.NewStdioServer(s)
-	stdio.SetErrorLogger(log.New(os.Stderr, "mcp-go: ", 0))
-	return stdio.Listen(ctx, os.Stdin, os.Stdout)
 }
 
 // timeLimit is the server's own time limit for every tool call, given

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	crdb "github.com/cockroachdb/errors"
+
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/toolerr"
 )
@@ -55,9 +57,20 @@ func ShipOrder(id string) (string, error) {
 	return fmt.Sprintf("Order %s shipped.", id), nil
 }
 
-// Lookup fails the way an outage does, with a secret in the error.
+// Lookup fails the way an outage does, with a secret in the error and in
+// the hint its driver attached.
 func Lookup() (string, error) {
-	return "", fmt.Errorf("query orders: dial tcp 10.0.0.12:5432: connection refused (user=app password=hunter2)")
+	err := fmt.Errorf("query orders: dial tcp 10.0.0.12:5432: connection refused (user=app password=hunter2)")
+	return "", crdb.WithHint(err, "Check DATABASE_URL=postgres://app:hunter2@10.0.0.12/orders")
+}
+
+// Replica fails the way a sub-operation does when its own context is
+// cancelled while the request is alive: a server failure, not the
+// client's cancellation.
+func Replica(ctx context.Context) (string, error) {
+	child, cancel := context.WithCancel(ctx)
+	cancel() // a hedged read that lost: the server's own doing
+	return "", fmt.Errorf("query replica: %w", child.Err())
 }
 
 // Crash panics, the way a bug does.

@@ -1,0 +1,154 @@
+// The official TypeScript MCP client against examples/stdio-server over
+// stdio and over streamable HTTP, on both Go SDKs: the failures whose class
+// depends on their cause, and the leaks mcperr closes, as a real host sees
+// them.
+import { test, before, after, describe } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { validateEnvelope } from "./envelope.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const SECRET = "hunter2";
+const META_KEY = "io.github.mcperr/error";
+const REF = /^Internal error in tool "([a-z_]+)" \(ref: ([0-9a-f]{16})\)\.$/;
+
+let dir;
+let binary;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), "mcperr-interop-transports-"));
+  binary = join(dir, "stdio-server");
+  execFileSync("go", ["build", "-o", binary, "./examples/stdio-server"], { cwd: root, stdio: "inherit" });
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+// overStdio connects to the server over stdio.
+async function overStdio(sdk) {
+  const transport = new StdioClientTransport({ command: binary, args: ["-sdk", sdk], stderr: "pipe" });
+  let stderr = "";
+  transport.stderr.on("data", (chunk) => { stderr += chunk.toString(); });
+  const client = new Client({ name: "interop", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, log: () => stderr, close: () => client.close() };
+}
+
+// overHTTP starts the server on a free loopback port and connects to it
+// over streamable HTTP.
+async function overHTTP(sdk) {
+  const proc = spawn(binary, ["-sdk", sdk, "-http", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not listen:\n${stderr}`)), 30000);
+    proc.stderr.on("data", (chunk) => {
+      stderr += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    proc.on("exit", (code) => reject(new Error(`the server exited (${code}):\n${stderr}`)));
+  });
+  const client = new Client({ name: "interop", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return {
+    client,
+    log: () => stderr,
+    close: async () => {
+      await client.close();
+      proc.kill();
+    },
+  };
+}
+
+function envelope(result) {
+  const env = result._meta?.[META_KEY];
+  assert.ok(env, `no envelope: ${JSON.stringify(result)}`);
+  assert.ok(validateEnvelope(env), `envelope does not fit the schema: ${JSON.stringify(validateEnvelope.errors)}`);
+  return env;
+}
+
+function assertNoSecret(result) {
+  assert.ok(!JSON.stringify(result).includes(SECRET), `the secret reached the client: ${JSON.stringify(result)}`);
+}
+
+// linesWith waits, up to five seconds, for the server's log, which reaches
+// the client on a stream of its own, to hold text, and returns its lines
+// that hold it.
+async function linesWith(log, text) {
+  const deadline = Date.now() + 5000;
+  while (!log().includes(text) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return log().split("\n").filter((l) => l.includes(text));
+}
+
+// assertMasked checks a masked internal error of tool, and that its ref
+// names exactly one line of the server's log.
+async function assertMasked(result, tool, log) {
+  assert.equal(result.isError, true);
+  const m = REF.exec(result.content[0].text);
+  assert.ok(m, `text ${JSON.stringify(result.content[0].text)} is not the masked form`);
+  assert.equal(m[1], tool);
+  const env = envelope(result);
+  assert.equal(env.code, "INTERNAL_ERROR");
+  assert.equal(env.ref, m[2]);
+  assert.ok(!result.content.some((c) => /Hint/.test(c.text)), `a masked error shows a hint: ${JSON.stringify(result.content)}`);
+  assertNoSecret(result);
+  assert.equal((await linesWith(log, `ref=${m[2]}`)).length, 1, `ref ${m[2]} in the log:\n${log()}`);
+}
+
+for (const sdk of ["gosdk", "mcpgo"]) {
+  for (const [name, connect] of [["stdio", overStdio], ["streamable HTTP", overHTTP]]) {
+    describe(`stdio-server -sdk=${sdk} over ${name}`, () => {
+      let conn;
+      before(async () => {
+        conn = await connect(sdk);
+        await conn.client.listTools();
+      });
+      after(async () => conn.close());
+
+      test("the request's own deadline is a TIMEOUT", async () => {
+        const r = await conn.client.callTool({ name: "slow", arguments: {} });
+        assert.equal(r.isError, true);
+        assert.equal(envelope(r).code, "TIMEOUT");
+        assert.equal(envelope(r).retryable, true);
+        assertNoSecret(r);
+      });
+
+      test("a sub-operation's cancellation is the server's failure, masked", async () => {
+        const r = await conn.client.callTool({ name: "replica", arguments: {} });
+        await assertMasked(r, "replica", conn.log);
+        assert.ok(!JSON.stringify(r).includes("canceled"), JSON.stringify(r));
+      });
+
+      test("a masked error shows nothing of itself, not its hint", async () => {
+        await assertMasked(await conn.client.callTool({ name: "lookup", arguments: {} }), "lookup", conn.log);
+      });
+
+      test("arguments that do not fit are VALIDATION_ERROR naming the field, never the value", async () => {
+        const r = await conn.client.callTool({ name: "divide", arguments: { a: "six", b: 2 } });
+        assert.equal(r.isError, true);
+        assert.equal(envelope(r).code, "VALIDATION_ERROR");
+        assert.deepEqual(envelope(r).details.violations.map((v) => v.field), ["a"]);
+        assert.ok(!JSON.stringify(r).includes("six"), JSON.stringify(r));
+      });
+
+      if (sdk === "mcpgo") {
+        test("what mcp-go's typed helper builds from an error is that error, masked", async () => {
+          const r = await conn.client.callTool({ name: "forecast_helper", arguments: { city: "Atlantis" } });
+          await assertMasked(r, "forecast_helper", conn.log);
+          assert.ok(!JSON.stringify(r).includes("tool execution failed"), JSON.stringify(r));
+        });
+      }
+    });
+  }
+}
