@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -117,7 +118,7 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	switch {
 	case cause == nil:
 		m = st.handBuilt(ctx, req, r, st.enterTool(ctx, req))
-	case st.refusedBySDK(ctx, req):
+	case st.refusedBySDK(ctx, req) || decodeRefusal(req, cause):
 		st.refusal(ctx, req, cause)
 		m = st.mapError(ctx, req, cause)
 	default:
@@ -136,6 +137,25 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 func (st *serverState) refusedBySDK(ctx context.Context, req *mcp.CallToolRequest) bool {
 	c := callctx.From(ctx)
 	return c != nil && !c.Ran && st.tool(callOf(req).Tool) != nil
+}
+
+// decodeRefusal reports whether err, with which a call of a tool that
+// mcperr did not add failed, is the SDK's refusal to decode one of the
+// arguments the client sent into the tool's typed input: go-sdk sends the
+// decoder's *json.UnmarshalTypeError as it is, naming the field, and that
+// field is one the call's arguments hold. Arguments over 64 KiB are not
+// read.
+func decodeRefusal(req *mcp.CallToolRequest, err error) bool {
+	ute, ok := err.(*json.UnmarshalTypeError)
+	if !ok || ute == nil || ute.Field == "" || req.Params == nil || len(req.Params.Arguments) > 64<<10 {
+		return false
+	}
+	var args map[string]json.RawMessage
+	if json.Unmarshal(req.Params.Arguments, &args) != nil {
+		return false
+	}
+	_, ok = args[strings.SplitN(ute.Field, ".", 2)[0]]
+	return ok
 }
 
 // refusal makes the arguments of req, which the SDK refused with err, the

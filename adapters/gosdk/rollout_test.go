@@ -449,6 +449,18 @@ func TestSDKDecodeRefusalIsValidation(t *testing.T) {
 	if recs := log.Records(t); len(recs) != 1 || recs[0]["level"] != "INFO" {
 		t.Errorf("records %v, want one below error level", recs)
 	}
+	// The same tool added with the SDK's own mcp.AddTool: the decoder's
+	// error names a field the arguments hold.
+	mcp.AddTool(s, &mcp.Tool{Name: "report_sdk"}, func(context.Context, *mcp.CallToolRequest, sinceIn) (*mcp.CallToolResult, any, error) {
+		return nil, nil, errors.New("upstream: " + rolloutSecret)
+	})
+	got, res = wire(t, connect(t, s, ""), rolloutCall{tool: "report_sdk", args: map[string]any{"since": "yesterday-" + rolloutSecret}})
+	if gosdkcompat.CanChooseVersion() {
+		if env, _ := gosdk.EnvelopeOf(res); env.Code != codes.ValidationError || !strings.Contains(string(env.Details), `"field":"since"`) || strings.Contains(got, rolloutSecret) {
+			t.Errorf("mcp.AddTool, a time the SDK cannot read: %s, want VALIDATION_ERROR for since, without the value", got)
+		}
+	}
+	log.Records(t)
 	// The handler's own failure, arguments fine: masked as ever.
 	_, res = wire(t, cs, rolloutCall{tool: "report", args: map[string]any{"since": "2026-11-30T00:00:00Z"}})
 	if env, _ := gosdk.EnvelopeOf(res); env.Code != codes.InternalError || !ran {
