@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -45,14 +46,30 @@ func EnvelopeOf(res *mcp.CallToolResult) (filter.Envelope, bool) {
 
 // isProtocolError reports whether err is a deliberate protocol error, which
 // passes through for the SDK to send: a mcp.URLElicitationRequiredError,
-// returned as it is. An error that wraps one is a tool failure like any
-// other, so that its text never reaches the client unmapped.
+// returned as it is, whose elicitations encode. An error that wraps one,
+// or one the SDK could not encode (its requested schema or _meta holds a
+// value JSON cannot hold), is a tool failure like any other, so that
+// neither its text nor a broken answer reaches the client.
 func isProtocolError(err error) bool {
-	switch err.(type) {
-	case mcp.URLElicitationRequiredError, *mcp.URLElicitationRequiredError:
-		return true
+	switch e := err.(type) {
+	case mcp.URLElicitationRequiredError:
+		return encodes(e.Elicitations)
+	case *mcp.URLElicitationRequiredError:
+		return e != nil && encodes(e.Elicitations)
 	}
 	return false
+}
+
+// encodes reports whether v encodes to JSON, recovering a panic of a
+// value's own MarshalJSON.
+func encodes(v any) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	_, err := json.Marshal(v)
+	return err == nil
 }
 
 // callOf describes the call req for the pipeline; the session id is the

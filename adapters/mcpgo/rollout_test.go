@@ -426,3 +426,28 @@ func TestHandlerLogsCarryTheCall(t *testing.T) {
 		}
 	}
 }
+
+// TestProtocolErrorThatDoesNotEncode checks that a URLElicitationRequiredError
+// whose requested schema JSON cannot hold, which the SDK could not send,
+// is answered as a tool failure, and the session goes on.
+func TestProtocolErrorThatDoesNotEncode(t *testing.T) {
+	var log adaptertest.Log
+	s := server.NewMCPServer("elicit", "1.0.0")
+	if err := mcpgo.Install(s, testPipeline(log.Logger())); err != nil {
+		t.Fatal(err)
+	}
+	s.AddTool(mcp.NewTool("login"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{{Mode: "form", Message: "Sign in", RequestedSchema: func() {}}}}
+	})
+	s.AddTool(mcp.NewTool("ok"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("fine"), nil
+	})
+	c := rolloutClient(t, s)
+	_, res := wire(t, c, rolloutCall{tool: "login"})
+	if env, ok := mcpgo.EnvelopeOf(res); !ok || env.Code != codes.InternalError {
+		t.Errorf("an elicitation that does not encode: %+v (found %v), want a masked failure", env, ok)
+	}
+	if got, _ := wire(t, c, rolloutCall{tool: "ok"}); !strings.Contains(got, "fine") {
+		t.Errorf("the session did not go on: %s", got)
+	}
+}
