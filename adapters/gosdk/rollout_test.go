@@ -504,3 +504,47 @@ func TestProtocolErrorThatDoesNotEncode(t *testing.T) {
 		})
 	}
 }
+
+// TestCombinedOnOneServer combines on one server, with a non-default
+// configuration (report-only, hand-built results reported, redaction):
+// a tool served by the middleware alone, a wrapped tool that enforces, and
+// a tool added with AddTool that enforces and masks its hand-built results.
+func TestCombinedOnOneServer(t *testing.T) {
+	var log adaptertest.Log
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true),
+		filter.WithHandBuilt(filter.ReportHandBuilt), filter.WithRedaction(true))
+	must(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "combined", Version: "1.0.0"}, nil)
+	must(t, gosdk.Install(s, p))
+	plain := func(context.Context, *mcp.CallToolRequest, countIn) (*mcp.CallToolResult, any, error) {
+		return nil, nil, fmt.Errorf("dial db: password=%s refused", rolloutSecret)
+	}
+	handBuilt := func(context.Context, *mcp.CallToolRequest, countIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "upstream token=" + rolloutSecret}}}, nil, nil
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "middleware"}, plain)
+	mcp.AddTool(s, &mcp.Tool{Name: "wrapped"}, gosdk.Wrap(plain, gosdk.WithReportOnly(false)))
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "added"}, handBuilt, gosdk.WithReportOnly(false), gosdk.WithHandBuilt(filter.MaskHandBuilt)))
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "reported"}, handBuilt))
+	cs := connect(t, s, "")
+
+	got, _ := wire(t, cs, rolloutCall{tool: "middleware"})
+	if recs := log.Records(t); !strings.Contains(got, rolloutSecret) || len(recs) != 1 || recs[0]["report_only"] != true {
+		t.Errorf("middleware, report-only: %s, records %v; want the bare answer and one report-only record", got, recs)
+	}
+	for _, tool := range []string{"wrapped", "added"} {
+		got, res := wire(t, cs, rolloutCall{tool: tool})
+		env, ok := gosdk.EnvelopeOf(res)
+		recs := log.Records(t)
+		if !ok || env.Code != codes.InternalError || strings.Contains(got, rolloutSecret) {
+			t.Errorf("%s, enforcing: %s, want a masked INTERNAL_ERROR", tool, got)
+		}
+		if len(recs) != 1 || recs[0]["report_only"] != nil || recs[0]["ref"] != env.Ref || strings.Contains(fmt.Sprint(recs[0]), rolloutSecret) {
+			t.Errorf("%s: records %v, want one enforcing record with the ref, redacted", tool, recs)
+		}
+	}
+	got, _ = wire(t, cs, rolloutCall{tool: "reported"})
+	if recs := log.Records(t); !strings.Contains(got, rolloutSecret) || len(recs) != 1 || recs[0]["hand_built"] != true || recs[0]["report_only"] != true {
+		t.Errorf("reported hand-built: %s, records %v; want it untouched and one report-only record", got, recs)
+	}
+}

@@ -451,3 +451,62 @@ func TestProtocolErrorThatDoesNotEncode(t *testing.T) {
 		t.Errorf("the session did not go on: %s", got)
 	}
 }
+
+// TestCombinedOnOneServer combines on one server, with a non-default
+// configuration (report-only, hand-built results reported, redaction):
+// a tool served by the middleware alone, a wrapped tool that enforces, a
+// tool added with AddTool that enforces and masks its hand-built results,
+// and mcp-go's typed helper wrapped to enforce.
+func TestCombinedOnOneServer(t *testing.T) {
+	var log adaptertest.Log
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true),
+		filter.WithHandBuilt(filter.ReportHandBuilt), filter.WithRedaction(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := server.NewMCPServer("combined", "1.0.0", server.WithRecovery())
+	if err := mcpgo.Install(s, p); err != nil {
+		t.Fatal(err)
+	}
+	plain := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("dial db: password=%s refused", rolloutSecret)
+	}
+	handBuilt := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultError("upstream token=" + rolloutSecret), nil
+	}
+	type noArgs struct{}
+	helper := mcp.NewStructuredToolHandler(func(context.Context, mcp.CallToolRequest, noArgs) (noArgs, error) {
+		return noArgs{}, fmt.Errorf("dial db: password=%s refused", rolloutSecret)
+	})
+	s.AddTool(mcp.NewTool("middleware"), plain)
+	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(plain, mcpgo.WithReportOnly(false)))
+	s.AddTool(mcp.NewTool("helper"), mcpgo.Wrap(helper, mcpgo.WithReportOnly(false)))
+	if err := mcpgo.AddTool(s, mcp.NewTool("added"), handBuilt, mcpgo.WithReportOnly(false), mcpgo.WithHandBuilt(filter.MaskHandBuilt)); err != nil {
+		t.Fatal(err)
+	}
+	if err := mcpgo.AddTool(s, mcp.NewTool("reported"), handBuilt); err != nil {
+		t.Fatal(err)
+	}
+	c := rolloutClient(t, s)
+	log.Records(t)
+
+	got, _ := wire(t, c, rolloutCall{tool: "middleware"})
+	if recs := log.Records(t); !strings.Contains(got, rolloutSecret) || len(recs) != 1 || recs[0]["report_only"] != true {
+		t.Errorf("middleware, report-only: %s, records %v; want the bare answer and one report-only record", got, recs)
+	}
+	for _, tool := range []string{"wrapped", "helper", "added"} {
+		got, res := wire(t, c, rolloutCall{tool: tool})
+		env, ok := mcpgo.EnvelopeOf(res)
+		recs := log.Records(t)
+		if !ok || env.Code != codes.InternalError || strings.Contains(got, rolloutSecret) {
+			t.Errorf("%s, enforcing: %s, want a masked INTERNAL_ERROR", tool, got)
+		}
+		if len(recs) != 1 || recs[0]["report_only"] != nil || recs[0]["ref"] != env.Ref || strings.Contains(fmt.Sprint(recs[0]), rolloutSecret) {
+			t.Errorf("%s: records %v, want one enforcing record with the ref, redacted", tool, recs)
+		}
+	}
+	got, _ = wire(t, c, rolloutCall{tool: "reported"})
+	if recs := log.Records(t); !strings.Contains(got, rolloutSecret) || len(recs) != 1 || recs[0]["hand_built"] != true || recs[0]["report_only"] != true {
+		t.Errorf("reported hand-built: %s, records %v; want it untouched and one report-only record", got, recs)
+	}
+}
