@@ -2,6 +2,8 @@ package mcpgo_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -188,5 +190,44 @@ func BenchmarkHandler(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestMaskedAllocs pins that telling a call that did not fit from a fault
+// of the server does not encode the tool's input schema again on every
+// failure: a masked failure of a tool with 41 properties costs what one of
+// a tool with 1 costs, with the same arguments, measured on the handler
+// chain the SDK runs. The compiled schema is found by the identity of the
+// schema the SDK hands out (TestCheckArgumentsFollowsTheRegisteredSchema
+// checks that a changed schema is seen).
+func TestMaskedAllocs(t *testing.T) {
+	s := server.NewMCPServer("installed", "1.0.0")
+	if err := mcpgo.Install(s, testPipeline(new(adaptertest.Log).Logger())); err != nil {
+		t.Fatal(err)
+	}
+	fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("dial 10.0.0.5: refused")
+	}
+	s.AddTool(mcp.NewTool("small", mcp.WithNumber("a", mcp.Required())), fail)
+	opts := []mcp.ToolOption{mcp.WithNumber("a", mcp.Required())}
+	for i := range 40 {
+		opts = append(opts, mcp.WithString(fmt.Sprintf("option%d", i), mcp.Description("An option."), mcp.Enum("x", "y", "z")))
+	}
+	s.AddTool(mcp.NewTool("large", opts...), fail)
+	ctx, req := realCall(t, s, "small", map[string]any{"a": 1})
+	mw := mcpgo.MiddlewareOf(s)
+	run := func(tool string) float64 {
+		req := req
+		req.Params.Name = tool
+		h := mw(s.GetTool(tool).Handler)
+		return testing.AllocsPerRun(100, func() {
+			if res, err := h(ctx, req); err != nil || !res.IsError {
+				t.Fatalf("call did not fail: %v %v", err, res)
+			}
+		})
+	}
+	small, large := run("small"), run("large")
+	if large > small {
+		t.Errorf("a masked failure costs %v allocations on a tool of 41 properties, %v on a tool of 1: the schema is encoded again on each failure", large, small)
 	}
 }

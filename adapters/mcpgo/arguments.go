@@ -3,12 +3,15 @@ package mcpgo
 import (
 	"context"
 	"encoding/json"
+	"reflect"
+	"unsafe"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/internal/inputschema"
 )
 
 // checkArguments returns how the arguments of req do not fit the input
@@ -20,13 +23,9 @@ func (st *serverState) checkArguments(ctx context.Context, req *mcp.CallToolRequ
 	if t == nil {
 		return nil
 	}
-	doc, err := inputSchemaDoc(&t.Tool)
-	if err != nil || doc == nil {
+	s := st.compiled(&t.Tool)
+	if s == nil {
 		return nil
-	}
-	s, err := st.schemas.Get(doc)
-	if err != nil {
-		return nil // a schema that does not compile checks nothing, as in the SDK's own validator
 	}
 	var v *domain.Validation
 	switch args := req.Params.Arguments.(type) {
@@ -60,6 +59,54 @@ func registeredTool(ctx context.Context, name string) *server.ServerTool {
 		return srv.GetTool(name)
 	}
 	return nil
+}
+
+// compiled returns the compiled input schema of tool; nil if it has none,
+// or one that does not compile (which checks nothing, as in the SDK's own
+// validator). The SDK hands out copies of its tools that share the
+// schema's maps and slices, so a schema made of the same ones as the last
+// time its tool's name was looked up is not encoded again. The pointers
+// keep what they point to alive, so a new schema cannot pass for an old
+// one whose memory it reuses.
+func (st *serverState) compiled(tool *mcp.Tool) *inputschema.Schema {
+	in := &tool.InputSchema
+	id := schemaID{
+		unsafe.SliceData(tool.RawInputSchema), len(tool.RawInputSchema),
+		reflect.ValueOf(in.Defs).UnsafePointer(), reflect.ValueOf(in.Properties).UnsafePointer(),
+		unsafe.SliceData(in.Required), len(in.Required), in.Type, in.AdditionalProperties,
+	}
+	if m, ok := id.additional.(map[string]any); ok {
+		id.additional = reflect.ValueOf(m).UnsafePointer()
+	}
+	known := reflect.TypeOf(id.additional) == nil || reflect.TypeOf(id.additional).Comparable()
+	if e, ok := st.byTool.Load(tool.Name); ok && known && e.(*toolSchema).id == id {
+		return e.(*toolSchema).s
+	}
+	var s *inputschema.Schema
+	if doc, err := inputSchemaDoc(tool); err == nil && doc != nil {
+		s, _ = st.schemas.Get(doc)
+	}
+	if known {
+		st.byTool.Store(tool.Name, &toolSchema{id, s})
+	}
+	return s
+}
+
+// schemaID identifies an input schema by the maps and slices it is made of.
+type schemaID struct {
+	raw              *byte
+	rawLen           int
+	defs, properties unsafe.Pointer
+	required         *string
+	requiredLen      int
+	typ              string
+	additional       any // a comparable value, or the pointer of a map
+}
+
+// toolSchema is the compiled input schema last seen under a tool's name.
+type toolSchema struct {
+	id schemaID
+	s  *inputschema.Schema
 }
 
 // inputSchemaDoc returns the JSON of the input schema of tool, read as the

@@ -129,3 +129,56 @@ func TestInputSchemaDoc(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckArgumentsFollowsTheRegisteredSchema checks that the schema a
+// failed call is checked against is the one the server has registered at
+// the time of the call: a tool added again under the same name with
+// another schema, and a session's own tool of that name, are checked
+// against their own schema, never one remembered from an earlier call.
+func TestCheckArgumentsFollowsTheRegisteredSchema(t *testing.T) {
+	s := server.NewMCPServer("t", "1.0.0", server.WithToolCapabilities(true))
+	s.AddTool(mcp.NewTool("t", mcp.WithNumber("a", mcp.Required())), nil)
+	ctx := serverContext(t, s)
+	st := &serverState{}
+	violations := func(args map[string]any) string {
+		t.Helper()
+		req := &mcp.CallToolRequest{}
+		req.Params.Name = "t"
+		req.Params.Arguments = args
+		err := st.checkArguments(ctx, req)
+		if err == nil {
+			return ""
+		}
+		v, ok := err.(*domain.Validation)
+		if !ok {
+			t.Fatalf("checkArguments = %T %v, want a *domain.Validation", err, err)
+		}
+		var vs []string
+		for _, x := range v.Violations {
+			vs = append(vs, "{"+x.Field+" "+x.Constraint+"}")
+		}
+		return fmt.Sprint(vs)
+	}
+	if got := violations(map[string]any{"a": "x"}); got != "[{a must be number, not string}]" {
+		t.Fatalf("first schema: %s", got)
+	}
+	if got := violations(map[string]any{"a": "x"}); got != "[{a must be number, not string}]" {
+		t.Fatalf("first schema, again: %s", got)
+	}
+	s.AddTool(mcp.NewTool("t", mcp.WithString("b", mcp.Required())), nil)
+	if got := violations(map[string]any{"a": "x"}); got != "[{b is required}]" {
+		t.Errorf("after the tool was added again with another schema: %s, want b is required", got)
+	}
+	if got := violations(map[string]any{"b": "x"}); got != "" {
+		t.Errorf("arguments that fit the new schema: %s", got)
+	}
+	raw := json.RawMessage(`{"type":"object","properties":{"c":{"type":"boolean"}},"required":["c"]}`)
+	s.AddTool(mcp.NewToolWithRawSchema("t", "", raw), nil)
+	if got := violations(map[string]any{"b": "x"}); got != "[{c is required}]" {
+		t.Errorf("after the tool was added again with a raw schema: %s, want c is required", got)
+	}
+	s.AddTool(mcp.NewToolWithRawSchema("t", "", json.RawMessage(`{"type":"object","properties":{"d":{"type":"integer"}},"required":["d"]}`)), nil)
+	if got := violations(map[string]any{"c": true}); got != "[{d is required}]" {
+		t.Errorf("after the tool was added again with another raw schema: %s, want d is required", got)
+	}
+}

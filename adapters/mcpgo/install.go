@@ -25,6 +25,7 @@ type serverState struct {
 
 	adding  sync.Mutex // held by AddTool from its duplicate check to the registration
 	schemas inputschema.Cache
+	byTool  sync.Map // tool name -> *toolSchema
 }
 
 // Install makes p the mcperr configuration of s, and installs on s the
