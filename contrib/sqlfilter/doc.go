@@ -1,0 +1,43 @@
+// Package sqlfilter is an mcperr filter pack for database/sql: it answers
+// the errors that database/sql itself defines, the same for every driver,
+// with what the model should read.
+//
+// Give New to a pipeline for every tool, and again to a tool with the
+// resource it reads, so that a missing row names it:
+//
+//	pipeline, err := filter.New(filter.WithGlobalFilters(sqlfilter.New()))
+//	...
+//	gosdk.AddTool(server, getOrder, h, gosdk.WithFilters(sqlfilter.New(sqlfilter.Resource("Order"))))
+//
+// The mapping:
+//
+//	error                              | code        | what the model reads                                                   | retry
+//	-----------------------------------+-------------+------------------------------------------------------------------------+---------------
+//	sql.ErrNoRows                      | NOT_FOUND   | "Order not found." with Resource("Order"), else "Record not found."   | no
+//	sql.ErrConnDone, driver.ErrBadConn | UNAVAILABLE | "The database is unavailable right now; retry the call in a moment."  | yes, after 2 s
+//	anything else                      | (passed on) | what the filters after it, or the built-in mapping, answer            |
+//
+// The error may be wrapped any number of times (fmt.Errorf with %w): New
+// finds these errors with errors.Is.
+//
+// What it never sends: any text of the error. The messages are the pack's
+// own fixed sentences; a wrapped error's text, which often holds the
+// values of the query, stays in the log record, which keeps the original
+// error whole. An UNAVAILABLE answer is a server error: the client gets a
+// ref that names that record.
+//
+// What it passes on, on purpose:
+//
+//   - sql.ErrTxDone, a transaction used after its commit or rollback, is a
+//     mistake in the program, not a state the model can change: the
+//     built-in mapping masks it as INTERNAL_ERROR with a ref.
+//   - A closed *sql.DB ("sql: database is closed") has no exported error
+//     value to find, and an application closes its pool only as it stops:
+//     masked the same way.
+//   - Every error while the request's own context is done: the pipeline
+//     answers it as the call being cancelled or out of time.
+//
+// The drivers' own errors (constraint violations, lock timeouts, lost
+// connections) are the business of the driver's pack: sqlitefilter for
+// modernc.org/sqlite, pgxfilter for PostgreSQL through pgx.
+package sqlfilter

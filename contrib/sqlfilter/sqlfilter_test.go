@@ -1,0 +1,228 @@
+package sqlfilter_test
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/contrib/sqlfilter"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/mcperrtest"
+)
+
+// canary is a secret in the data and in the errors' text: it must reach
+// the log, and never the client.
+const canary = "canary-7f3a-s3cr3t"
+
+// openShop opens a real SQLite database file with one table, orders, that
+// holds one order of the canary's owner.
+func openShop(t *testing.T) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "shop.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	for _, q := range []string{
+		`CREATE TABLE orders (id TEXT PRIMARY KEY, owner TEXT NOT NULL, status TEXT NOT NULL)`,
+		`INSERT INTO orders VALUES ('ord_1', '` + canary + `', 'shipped')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// orderStatus reads an order's status as a service layer does, wrapping
+// the error with the query's values.
+func orderStatus(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, id string) (string, error) {
+	var status string
+	err := q.QueryRowContext(ctx, `SELECT status FROM orders WHERE id = ? AND owner = ?`, id, canary).Scan(&status)
+	if err != nil {
+		return "", fmt.Errorf("load order %s of owner %s: %w", id, canary, err)
+	}
+	return status, nil
+}
+
+// TestMapping covers every row of the pack's mapping with the real errors
+// of database/sql on a real SQLite database, on both SDKs, and checks what
+// the client reads, that the canary never reaches it, and that the log
+// keeps the original error.
+func TestMapping(t *testing.T) {
+	db := openShop(t)
+	tools := []tool{
+		{name: "get_order", filters: []filter.Filter{sqlfilter.New(sqlfilter.Resource("Order"))},
+			run: func(ctx context.Context, id string) (string, error) { return orderStatus(ctx, db, id) }},
+		{name: "find_record", run: func(ctx context.Context, id string) (string, error) {
+			s, err := orderStatus(ctx, db, id)
+			if err != nil {
+				return "", fmt.Errorf("find record: %w", err) // wrapped twice
+			}
+			return s, nil
+		}},
+		{name: "closed_conn", run: func(ctx context.Context, id string) (string, error) {
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				return "", err
+			}
+			if err := conn.Close(); err != nil {
+				return "", err
+			}
+			return orderStatus(ctx, conn, id) // sql.ErrConnDone
+		}},
+		{name: "bad_conn", run: func(context.Context, string) (string, error) {
+			return "", fmt.Errorf("ping %s: %w", canary, driver.ErrBadConn)
+		}},
+		{name: "tx_done", run: func(ctx context.Context, id string) (string, error) {
+			tx, err := db.BeginTx(ctx, nil)
+			if err != nil {
+				return "", err
+			}
+			if err := tx.Commit(); err != nil {
+				return "", err
+			}
+			return orderStatus(ctx, tx, id) // sql.ErrTxDone
+		}},
+		{name: "closed_db", run: func(ctx context.Context, id string) (string, error) {
+			closed, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "closed.db"))
+			if err != nil {
+				return "", err
+			}
+			if err := closed.Close(); err != nil {
+				return "", err
+			}
+			return orderStatus(ctx, closed, id) // sql: database is closed
+		}},
+		{name: "unrelated", run: func(context.Context, string) (string, error) {
+			return "", fmt.Errorf("render invoice for %s: %w", canary, errors.New("template: no such field"))
+		}},
+	}
+	onBothSDKs(t, []filter.Filter{sqlfilter.New()}, tools, func(t *testing.T, c caller, log *mcperrtest.Log) {
+		t.Run("a row that exists", func(t *testing.T) {
+			res := c.Call("get_order", map[string]any{"id": "ord_1"})
+			if mcperrtest.AssertSuccess(t, res) && res.Text() != "shipped" {
+				t.Errorf("text = %q, want shipped", res.Text())
+			}
+		})
+		t.Run("no rows, with Resource", func(t *testing.T) {
+			res := c.Call("get_order", map[string]any{"id": "ord_404"})
+			if mcperrtest.AssertToolError(t, res, codes.NotFound, "Order not found.") {
+				if got := string(res.Envelope.Details); got != `{"resourceType":"Order"}` {
+					t.Errorf("details = %s", got)
+				}
+				if res.Envelope.Retryable || res.Envelope.Ref != "" {
+					t.Errorf("retryable %t, ref %q: want no retry and no ref", res.Envelope.Retryable, res.Envelope.Ref)
+				}
+			}
+			mcperrtest.AssertNoCanary(t, res, canary)
+			assertLogged(t, log, res, canary, sql.ErrNoRows.Error())
+		})
+		t.Run("no rows, generic", func(t *testing.T) {
+			res := c.Call("find_record", map[string]any{"id": "ord_404"})
+			if mcperrtest.AssertToolError(t, res, codes.NotFound, "Record not found.") && res.Envelope.Details != nil {
+				t.Errorf("details = %s, want none", res.Envelope.Details)
+			}
+			mcperrtest.AssertNoCanary(t, res, canary)
+			assertLogged(t, log, res, canary, "find record: ", sql.ErrNoRows.Error())
+		})
+		for _, tool := range []string{"closed_conn", "bad_conn"} {
+			t.Run(tool, func(t *testing.T) {
+				res := c.Call(tool, map[string]any{"id": "ord_1"})
+				if mcperrtest.AssertToolError(t, res, codes.Unavailable, "The database is unavailable right now; retry the call in a moment.") {
+					env := res.Envelope
+					if !env.Retryable || env.RetryAfterSeconds != 2 || env.Ref == "" || env.Category != codes.Server {
+						t.Errorf("retryable %t after %vs, ref %q, category %s: want retryable after 2 s, a ref, server", env.Retryable, env.RetryAfterSeconds, env.Ref, env.Category)
+					}
+				}
+				mcperrtest.AssertNoCanary(t, res, canary)
+				want := sql.ErrConnDone.Error()
+				if tool == "bad_conn" {
+					want = driver.ErrBadConn.Error()
+				}
+				assertLogged(t, log, res, canary, want)
+			})
+		}
+		// Passed on: masked by the built-in mapping, the whole error logged.
+		for _, tool := range []string{"tx_done", "closed_db", "unrelated"} {
+			t.Run(tool, func(t *testing.T) {
+				res := c.Call(tool, map[string]any{"id": "ord_1"})
+				mcperrtest.AssertMasked(t, res, log)
+				mcperrtest.AssertNoCanary(t, res, canary)
+				if res.Envelope != nil {
+					assertLogged(t, log, res, canary)
+				}
+			})
+		}
+	})
+}
+
+// TestTxDoneIsErrTxDone pins what tx_done above provokes: database/sql's
+// ErrTxDone, which the pack passes on.
+func TestTxDoneIsErrTxDone(t *testing.T) {
+	db := openShop(t)
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = orderStatus(context.Background(), tx, "ord_1")
+	if !errors.Is(err, sql.ErrTxDone) {
+		t.Fatalf("err = %v, want sql.ErrTxDone", err)
+	}
+	if r, next := sqlfilter.New().Catch(context.Background(), filter.Call{Tool: "t"}, err); r != nil || next != nil {
+		t.Errorf("Catch(ErrTxDone) = %v, %v; want nil, nil", r, next)
+	}
+}
+
+// TestRequestDone checks that the pack leaves the answer to the pipeline
+// when the request's own context is done: the call was cancelled, whatever
+// else the chain holds.
+func TestRequestDone(t *testing.T) {
+	log := mcperrtest.NewLog(t)
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(sqlfilter.New()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, target := range []error{sql.ErrNoRows, sql.ErrConnDone} {
+		f := p.Handle(ctx, filter.Call{Tool: "get_order"}, fmt.Errorf("load order: %w (%w)", target, context.Canceled))
+		if f.Envelope.Code != codes.Cancelled {
+			t.Errorf("%v: code %s, want CANCELLED", target, f.Envelope.Code)
+		}
+	}
+	// Alive, the same errors are the pack's.
+	f := p.Handle(context.Background(), filter.Call{Tool: "get_order"}, fmt.Errorf("load order: %w", sql.ErrNoRows))
+	if f.Envelope.Code != codes.NotFound {
+		t.Errorf("code %s, want NOT_FOUND", f.Envelope.Code)
+	}
+}
+
+// TestBadResource checks that an empty resource name is refused at
+// start-up.
+func TestBadResource(t *testing.T) {
+	f := sqlfilter.New(sqlfilter.Resource(""))
+	if f != nil {
+		t.Fatalf("New(Resource(\"\")) = %v, want nil", f)
+	}
+	_, err := filter.New(filter.WithGlobalFilters(f))
+	var de *codes.DefinitionError
+	if !errors.As(err, &de) {
+		t.Errorf("filter.New with it: %v, want a *codes.DefinitionError", err)
+	}
+	if sqlfilter.New(nil) == nil {
+		t.Error("New(nil) = nil: a nil option is no mistake")
+	}
+}
