@@ -24,8 +24,8 @@ type orderIn struct {
 }
 
 // goSDKServer builds the go-sdk server of cfg: the four workload tools,
-// with mcperr installed when cfg.Mcperr is set and with a minimal recover
-// middleware when it is not.
+// with mcperr installed when cfg.Mcperr is set, and with a minimal recover
+// middleware and the shaped tools when it is not.
 func goSDKServer(cfg Config, p *filter.Pipeline) (http.Handler, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "throughput", Version: "1.0.0"}, nil)
 	if cfg.Mcperr {
@@ -34,6 +34,7 @@ func goSDKServer(cfg Config, p *filter.Pipeline) (http.Handler, error) {
 		}
 	} else {
 		s.AddReceivingMiddleware(recoverMiddleware)
+		addShapedGoSDK(s, p)
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: string(Success)}, func(context.Context, *mcp.CallToolRequest, orderIn) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: SuccessText}}}, nil, nil
@@ -74,8 +75,8 @@ func recoverMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // mcpGoServer builds the mcp-go server of cfg: the four workload tools,
-// with mcperr installed when cfg.Mcperr is set and with
-// server.WithRecovery when it is not.
+// with mcperr installed when cfg.Mcperr is set, and with
+// server.WithRecovery and the shaped tools when it is not.
 func mcpGoServer(cfg Config, p *filter.Pipeline) (http.Handler, error) {
 	var opts []mcpgoserver.ServerOption
 	if !cfg.Mcperr {
@@ -109,6 +110,9 @@ func mcpGoServer(cfg Config, p *filter.Pipeline) (http.Handler, error) {
 		}
 		return mcpgomcp.NewToolResultText(SuccessText), nil
 	})
+	if !cfg.Mcperr {
+		addShapedMCPGo(s, p, tool)
+	}
 	return mcpgoserver.NewStreamableHTTPServer(s), nil
 }
 

@@ -86,6 +86,10 @@ type Config struct {
 	// Mcperr installs mcperr on the server, with a pipeline that logs to
 	// io.Discard through a JSON slog handler.
 	Mcperr bool
+	// Shape, on a bare server and the ToolError or Masked workload, calls
+	// the tool that answers the workload's failure in that shape, built by
+	// the handler.
+	Shape Shape
 	// Sessions is the number of client sessions, each calling in a loop on
 	// its own goroutine. Zero means one.
 	Sessions int
@@ -209,7 +213,7 @@ func (r *Rig) connect(ctx context.Context) error {
 			return fmt.Errorf("connect: %w", err)
 		}
 		r.closers = append(r.closers, func() { _ = cs.Close() })
-		params := &mcp.CallToolParams{Name: string(r.cfg.Workload), Arguments: map[string]any{"id": "ord_1"}}
+		params := &mcp.CallToolParams{Name: shapedTool(r.cfg.Workload, r.cfg.Shape), Arguments: map[string]any{"id": "ord_1"}}
 		r.calls = append(r.calls, func(ctx context.Context) (bool, string, error) {
 			res, err := cs.CallTool(ctx, params)
 			if err != nil {
@@ -236,7 +240,7 @@ func (r *Rig) connect(ctx context.Context) error {
 			return fmt.Errorf("initialize: %w", err)
 		}
 		req := mcpgomcp.CallToolRequest{}
-		req.Params.Name = string(r.cfg.Workload)
+		req.Params.Name = shapedTool(r.cfg.Workload, r.cfg.Shape)
 		req.Params.Arguments = map[string]any{"id": "ord_1"}
 		r.calls = append(r.calls, func(ctx context.Context) (bool, string, error) {
 			res, err := c.CallTool(ctx, req)

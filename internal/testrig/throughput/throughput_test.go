@@ -3,10 +3,13 @@ package throughput
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcperr/mcperr/filter"
 )
 
 // TestThroughputSmoke runs one short window of each SDK, bare and with
@@ -140,4 +143,110 @@ func median(rs []Result, f func(Result) float64) float64 {
 		return math.NaN()
 	}
 	return v[len(v)/2]
+}
+
+// TestShapes checks that each shaped tool answers with the texts mcperr
+// sends for the workload, and that the full shape is mcperr's answer with
+// the same number of bytes, give or take the digits of the id.
+func TestShapes(t *testing.T) {
+	for _, sdk := range []SDK{GoSDK, MCPGo} {
+		for _, w := range []Workload{ToolError, Masked} {
+			with, err := Run(Config{SDK: sdk, Workload: w, Mcperr: true, Duration: 30 * time.Millisecond, Capture: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, shape := range Shapes {
+				t.Run(fmt.Sprintf("%s/%s/%s", sdk, w, shape), func(t *testing.T) {
+					res, err := Run(Config{SDK: sdk, Workload: w, Shape: shape, Duration: 30 * time.Millisecond, Capture: true})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if res.Calls == 0 || res.Failures != res.Calls {
+						t.Fatalf("%d of %d calls failed, want all", res.Failures, res.Calls)
+					}
+					wantText := with.Sample
+					if shape == ShapeEnvelope {
+						wantText = strings.SplitAfter(with.Sample, "\n")[0]
+					}
+					if w == Masked {
+						// The ref differs from one answer to the next.
+						wantText, res.Sample = refless(wantText), refless(res.Sample)
+					}
+					if res.Sample != wantText {
+						t.Errorf("the model reads %q, want %q", res.Sample, wantText)
+					}
+					hasEnvelope := strings.Contains(string(res.Wire), filter.MetaKey)
+					if hasEnvelope != (shape != ShapeBlocks) {
+						t.Errorf("envelope on the wire: %v", hasEnvelope)
+					}
+					if shape == ShapeFull && math.Abs(res.WireBytesPerCall-with.WireBytesPerCall) > 4 {
+						t.Errorf("%.0f wire bytes a call, mcperr sends %.0f", res.WireBytesPerCall, with.WireBytesPerCall)
+					}
+				})
+			}
+		}
+	}
+}
+
+// refless replaces every "(ref: R)" in s with "(ref: -)".
+func refless(s string) string {
+	return refPattern.ReplaceAllString(s, "(ref: -)")
+}
+
+var refPattern = regexp.MustCompile(`\(ref: [0-9a-f]+\)`)
+
+// BenchmarkShape tells what the bytes of mcperr's answer to a failure cost
+// from what its code costs: for each SDK, failing workload and number of
+// sessions, it alternates windows of the bare server answering the SDK's
+// own way, of the bare server answering in each Shape (built by the
+// handler), and of the server with mcperr, and reports each one's calls
+// per second over the bare server's (ratio-<shape>, ratio-mcperr) with its
+// wire bytes a call.
+//
+//	go test -run='^$' -bench=Shape -benchtime=1x ./internal/testrig/throughput
+func BenchmarkShape(b *testing.B) {
+	const windows = 5
+	const window = 200 * time.Millisecond
+	for _, sdk := range []SDK{GoSDK, MCPGo} {
+		for _, w := range []Workload{ToolError, Masked} {
+			for _, n := range []int{1, 16, 64} {
+				b.Run(fmt.Sprintf("%s/%s/N=%d", sdk, w, n), func(b *testing.B) {
+					names := []string{"bare"}
+					cfgs := []Config{{SDK: sdk, Workload: w, Sessions: n}}
+					for _, s := range Shapes {
+						names = append(names, string(s))
+						cfgs = append(cfgs, Config{SDK: sdk, Workload: w, Shape: s, Sessions: n})
+					}
+					names = append(names, "mcperr")
+					cfgs = append(cfgs, Config{SDK: sdk, Workload: w, Mcperr: true, Sessions: n})
+					rigs := make([]*Rig, len(cfgs))
+					for i, cfg := range cfgs {
+						r, err := Start(cfg)
+						if err != nil {
+							b.Fatal(err)
+						}
+						defer r.Close()
+						rigs[i] = r
+					}
+					for b.Loop() {
+						for _, r := range rigs {
+							r.Window(window / 4)
+						}
+						results := make([][]Result, len(rigs))
+						for round := range windows {
+							for k := range rigs {
+								i := (k + round) % len(rigs) // each rig first in turn
+								results[i] = append(results[i], rigs[i].Window(window))
+							}
+						}
+						base := median(results[0], Result.CallsPerSecond)
+						for i, name := range names {
+							b.ReportMetric(median(results[i], Result.CallsPerSecond)/base, "ratio-"+name)
+							b.ReportMetric(median(results[i], func(r Result) float64 { return r.WireBytesPerCall }), "bytes-"+name)
+						}
+					}
+				})
+			}
+		}
+	}
 }
