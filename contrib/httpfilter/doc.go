@@ -1,0 +1,71 @@
+// Package httpfilter maps the error statuses of HTTP upstreams to what the
+// model should read: Check turns a response with an error status into a
+// *StatusError, and New returns an exception filter for the mcperr
+// pipeline that answers it with the nearest mcperr code, a fixed sentence
+// written for the model and retry advice. It uses the standard library
+// only.
+//
+// A tool checks each response of its upstream and returns the error as it
+// would any other:
+//
+//	resp, err := client.Do(req)
+//	if err != nil {
+//		return fmt.Errorf("get order: %w", err)
+//	}
+//	if err := httpfilter.Check(resp); err != nil {
+//		return fmt.Errorf("get order: %w", err)
+//	}
+//	defer resp.Body.Close()
+//
+// and the server gives the filter to the pipeline, for every tool:
+//
+//	p, err := filter.New(filter.WithGlobalFilters(httpfilter.New()))
+//
+// or to the tools that call the upstream (gosdk.WithFilters,
+// mcpgo.WithFilters). The filter finds the *StatusError with errors.As, so
+// an error wrapped with %w still maps.
+//
+// # What the model reads
+//
+//	status               mcperr code              retry
+//	404, 410             NOT_FOUND                no
+//	409, 412             CONFLICT                 no
+//	400, 422             VALIDATION_ERROR         no
+//	429                  RATE_LIMITED             yes, after Retry-After
+//	500, 502, 504, 5xx   EXTERNAL_SERVICE_ERROR   yes, after Retry-After if sent
+//	503                  EXTERNAL_SERVICE_ERROR   yes, after Retry-After if sent
+//	501, 505             EXTERNAL_SERVICE_ERROR   no
+//	408                  EXTERNAL_SERVICE_ERROR   yes
+//	401, 403             EXTERNAL_SERVICE_ERROR   no
+//	any other 4xx        EXTERNAL_SERVICE_ERROR   no
+//
+// Each answer's message names the status by its standard name, as in "The
+// service the tool called has no such record (HTTP 404 Not Found); check
+// the identifiers in the arguments.", and its details hold it as
+// {"httpStatus": 404}. EXTERNAL_SERVICE_ERROR is a server error: the
+// client also reads a ref, which names the one log record that keeps the
+// *StatusError, the start of the body included.
+//
+// 401 and 403 are taken as the server's own credentials failing: a tool
+// calls its upstreams as the server, so the model cannot correct a refusal
+// and the operator must. A server that forwards its caller's credentials
+// adds a filter of its own before this one that answers those statuses
+// with UNAUTHORIZED and FORBIDDEN. The other 4xx statuses (405, 413, 415,
+// ...) are faults in how the tool builds its requests, which the model
+// cannot correct either.
+//
+// Retry-After is read in both its forms, seconds ("120") and an HTTP date,
+// which is counted from the response's Date header so that a clock that
+// differs from the upstream's does not change the delay. A delay longer
+// than 7 days, the longest the mcperr pipeline sends, is cut to 7 days.
+//
+// # What is never sent
+//
+// Nothing of the body, the URL, the headers or the upstream's reason
+// phrase reaches the client: only the status code, its standard name and
+// the retry delay. The URL a StatusError keeps for the log has no query
+// and no user information, where API keys and passwords travel.
+//
+// Failures without a response (a refused connection, a timeout) are errors
+// of client.Do, not of Check: package osfilter maps them.
+package httpfilter

@@ -1,0 +1,96 @@
+package httpfilter
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
+)
+
+// New returns a filter that answers every error holding a *StatusError, as
+// the package documentation's table says, and passes every other error
+// on. It sends the status code and the retry delay, never the body, the
+// URL or the upstream's reason phrase.
+func New() filter.Filter {
+	return filter.Catch(catch)
+}
+
+// catch answers a *StatusError.
+func catch(_ context.Context, _ filter.Call, e *StatusError) (*filter.Response, error) {
+	if e == nil || e.StatusCode < 400 {
+		return nil, nil
+	}
+	m := mappingOf(e.StatusCode)
+	retry := m.retry
+	r := &filter.Response{
+		Code:      m.code,
+		Message:   fmt.Sprintf(m.message, statusName(e.StatusCode)),
+		Details:   map[string]any{"httpStatus": e.StatusCode},
+		Retryable: &retry,
+	}
+	if retry {
+		r.RetryAfter = min(e.RetryAfter, maxRetryAfter)
+	}
+	return r, nil
+}
+
+// mapping is how one status code is answered.
+type mapping struct {
+	code    codes.Code
+	message string // a format with one verb, the status's name
+	retry   bool
+}
+
+var (
+	invalid = mapping{codes.ValidationError,
+		"The service the tool called rejected the request as invalid (%s); check the arguments.", false}
+	notFound = mapping{codes.NotFound,
+		"The service the tool called has no such record (%s); check the identifiers in the arguments.", false}
+	conflict = mapping{codes.Conflict,
+		"The request conflicts with the current state of the record at the service the tool called (%s); read the record again, or choose other values.", false}
+	rateLimited = mapping{codes.RateLimited,
+		"The service the tool called is rate limiting requests (%s); wait before retrying.", true}
+	unauthenticated = mapping{codes.ExternalServiceError,
+		"The tool could not authenticate with the service it called (%s); the server's operator must fix this, so retrying will not help.", false}
+	forbidden = mapping{codes.ExternalServiceError,
+		"The tool is not allowed to use the service it called (%s); the server's operator must fix this, so retrying will not help.", false}
+	requestTimeout = mapping{codes.ExternalServiceError,
+		"The service the tool called timed out waiting for the request (%s); retry the call.", true}
+	refused = mapping{codes.ExternalServiceError,
+		"The service the tool called refused the request (%s); retrying will not help.", false}
+	unavailable = mapping{codes.ExternalServiceError,
+		"The service the tool called is unavailable right now (%s); retry the call later.", true}
+	unsupported = mapping{codes.ExternalServiceError,
+		"The service the tool called does not support this request (%s); retrying will not help.", false}
+	failed = mapping{codes.ExternalServiceError,
+		"The service the tool called failed (%s); retry the call later.", true}
+)
+
+// mappingOf returns the answer to status, 400 or more.
+func mappingOf(status int) mapping {
+	switch status {
+	case 400, 422:
+		return invalid
+	case 401:
+		return unauthenticated
+	case 403:
+		return forbidden
+	case 404, 410:
+		return notFound
+	case 408:
+		return requestTimeout
+	case 409, 412:
+		return conflict
+	case 429:
+		return rateLimited
+	case 501, 505:
+		return unsupported
+	case 503:
+		return unavailable
+	}
+	if status >= 500 {
+		return failed
+	}
+	return refused
+}
