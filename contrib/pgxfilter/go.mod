@@ -2,6 +2,17 @@ module github.com/mcperr/mcperr/contrib/pgxfilter
 
 go 1.25.5
 
-require github.com/mcperr/mcperr v0.0.0
+require (
+	github.com/jackc/pgx/v5 v5.13.0
+	github.com/mcperr/mcperr v0.0.0
+)
+
+require (
+	github.com/cockroachdb/redact v1.1.5 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	golang.org/x/text v0.41.0 // indirect
+)
 
 replace github.com/mcperr/mcperr => ../..

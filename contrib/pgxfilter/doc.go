@@ -1,0 +1,97 @@
+// Package pgxfilter is an mcperr filter pack for PostgreSQL through pgx
+// (github.com/jackc/pgx/v5): it answers the errors the server reports, by
+// their SQLSTATE, and the failures of pgx's connections with what the
+// model should read, and passes every other error on.
+//
+// Give New to a pipeline for every tool, or to one tool, with a
+// constraint the application answers its own way:
+//
+//	pipeline, err := filter.New(filter.WithGlobalFilters(pgxfilter.New()))
+//	...
+//	gosdk.AddTool(server, createOrder, h, gosdk.WithFilters(pgxfilter.New(
+//		pgxfilter.Constraint("orders_customer_id_fkey", filter.Response{Code: codes.NotFound, Message: "No such customer."}))))
+//
+// The server's errors are *pgconn.PgError values, found with errors.As
+// however deeply they are wrapped, whether they come from pgx, pgxpool or
+// database/sql through pgx's stdlib driver. The mapping:
+//
+//	error                            | code                    | what the model reads                                                                                                                                            | retry
+//	---------------------------------+-------------------------+-----------------------------------------------------------------------------------------------------------------------------------------------------------------+--------------
+//	23505 unique_violation           | CONFLICT                | A record with this value already exists (constraint orders_ref_key); choose another value.                                                                      | no
+//	23P01 exclusion_violation        | CONFLICT                | The record conflicts with an existing one (constraint bookings_room_during_excl); choose other values.                                                          | no
+//	23503 foreign_key_violation,     | BUSINESS_RULE_VIOLATION | A referenced record does not exist, or other records still refer to this one (constraint orders_customer_id_fkey); check the identifiers in the arguments,     | no
+//	23001 restrict_violation         |                         | or remove the referring records first.                                                                                                                          |
+//	23514 check_violation            | VALIDATION_ERROR        | A value is not allowed by a rule of the database (constraint orders_quantity_check); check the arguments.                                                      | no
+//	23502 not_null_violation         | VALIDATION_ERROR        | A value is required for quantity; provide it.                                                                                                                   | no
+//	22001, 22003, 22007, 22008,      | VALIDATION_ERROR        | A value is too long for the database (SQLSTATE 22001); check the values in the arguments.                                                                      | no
+//	22021, 22P02 (data exceptions)   |                         | (one sentence for each: see below)                                                                                                                              |
+//	40001 serialization_failure,     | CONFLICT                | The operation conflicted with a concurrent change (SQLSTATE 40P01); retry the call.                                                                            | yes
+//	40P01 deadlock_detected          |                         |                                                                                                                                                                 |
+//	57014 query_canceled             | TIMEOUT (ref)           | The database stopped the statement before it finished, usually because it took too long (SQLSTATE 57014); retry the call, or ask for less at once.            | yes
+//	55P03 lock_not_available         | TIMEOUT (ref)           | A record the tool needs is locked by another operation (SQLSTATE 55P03); retry the call in a moment.                                                           | yes
+//	53300 too_many_connections,      | UNAVAILABLE (ref)       | The database is unavailable right now (SQLSTATE 53300); retry the call in a moment.                                                                            | yes, after 2 s
+//	class 08, 57P01, 57P02, 57P03    |                         |                                                                                                                                                                 |
+//	*pgconn.ConnectError, an error   | UNAVAILABLE (ref)       | The database is unavailable right now; retry the call in a moment.                                                                                             | yes, after 2 s
+//	pgconn.SafeToRetry says nothing  |                         |                                                                                                                                                                 |
+//	was sent for                     |                         |                                                                                                                                                                 |
+//	pgconn.ErrConnClosed, not safe   | UNAVAILABLE (ref)       | The connection to the database was lost during the call, so a change it made may or may not have been saved; check before calling again.                      | no
+//	to retry                         |                         |                                                                                                                                                                 |
+//	pgconn.Timeout: a deadline of    | TIMEOUT (ref)           | The database did not answer in time; retry the call.                                                                                                           | yes
+//	the application's own            |                         |                                                                                                                                                                 |
+//	any other SQLSTATE, any other    | (passed on)             | what the filters after it, or the built-in mapping, answer: INTERNAL_ERROR, masked, with a ref                                                                 |
+//	error                            |                         |                                                                                                                                                                 |
+//
+// "(ref)" marks a server error: the client also reads a ref, which names
+// the one log record that keeps the original error. The data exceptions
+// read: 22001 "A value is too long for the database", 22003 "A number is
+// out of the range the database accepts", 22007 "A date or time is not in
+// a form the database accepts", 22008 "A date or time is out of the range
+// the database allows", 22021 "A text value holds bytes that are not valid
+// characters", 22P02 "A value is not in the form its database type needs",
+// each followed by " (SQLSTATE x); check the values in the arguments."
+//
+// The details of an answer to a PgError hold the identifiers the server
+// reports in their own fields, never values: {"sqlState": "23505",
+// "table": "orders", "constraint": "orders_ref_key"}, and "column" where
+// the server names one. A not-null violation's details also list the
+// column as a violation, {"field": "quantity", "constraint": "is
+// required", "reason": "required"}: the field is the column's name, which
+// is the argument's only where the tool names them alike.
+//
+// What it never sends: the text of the error. PgError's Message, Detail,
+// Hint, Where and InternalQuery hold the values of the rows and the query
+// ("Key (ref)=(ord_42) already exists."); a ConnectError names the user,
+// database and address. The messages are the pack's own fixed sentences
+// with schema identifiers only; the log record keeps the original error
+// whole.
+//
+// What it passes on, on purpose:
+//
+//   - Every other SQLSTATE: a syntax error, a missing table or column, a
+//     permission refused, a failed authentication or an unknown database
+//     while connecting, an exception raised by a function. These are faults
+//     of the program or of its set-up, which the model cannot correct and a
+//     retry does not cure; the built-in mapping masks them as
+//     INTERNAL_ERROR, logged at error level with a ref. DATABASE_ERROR, which
+//     mcperr registers as retryable, would invite retries that cannot
+//     succeed. An application that raises its own SQLSTATEs (RAISE ...
+//     USING ERRCODE) answers them with a filter.Catch of *pgconn.PgError
+//     placed before this filter.
+//   - pgx.ErrNoRows: since pgx v5.7.0 it wraps database/sql's
+//     sql.ErrNoRows, so the sqlfilter pack
+//     (github.com/mcperr/mcperr/contrib/sqlfilter) answers it, NOT_FOUND,
+//     whether the query ran through pgx or database/sql. Use both packs.
+//   - A connection lost mid-statement without a word from the server (an
+//     io.ErrUnexpectedEOF or a reset): pgx reports the network's own error,
+//     not one of its own; the next use of that connection is answered
+//     (pgconn.ErrConnClosed).
+//   - Every error while the request's own context is done: the pipeline
+//     answers it as the call being cancelled or out of time (a query
+//     cancelled with its context comes back from the server as 57014).
+//
+// Retry advice: CONFLICT answers to a serialization failure or deadlock
+// are retryable (the transaction was rolled back; running it again usually
+// succeeds); the others are not. A server error that pgx reports after the
+// statement may have reached the server (ErrConnClosed while receiving) is
+// not retryable, so that a change is not made twice.
+package pgxfilter
