@@ -13,42 +13,57 @@
 //
 // The server's errors are *pgconn.PgError values, found with errors.As
 // however deeply they are wrapped, whether they come from pgx, pgxpool or
-// database/sql through pgx's stdlib driver. The mapping:
+// database/sql through pgx's stdlib driver. The mapping, as the error,
+// the code and retry advice, and what the model reads ("(ref)" marks a
+// server error: the client also reads a ref, which names the one log
+// record that keeps the original error):
 //
-//	error                            | code                    | what the model reads                                                                                                                                            | retry
-//	---------------------------------+-------------------------+-----------------------------------------------------------------------------------------------------------------------------------------------------------------+--------------
-//	23505 unique_violation           | CONFLICT                | A record with this value already exists (constraint orders_ref_key); choose another value.                                                                      | no
-//	23P01 exclusion_violation        | CONFLICT                | The record conflicts with an existing one (constraint bookings_room_during_excl); choose other values.                                                          | no
-//	23503 foreign_key_violation,     | BUSINESS_RULE_VIOLATION | A referenced record does not exist, or other records still refer to this one (constraint orders_customer_id_fkey); check the identifiers in the arguments,     | no
-//	23001 restrict_violation         |                         | or remove the referring records first.                                                                                                                          |
-//	23514 check_violation            | VALIDATION_ERROR        | A value is not allowed by a rule of the database (constraint orders_quantity_check); check the arguments.                                                      | no
-//	23502 not_null_violation         | VALIDATION_ERROR        | A value is required for quantity; provide it.                                                                                                                   | no
-//	22001, 22003, 22007, 22008,      | VALIDATION_ERROR        | A value is too long for the database (SQLSTATE 22001); check the values in the arguments.                                                                      | no
-//	22021, 22P02 (data exceptions)   |                         | (one sentence for each: see below)                                                                                                                              |
-//	40001 serialization_failure,     | CONFLICT                | The operation conflicted with a concurrent change (SQLSTATE 40P01); retry the call.                                                                            | yes
-//	40P01 deadlock_detected          |                         |                                                                                                                                                                 |
-//	57014 query_canceled             | TIMEOUT (ref)           | The database stopped the statement before it finished, usually because it took too long (SQLSTATE 57014); retry the call, or ask for less at once.            | yes
-//	55P03 lock_not_available         | TIMEOUT (ref)           | A record the tool needs is locked by another operation (SQLSTATE 55P03); retry the call in a moment.                                                           | yes
-//	53300 too_many_connections,      | UNAVAILABLE (ref)       | The database is unavailable right now (SQLSTATE 53300); retry the call in a moment.                                                                            | yes, after 2 s
-//	class 08, 57P01, 57P02, 57P03    |                         |                                                                                                                                                                 |
-//	*pgconn.ConnectError, an error   | UNAVAILABLE (ref)       | The database is unavailable right now; retry the call in a moment.                                                                                             | yes, after 2 s
-//	pgconn.SafeToRetry says nothing  |                         |                                                                                                                                                                 |
-//	was sent for                     |                         |                                                                                                                                                                 |
-//	pgconn.ErrConnClosed, not safe   | UNAVAILABLE (ref)       | The connection to the database was lost during the call, so a change it made may or may not have been saved; check before calling again.                      | no
-//	to retry                         |                         |                                                                                                                                                                 |
-//	pgconn.Timeout: a deadline of    | TIMEOUT (ref)           | The database did not answer in time; retry the call.                                                                                                           | yes
-//	the application's own            |                         |                                                                                                                                                                 |
-//	any other SQLSTATE, any other    | (passed on)             | what the filters after it, or the built-in mapping, answer: INTERNAL_ERROR, masked, with a ref                                                                 |
-//	error                            |                         |                                                                                                                                                                 |
+//	23505 unique_violation: CONFLICT, no retry
+//	    A record with this value already exists (constraint orders_ref_key); choose another value.
+//	23P01 exclusion_violation: CONFLICT, no retry
+//	    The record conflicts with an existing one (constraint bookings_during_excl); choose other values.
+//	23503 foreign_key_violation, 23001 restrict_violation: BUSINESS_RULE_VIOLATION, no retry
+//	    A referenced record does not exist, or other records still refer to this one
+//	    (constraint orders_customer_id_fkey); check the identifiers in the arguments, or remove
+//	    the referring records first.
+//	23514 check_violation: VALIDATION_ERROR, no retry
+//	    A value is not allowed by a rule of the database (constraint orders_quantity_check); check the arguments.
+//	23502 not_null_violation: VALIDATION_ERROR, no retry
+//	    A value is required for quantity; provide it.
+//	22001, 22003, 22007, 22008, 22021, 22P02 (data exceptions a value causes): VALIDATION_ERROR, no retry
+//	    A value is too long for the database (SQLSTATE 22001); check the values in the arguments.
+//	40001 serialization_failure, 40P01 deadlock_detected: CONFLICT, retry
+//	    The operation conflicted with a concurrent change (SQLSTATE 40P01); retry the call.
+//	57014 query_canceled (statement_timeout): TIMEOUT (ref), retry
+//	    The database stopped the statement before it finished, usually because it took too long
+//	    (SQLSTATE 57014); retry the call, or ask for less at once.
+//	55P03 lock_not_available (lock_timeout, NOWAIT): TIMEOUT (ref), retry
+//	    A record the tool needs is locked by another operation (SQLSTATE 55P03); retry the call in a moment.
+//	53300 too_many_connections, class 08 connection exceptions, 57P01 admin_shutdown,
+//	57P02 crash_shutdown, 57P03 cannot_connect_now: UNAVAILABLE (ref), retry after 2 s
+//	    The database is unavailable right now (SQLSTATE 53300); retry the call in a moment.
+//	*pgconn.ConnectError (refused, timed out, broken off), or nothing sent (pgconn.SafeToRetry):
+//	UNAVAILABLE (ref), retry after 2 s
+//	    The database is unavailable right now; retry the call in a moment.
+//	pgconn.ErrConnClosed after the statement may have reached the server: UNAVAILABLE (ref), no retry
+//	    The connection to the database was lost during the call, so a change it made may or may
+//	    not have been saved; check before calling again.
+//	pgconn.Timeout, a deadline of the application's own: TIMEOUT (ref), retry
+//	    The database did not answer in time; retry the call.
+//	any other SQLSTATE, any other error: passed on to the filters after it; the built-in
+//	mapping masks it as INTERNAL_ERROR with a ref
 //
-// "(ref)" marks a server error: the client also reads a ref, which names
-// the one log record that keeps the original error. The data exceptions
-// read: 22001 "A value is too long for the database", 22003 "A number is
-// out of the range the database accepts", 22007 "A date or time is not in
-// a form the database accepts", 22008 "A date or time is out of the range
-// the database allows", 22021 "A text value holds bytes that are not valid
-// characters", 22P02 "A value is not in the form its database type needs",
-// each followed by " (SQLSTATE x); check the values in the arguments."
+// The data exceptions read: 22001 "A value is too long for the database",
+// 22003 "A number is out of the range the database accepts", 22007 "A date
+// or time is not in a form the database accepts", 22008 "A date or time is
+// out of the range the database allows", 22021 "A text value holds bytes
+// that are not valid characters", 22P02 "A value is not in the form its
+// database type needs", each followed by " (SQLSTATE x); check the values
+// in the arguments."
+//
+// A PgError in a ConnectError, as when the server refuses a connection
+// with 53300, is answered by its SQLSTATE; one the mapping does not name,
+// such as a failed authentication, is passed on.
 //
 // The details of an answer to a PgError hold the identifiers the server
 // reports in their own fields, never values: {"sqlState": "23505",
@@ -86,12 +101,16 @@
 //     not one of its own; the next use of that connection is answered
 //     (pgconn.ErrConnClosed).
 //   - Every error while the request's own context is done: the pipeline
-//     answers it as the call being cancelled or out of time (a query
-//     cancelled with its context comes back from the server as 57014).
+//     answers it as the call being cancelled or out of time. A statement
+//     cancelled with its context can come back from the server as 57014;
+//     the filter hands it on joined with the context's error, so the
+//     pipeline still finds the request's end in the chain.
 //
-// Retry advice: CONFLICT answers to a serialization failure or deadlock
-// are retryable (the transaction was rolled back; running it again usually
-// succeeds); the others are not. A server error that pgx reports after the
-// statement may have reached the server (ErrConnClosed while receiving) is
-// not retryable, so that a change is not made twice.
+// On retries: a serialization failure or a deadlock rolled the transaction
+// back, so running the call again usually succeeds. A connection closed
+// after the statement may have reached the server (pgconn.ErrConnClosed
+// that pgconn.SafeToRetry does not vouch for) is not retryable, so that a
+// change is not made twice. pgx's "conn busy", one connection used by two
+// goroutines at once, is a fault of the program that pgx reports as safe
+// to retry: it reads as UNAVAILABLE too, and the log record says conn busy.
 package pgxfilter

@@ -117,46 +117,47 @@ func (f *pgxFilter) pgError(pe *pgconn.PgError) *filter.Response {
 	}
 	put("table", pe.TableName)
 	put("constraint", pe.ConstraintName)
+	var r *filter.Response
 	switch {
 	case state == "23505": // unique_violation
-		return &filter.Response{Code: codes.Conflict, Details: details,
+		r = &filter.Response{Code: codes.Conflict,
 			Message: "A record with this value already exists" + named("constraint", pe.ConstraintName) + "; choose another value."}
 	case state == "23P01": // exclusion_violation
-		return &filter.Response{Code: codes.Conflict, Details: details,
+		r = &filter.Response{Code: codes.Conflict,
 			Message: "The record conflicts with an existing one" + named("constraint", pe.ConstraintName) + "; choose other values."}
 	case state == "23503", state == "23001": // foreign_key_violation, restrict_violation
-		return &filter.Response{Code: codes.BusinessRuleViolation, Details: details,
+		r = &filter.Response{Code: codes.BusinessRuleViolation,
 			Message: "A referenced record does not exist, or other records still refer to this one" + named("constraint", pe.ConstraintName) +
 				"; check the identifiers in the arguments, or remove the referring records first."}
 	case state == "23514": // check_violation
-		return &filter.Response{Code: codes.ValidationError, Details: details,
+		r = &filter.Response{Code: codes.ValidationError,
 			Message: "A value is not allowed by a rule of the database" + named("constraint", pe.ConstraintName) + "; check the arguments."}
 	case state == "23502": // not_null_violation
 		put("column", pe.ColumnName)
-		msg := "A required value is missing; provide it."
+		r = &filter.Response{Code: codes.ValidationError, Message: "A required value is missing; provide it."}
 		if pe.ColumnName != "" {
-			msg = "A value is required for " + pe.ColumnName + "; provide it."
+			r.Message = "A value is required for " + pe.ColumnName + "; provide it."
 			details["violations"] = []map[string]any{{"field": pe.ColumnName, "constraint": "is required", "reason": "required"}}
 		}
-		return &filter.Response{Code: codes.ValidationError, Details: details, Message: msg}
 	case dataExceptions[state] != "":
 		put("column", pe.ColumnName)
-		return &filter.Response{Code: codes.ValidationError, Details: details,
+		r = &filter.Response{Code: codes.ValidationError,
 			Message: dataExceptions[state] + " (SQLSTATE " + state + "); check the values in the arguments."}
 	case state == "40001", state == "40P01": // serialization_failure, deadlock_detected
-		return retryable(codes.Conflict, "The operation conflicted with a concurrent change (SQLSTATE "+state+"); retry the call.", 0)
+		r = retryable(codes.Conflict, "The operation conflicted with a concurrent change (SQLSTATE "+state+"); retry the call.", 0)
 	case state == "57014": // query_canceled: statement_timeout, or cancelled by an operator
-		return retryable(codes.Timeout, "The database stopped the statement before it finished, usually because it took too long (SQLSTATE 57014); retry the call, or ask for less at once.", 0)
+		r = retryable(codes.Timeout, "The database stopped the statement before it finished, usually because it took too long (SQLSTATE 57014); retry the call, or ask for less at once.", 0)
 	case state == "55P03": // lock_not_available: lock_timeout, NOWAIT
-		return retryable(codes.Timeout, "A record the tool needs is locked by another operation (SQLSTATE 55P03); retry the call in a moment.", 0)
+		r = retryable(codes.Timeout, "A record the tool needs is locked by another operation (SQLSTATE 55P03); retry the call in a moment.", 0)
 	case state == "53300", class == "08", state == "57P01", state == "57P02", state == "57P03":
 		// too_many_connections, connection exceptions, admin_shutdown,
 		// crash_shutdown, cannot_connect_now
-		r := unavailable("The database is unavailable right now (SQLSTATE " + state + "); retry the call in a moment.")
-		r.Details = details
-		return r
+		r = unavailable("The database is unavailable right now (SQLSTATE " + state + "); retry the call in a moment.")
+	default:
+		return nil
 	}
-	return nil
+	r.Details = details
+	return r
 }
 
 // dataExceptions holds the sentences of the data exceptions (SQLSTATE
