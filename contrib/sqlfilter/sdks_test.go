@@ -36,7 +36,7 @@ type idArgs struct {
 }
 
 // onBothSDKs serves tools on a go-sdk server and on an mcp-go server, each
-// with sqlfilter.New() as its global filter and a log of its own, and runs
+// with the global filters and a log of its own, and runs
 // check against each through the SDK's own client.
 func onBothSDKs(t *testing.T, global []filter.Filter, tools []tool, check func(t *testing.T, c caller, log *mcperrtest.Log)) {
 	t.Helper()

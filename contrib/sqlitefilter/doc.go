@@ -1,0 +1,71 @@
+// Package sqlitefilter is an mcperr filter pack for SQLite through
+// modernc.org/sqlite, the pure-Go driver: it answers the driver's
+// *sqlite.Error, by its extended result code, with what the model should
+// read.
+//
+//	pipeline, err := filter.New(filter.WithGlobalFilters(sqlitefilter.New()))
+//
+// The mapping:
+//
+//	error (extended result code)                    | code                    | what the model reads                                                                                   | retry
+//	------------------------------------------------+-------------------------+--------------------------------------------------------------------------------------------------------+---------------
+//	SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY, _ROWID   | CONFLICT                | "A record with this value already exists (orders.ref); choose another value."                          | no
+//	SQLITE_CONSTRAINT_FOREIGNKEY                    | BUSINESS_RULE_VIOLATION | "A referenced record does not exist, or other records still refer to this one; check the ids given."  | no
+//	SQLITE_CONSTRAINT_CHECK                         | VALIDATION_ERROR        | "Validation failed: a value breaks the rule qty_positive; correct it and call again."                 | no
+//	SQLITE_CONSTRAINT_NOTNULL                       | VALIDATION_ERROR        | "Validation failed for orders.customer_id: must have a value."                                         | no
+//	SQLITE_BUSY, SQLITE_LOCKED and their extensions | TIMEOUT                 | "The database is busy with another change; retry the call in a moment."                               | yes, after 1 s
+//	anything else                                   | (passed on)             | what the filters after it, or the built-in mapping, answer                                             |
+//
+// The details:
+//
+//   - CONFLICT: {"table": "orders", "columns": ["ref"]}, or {"index":
+//     "customers_email_lower"} for a unique index on expressions; a
+//     constraint over several columns reads "A record with these values
+//     already exists (orders.customer_id, orders.note); choose other
+//     values."
+//   - VALIDATION_ERROR of a check: {"constraint": "qty_positive"}; of a
+//     not-null: {"violations": [{"field": "orders.customer_id",
+//     "constraint": "must have a value", "reason": "required"}]}.
+//
+// What it never sends: any text of the error but the identifiers SQLite
+// reports, and only those that are plain identifiers (letters, digits,
+// '_' and '$'). They are read from the "table.column" list after "UNIQUE
+// constraint failed: " or "NOT NULL constraint failed: ", the index name
+// of "UNIQUE constraint failed: index '...'", and the name after "CHECK
+// constraint failed: ". SQLite puts the expression of a check constraint
+// without a name there, such as "qty > 0": that is not an identifier, so
+// it is not sent, and the answer is the generic one, "Validation failed:
+// a value breaks a rule of the data; correct it and call again." Name
+// your check constraints (CONSTRAINT qty_positive CHECK (qty > 0)) to
+// have them named. When SQLite reports no identifier that can be sent,
+// the sentence has none: "A record with this value already exists; choose
+// another value." The values of the row never appear in these errors,
+// and never in the answer; the log record keeps the original error whole.
+// A TIMEOUT is a server error: the client gets a ref that names that
+// record.
+//
+// A foreign-key violation carries no name at all in SQLite: neither the
+// constraint, nor the table, nor whether the record referred to is missing
+// or others still refer to the one being deleted. It cannot be answered
+// per constraint; for "No such customer.", check the customer in the
+// service layer before the insert and return domain.NewNotFound, or bind a
+// filter to the tool that answers the pack's BUSINESS_RULE_VIOLATION
+// differently.
+//
+// Constraint answers one unique, primary key or check constraint the way
+// the application wants:
+//
+//	sqlitefilter.New(sqlitefilter.Constraint("orders.ref", filter.Response{
+//		Code: codes.Conflict, Message: "An order with this reference already exists.",
+//	}))
+//
+// What it passes on, on purpose: every other SQLite error (SQLITE_ERROR
+// for a mistake in the SQL, SQLITE_FULL, SQLITE_IOERR, SQLITE_CORRUPT,
+// SQLITE_READONLY, SQLITE_CONSTRAINT_TRIGGER whose text is the
+// application's own...), which the built-in mapping masks as
+// INTERNAL_ERROR with a ref; and every error while the request's own
+// context is done, which the pipeline answers as the call being cancelled
+// or out of time.
+//
+// database/sql's own errors, such as sql.ErrNoRows, are sqlfilter's.
+package sqlitefilter

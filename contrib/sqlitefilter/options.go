@@ -1,0 +1,60 @@
+package sqlitefilter
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/mcperr/mcperr/filter"
+)
+
+// Option configures the filter New returns.
+type Option func(*config)
+
+// config is what the options set.
+type config struct {
+	constraints map[string]filter.Response // by the name SQLite reports
+	bad         bool                       // an option was given a value it does not accept
+}
+
+// Constraint answers the violations of one constraint with r instead of
+// the pack's sentence, such as "An order with this reference already
+// exists." for a unique column. name is what SQLite reports:
+//
+//   - for a UNIQUE or PRIMARY KEY constraint, its "table.column" list as
+//     SQLite writes it after "UNIQUE constraint failed: ": "orders.ref",
+//     or "orders.customer_id, orders.note" for several columns; for a
+//     unique index on expressions, the index's name;
+//   - for a CHECK constraint, its name: "qty_positive" for CONSTRAINT
+//     qty_positive CHECK (qty > 0). A check without a name cannot be
+//     matched.
+//
+// A NOT NULL violation is not matched: SQLite reports it as the same
+// "table.column" as a unique constraint on that column, and the pack's
+// answer names the column already. A FOREIGN KEY violation has no name in
+// SQLite and cannot be matched either: see the package documentation.
+//
+// r is sent as it is, and is copied when Constraint is called. The pack's
+// rules still apply around it: r answers only while the request is alive.
+// An empty name or a Response without a message makes New return nil,
+// which is a definition error where the filter is given; a later
+// Constraint with the same name replaces an earlier one.
+func Constraint(name string, r filter.Response) Option {
+	if name != "" && r.Message != "" {
+		r.Details = maps.Clone(r.Details)
+		r.Hints = slices.Clone(r.Hints)
+		if r.Retryable != nil {
+			retry := *r.Retryable
+			r.Retryable = &retry
+		}
+	}
+	return func(c *config) {
+		if name == "" || r.Message == "" {
+			c.bad = true
+			return
+		}
+		if c.constraints == nil {
+			c.constraints = map[string]filter.Response{}
+		}
+		c.constraints[name] = r
+	}
+}

@@ -1,0 +1,129 @@
+package sqlitefilter
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
+)
+
+// busyRetryAfter is how long the client is told to wait before it retries
+// a call that found the database locked.
+const busyRetryAfter = time.Second
+
+// The pack's sentences, which the model reads, where SQLite names nothing
+// that can be sent.
+const (
+	conflictText      = "A record with this value already exists; choose another value."
+	foreignKeyText    = "A referenced record does not exist, or other records still refer to this one; check the ids given."
+	checkText         = "Validation failed: a value breaks a rule of the data; correct it and call again."
+	notNullText       = "Validation failed: a required value is missing."
+	notNullConstraint = "must have a value"
+	busyText          = "The database is busy with another change; retry the call in a moment."
+)
+
+// What SQLite writes before the identifiers of a violation.
+const (
+	uniqueMarker  = "UNIQUE constraint failed: "
+	checkMarker   = "CHECK constraint failed: "
+	notNullMarker = "NOT NULL constraint failed: "
+)
+
+// primaryCodeMask keeps the primary result code of an extended one.
+const primaryCodeMask = 0xff
+
+// New returns a filter that answers modernc.org/sqlite's *sqlite.Error, as
+// the package documentation lists them, and passes every other error on.
+//
+// New returns nil if an option is invalid (see Constraint); the pipeline's
+// filter.WithGlobalFilters and the adapters' WithFilters refuse a nil
+// filter with a definition error, at start-up.
+func New(opts ...Option) filter.Filter {
+	var c config
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&c)
+		}
+	}
+	if c.bad {
+		return nil
+	}
+	return &sqliteFilter{constraints: c.constraints}
+}
+
+// sqliteFilter is the filter New returns.
+type sqliteFilter struct {
+	constraints map[string]filter.Response
+}
+
+// Catch answers the *sqlite.Error in err's chain by its extended result
+// code, and passes every other error on, as it does every error of a
+// request whose context is done.
+func (f *sqliteFilter) Catch(ctx context.Context, _ filter.Call, err error) (*filter.Response, error) {
+	if ctx != nil && ctx.Err() != nil {
+		return nil, nil // the pipeline's: CANCELLED or TIMEOUT
+	}
+	var e *sqlite.Error
+	if !errors.As(err, &e) || e == nil {
+		return nil, nil
+	}
+	switch e.Code() {
+	case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY, sqlite3.SQLITE_CONSTRAINT_ROWID:
+		u := parseUnique(e)
+		if r, ok := f.constraint(u.name); ok {
+			return r, nil
+		}
+		return u.response(), nil
+	case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+		return &filter.Response{Code: codes.BusinessRuleViolation, Message: foreignKeyText}, nil
+	case sqlite3.SQLITE_CONSTRAINT_CHECK:
+		name := parseCheck(e)
+		if r, ok := f.constraint(name); ok {
+			return r, nil
+		}
+		if name == "" {
+			return &filter.Response{Code: codes.ValidationError, Message: checkText}, nil
+		}
+		return &filter.Response{
+			Code:    codes.ValidationError,
+			Message: "Validation failed: a value breaks the rule " + name + "; correct it and call again.",
+			Details: map[string]any{"constraint": name},
+		}, nil
+	case sqlite3.SQLITE_CONSTRAINT_NOTNULL:
+		column := parseNotNull(e)
+		if column == "" {
+			return &filter.Response{Code: codes.ValidationError, Message: notNullText}, nil
+		}
+		return &filter.Response{
+			Code:    codes.ValidationError,
+			Message: "Validation failed for " + column + ": " + notNullConstraint + ".",
+			Details: map[string]any{"violations": []map[string]any{
+				{"field": column, "constraint": notNullConstraint, "reason": "required"},
+			}},
+		}, nil
+	}
+	switch e.Code() & primaryCodeMask {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		retry := true
+		return &filter.Response{Code: codes.Timeout, Message: busyText, Retryable: &retry, RetryAfter: busyRetryAfter}, nil
+	}
+	return nil, nil
+}
+
+// constraint returns the application's answer to the constraint SQLite
+// named name, if it gave one.
+func (f *sqliteFilter) constraint(name string) (*filter.Response, bool) {
+	if name == "" {
+		return nil, false
+	}
+	r, ok := f.constraints[name]
+	if !ok {
+		return nil, false
+	}
+	return &r, true
+}
