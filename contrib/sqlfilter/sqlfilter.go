@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/mcperr/mcperr/codes"
@@ -48,19 +49,43 @@ type sqlFilter struct {
 }
 
 // Catch answers sql.ErrNoRows, sql.ErrConnDone and driver.ErrBadConn, and
-// passes every other error on, as it does every error of a request whose
-// context is done.
+// passes every other error on.
+//
+// While the request's own context is done, it answers nothing: it passes
+// on the error it would have answered joined with the context's error, so
+// that the pipeline answers CANCELLED or TIMEOUT.
 func (f *sqlFilter) Catch(ctx context.Context, _ filter.Call, err error) (*filter.Response, error) {
-	if ctx != nil && ctx.Err() != nil {
-		return nil, nil // the pipeline's: CANCELLED or TIMEOUT
+	r := f.answer(err)
+	if r == nil {
+		return nil, nil
 	}
+	if ctx != nil {
+		if done := ctx.Err(); done != nil {
+			return nil, requestEnded(err, done)
+		}
+	}
+	return r, nil
+}
+
+// answer returns the response to err, or nil if err is not the pack's.
+func (f *sqlFilter) answer(err error) *filter.Response {
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		r := f.notFound
-		return &r, nil
+		return &r
 	case errors.Is(err, sql.ErrConnDone), errors.Is(err, driver.ErrBadConn):
 		retry := true
-		return &filter.Response{Code: codes.Unavailable, Message: unavailableText, Retryable: &retry, RetryAfter: unavailableRetryAfter}, nil
+		return &filter.Response{Code: codes.Unavailable, Message: unavailableText, Retryable: &retry, RetryAfter: unavailableRetryAfter}
 	}
-	return nil, nil
+	return nil
+}
+
+// requestEnded returns err joined with done, the error of the request's
+// own context, so that the pipeline finds the context's error in the
+// chain; nil, passing err on as it is, when the chain holds it already.
+func requestEnded(err, done error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil
+	}
+	return fmt.Errorf("%w (the request ended: %w)", err, done)
 }

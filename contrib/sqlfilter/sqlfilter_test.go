@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite"
 
@@ -187,26 +189,51 @@ func TestTxDoneIsErrTxDone(t *testing.T) {
 }
 
 // TestRequestDone checks that the pack leaves the answer to the pipeline
-// when the request's own context is done: the call was cancelled, whatever
-// else the chain holds.
+// when the request's own context is done: the call was cancelled or ran
+// out of time, whatever the database said meanwhile, and the log keeps
+// what it said.
 func TestRequestDone(t *testing.T) {
+	db := openShop(t)
+	_, noRows := orderStatus(context.Background(), db, "ord_404")
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	_, connDone := orderStatus(context.Background(), conn, "ord_1")
+	if !errors.Is(noRows, sql.ErrNoRows) || !errors.Is(connDone, sql.ErrConnDone) {
+		t.Fatalf("errors = %v, %v; want sql.ErrNoRows and sql.ErrConnDone", noRows, connDone)
+	}
+
 	log := mcperrtest.NewLog(t)
 	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(sqlfilter.New()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, target := range []error{sql.ErrNoRows, sql.ErrConnDone} {
-		f := p.Handle(ctx, filter.Call{Tool: "get_order"}, fmt.Errorf("load order: %w (%w)", target, context.Canceled))
-		if f.Envelope.Code != codes.Cancelled {
-			t.Errorf("%v: code %s, want CANCELLED", target, f.Envelope.Code)
+	late, cancelLate := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancelLate()
+	for _, tc := range []struct {
+		ctx  context.Context
+		err  error
+		want codes.Code
+	}{
+		{cancelled, noRows, codes.Cancelled},
+		{cancelled, connDone, codes.Cancelled},
+		{late, noRows, codes.Timeout},
+		{late, connDone, codes.Timeout},
+		{cancelled, fmt.Errorf("%w (%w)", noRows, context.Canceled), codes.Cancelled},
+		{context.Background(), noRows, codes.NotFound}, // alive, the pack's
+	} {
+		f := p.Handle(tc.ctx, filter.Call{Tool: "get_order"}, tc.err)
+		if f.Envelope.Code != tc.want {
+			t.Errorf("%v: code %s, want %s", tc.err, f.Envelope.Code, tc.want)
 		}
-	}
-	// Alive, the same errors are the pack's.
-	f := p.Handle(context.Background(), filter.Call{Tool: "get_order"}, fmt.Errorf("load order: %w", sql.ErrNoRows))
-	if f.Envelope.Code != codes.NotFound {
-		t.Errorf("code %s, want NOT_FOUND", f.Envelope.Code)
+		recs := log.Records()
+		if text, _ := recs[len(recs)-1].Attrs["error"].(string); !strings.Contains(text, canary) {
+			t.Errorf("the record's error is %q, want the original error", text)
+		}
 	}
 }
 

@@ -65,7 +65,9 @@
 // application's own...), which the built-in mapping masks as
 // INTERNAL_ERROR with a ref; and every error while the request's own
 // context is done, which the pipeline answers as the call being cancelled
-// or out of time.
+// or out of time (an error the pack would have answered is passed on
+// joined with the context's error, so that the pipeline finds it in the
+// chain).
 //
 // database/sql's own errors, such as sql.ErrNoRows, are sqlfilter's.
 package sqlitefilter

@@ -3,6 +3,7 @@ package sqlitefilter
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"modernc.org/sqlite"
@@ -62,42 +63,57 @@ type sqliteFilter struct {
 }
 
 // Catch answers the *sqlite.Error in err's chain by its extended result
-// code, and passes every other error on, as it does every error of a
-// request whose context is done.
+// code, and passes every other error on.
+//
+// While the request's own context is done, it answers nothing: it passes
+// on the error it would have answered joined with the context's error, so
+// that the pipeline answers CANCELLED or TIMEOUT, whatever the database
+// said meanwhile.
 func (f *sqliteFilter) Catch(ctx context.Context, _ filter.Call, err error) (*filter.Response, error) {
-	if ctx != nil && ctx.Err() != nil {
-		return nil, nil // the pipeline's: CANCELLED or TIMEOUT
+	r := f.answer(err)
+	if r == nil {
+		return nil, nil
 	}
+	if ctx != nil {
+		if done := ctx.Err(); done != nil {
+			return nil, requestEnded(err, done)
+		}
+	}
+	return r, nil
+}
+
+// answer returns the response to err, or nil if err is not the pack's.
+func (f *sqliteFilter) answer(err error) *filter.Response {
 	var e *sqlite.Error
 	if !errors.As(err, &e) || e == nil {
-		return nil, nil
+		return nil
 	}
 	switch e.Code() {
 	case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY, sqlite3.SQLITE_CONSTRAINT_ROWID:
 		u := parseUnique(e)
 		if r, ok := f.constraint(u.name); ok {
-			return r, nil
+			return r
 		}
-		return u.response(), nil
+		return u.response()
 	case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
-		return &filter.Response{Code: codes.BusinessRuleViolation, Message: foreignKeyText}, nil
+		return &filter.Response{Code: codes.BusinessRuleViolation, Message: foreignKeyText}
 	case sqlite3.SQLITE_CONSTRAINT_CHECK:
 		name := parseCheck(e)
 		if r, ok := f.constraint(name); ok {
-			return r, nil
+			return r
 		}
 		if name == "" {
-			return &filter.Response{Code: codes.ValidationError, Message: checkText}, nil
+			return &filter.Response{Code: codes.ValidationError, Message: checkText}
 		}
 		return &filter.Response{
 			Code:    codes.ValidationError,
 			Message: "Validation failed: a value breaks the rule " + name + "; correct it and call again.",
 			Details: map[string]any{"constraint": name},
-		}, nil
+		}
 	case sqlite3.SQLITE_CONSTRAINT_NOTNULL:
 		column := parseNotNull(e)
 		if column == "" {
-			return &filter.Response{Code: codes.ValidationError, Message: notNullText}, nil
+			return &filter.Response{Code: codes.ValidationError, Message: notNullText}
 		}
 		return &filter.Response{
 			Code:    codes.ValidationError,
@@ -105,14 +121,24 @@ func (f *sqliteFilter) Catch(ctx context.Context, _ filter.Call, err error) (*fi
 			Details: map[string]any{"violations": []map[string]any{
 				{"field": column, "constraint": notNullConstraint, "reason": "required"},
 			}},
-		}, nil
+		}
 	}
 	switch e.Code() & primaryCodeMask {
 	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
 		retry := true
-		return &filter.Response{Code: codes.Timeout, Message: busyText, Retryable: &retry, RetryAfter: busyRetryAfter}, nil
+		return &filter.Response{Code: codes.Timeout, Message: busyText, Retryable: &retry, RetryAfter: busyRetryAfter}
 	}
-	return nil, nil
+	return nil
+}
+
+// requestEnded returns err joined with done, the error of the request's
+// own context, so that the pipeline finds the context's error in the
+// chain; nil, passing err on as it is, when the chain holds it already.
+func requestEnded(err, done error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil
+	}
+	return fmt.Errorf("%w (the request ended: %w)", err, done)
 }
 
 // constraint returns the application's answer to the constraint SQLite

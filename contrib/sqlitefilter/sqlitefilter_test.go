@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -277,23 +278,53 @@ func provoke(t *testing.T, s *shop) error {
 }
 
 // TestRequestDone checks that the pack leaves the answer to the pipeline
-// when the request's own context is done.
+// when the request's own context is done: the call was cancelled or ran
+// out of time, whatever the database said meanwhile, and the log keeps
+// what it said.
 func TestRequestDone(t *testing.T) {
 	s := openShop(t)
 	dup := provoke(t, s)
-	p, err := filter.New(filter.WithLogger(mcperrtest.NewLog(t).Logger()), filter.WithGlobalFilters(sqlitefilter.New()))
+	unlock := s.lockWrites(t)
+	busy := exec(context.Background(), s.open(t, "&_pragma=busy_timeout(10)"), `INSERT INTO customers VALUES ('cus_9', ?)`, canary)
+	unlock()
+	var e *sqlite.Error
+	if !errors.As(busy, &e) || e.Code() != sqlite3.SQLITE_BUSY {
+		t.Fatalf("err = %v, want SQLITE_BUSY", busy)
+	}
+
+	log := mcperrtest.NewLog(t)
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(sqlitefilter.New()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	f := p.Handle(ctx, filter.Call{Tool: "add_customer"}, fmt.Errorf("%w (%w)", dup, context.Canceled))
-	if f.Envelope.Code != codes.Cancelled {
-		t.Errorf("cancelled: code %s, want CANCELLED", f.Envelope.Code)
-	}
-	f = p.Handle(context.Background(), filter.Call{Tool: "add_customer"}, dup)
-	if f.Envelope.Code != codes.Conflict {
-		t.Errorf("alive: code %s, want CONFLICT", f.Envelope.Code)
+	late, cancelLate := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancelLate()
+	for _, tc := range []struct {
+		ctx  context.Context
+		err  error
+		want codes.Code
+	}{
+		{cancelled, dup, codes.Cancelled},
+		{cancelled, busy, codes.Cancelled},
+		{late, dup, codes.Timeout},
+		{late, busy, codes.Timeout},
+		{cancelled, fmt.Errorf("%w (%w)", dup, context.Canceled), codes.Cancelled},
+		{context.Background(), dup, codes.Conflict}, // alive, the pack's
+		{context.Background(), busy, codes.Timeout},
+	} {
+		f := p.Handle(tc.ctx, filter.Call{Tool: "add_customer"}, tc.err)
+		if f.Envelope.Code != tc.want {
+			t.Errorf("%v: code %s, want %s", tc.err, f.Envelope.Code, tc.want)
+		}
+		if tc.ctx != context.Background() && f.Envelope.Message == "The database is busy with another change; retry the call in a moment." {
+			t.Errorf("%v: the pack answered a request that had ended", tc.err)
+		}
+		recs := log.Records()
+		if text, _ := recs[len(recs)-1].Attrs["error"].(string); !strings.Contains(text, canary) {
+			t.Errorf("the record's error is %q, want the original error", text)
+		}
 	}
 }
 
