@@ -5,16 +5,23 @@
 //
 //	pipeline, err := filter.New(filter.WithGlobalFilters(sqlitefilter.New()))
 //
-// The mapping:
+// The mapping, as the error (its extended result code), the code and
+// retry advice, and what the model reads ("(ref)" marks a server error:
+// the client also reads a ref, which names the one log record that keeps
+// the original error):
 //
-//	error (extended result code)                    | code                    | what the model reads                                                                                   | retry
-//	------------------------------------------------+-------------------------+--------------------------------------------------------------------------------------------------------+---------------
-//	SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY, _ROWID   | CONFLICT                | "A record with this value already exists (orders.ref); choose another value."                          | no
-//	SQLITE_CONSTRAINT_FOREIGNKEY                    | BUSINESS_RULE_VIOLATION | "A referenced record does not exist, or other records still refer to this one; check the ids given."  | no
-//	SQLITE_CONSTRAINT_CHECK                         | VALIDATION_ERROR        | "Validation failed: a value breaks the rule qty_positive; correct it and call again."                 | no
-//	SQLITE_CONSTRAINT_NOTNULL                       | VALIDATION_ERROR        | "Validation failed for orders.customer_id: must have a value."                                         | no
-//	SQLITE_BUSY, SQLITE_LOCKED and their extensions | TIMEOUT                 | "The database is busy with another change; retry the call in a moment."                               | yes, after 1 s
-//	anything else                                   | (passed on)             | what the filters after it, or the built-in mapping, answer                                             |
+//	SQLITE_CONSTRAINT_UNIQUE, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_ROWID: CONFLICT, no retry
+//	    A record with this value already exists (orders.ref); choose another value.
+//	SQLITE_CONSTRAINT_FOREIGNKEY: BUSINESS_RULE_VIOLATION, no retry
+//	    A referenced record does not exist, or other records still refer to this one;
+//	    check the identifiers in the arguments, or remove the referring records first.
+//	SQLITE_CONSTRAINT_CHECK: VALIDATION_ERROR, no retry
+//	    A value is not allowed by a rule of the database (constraint qty_positive); check the arguments.
+//	SQLITE_CONSTRAINT_NOTNULL: VALIDATION_ERROR, no retry
+//	    A value is required for orders.customer_id; provide it.
+//	SQLITE_BUSY, SQLITE_LOCKED and their extended codes: TIMEOUT (ref), retry
+//	    The database is locked by another operation; retry the call in a moment.
+//	any other error: passed on, to the filters after it or the built-in mapping
 //
 // The details:
 //
@@ -25,7 +32,7 @@
 //     values."
 //   - VALIDATION_ERROR of a check: {"constraint": "qty_positive"}; of a
 //     not-null: {"violations": [{"field": "orders.customer_id",
-//     "constraint": "must have a value", "reason": "required"}]}.
+//     "constraint": "is required", "reason": "required"}]}.
 //
 // What it never sends: any text of the error but the identifiers SQLite
 // reports, and only those that are plain identifiers (letters, digits,
@@ -34,8 +41,8 @@
 // of "UNIQUE constraint failed: index '...'", and the name after "CHECK
 // constraint failed: ". SQLite puts the expression of a check constraint
 // without a name there, such as "qty > 0": that is not an identifier, so
-// it is not sent, and the answer is the generic one, "Validation failed:
-// a value breaks a rule of the data; correct it and call again." Name
+// it is not sent, and the answer is the generic one, "A value is not
+// allowed by a rule of the database; check the arguments." Name
 // your check constraints (CONSTRAINT qty_positive CHECK (qty > 0)) to
 // have them named. When SQLite reports no identifier that can be sent,
 // the sentence has none: "A record with this value already exists; choose

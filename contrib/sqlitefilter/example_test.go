@@ -141,16 +141,16 @@ func ExampleNew() {
 	// content[1]: Code: CONFLICT
 	// Details: {"columns":["ref"],"table":"orders"}
 	// Retry: no, not with the same arguments.
-	// content[0]: A referenced record does not exist, or other records still refer to this one; check the ids given.
+	// content[0]: A referenced record does not exist, or other records still refer to this one; check the identifiers in the arguments, or remove the referring records first.
 	// content[1]: Code: BUSINESS_RULE_VIOLATION
 	// Retry: no, not with the same arguments.
-	// content[0]: Validation failed: a value breaks the rule qty_positive; correct it and call again.
+	// content[0]: A value is not allowed by a rule of the database (constraint qty_positive); check the arguments.
 	// content[1]: Code: VALIDATION_ERROR
 	// Details: {"constraint":"qty_positive"}
 	// Retry: no, not with the same arguments.
-	// content[0]: The database is busy with another change; retry the call in a moment.
+	// content[0]: The database is locked by another operation; retry the call in a moment.
 	// content[1]: Code: TIMEOUT
-	// Retry: yes, after 1 second.
+	// Retry: yes.
 	// Ref: 5f0c2a9e81d34b67
 }
 

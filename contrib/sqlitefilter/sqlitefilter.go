@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -13,19 +12,15 @@ import (
 	"github.com/mcperr/mcperr/filter"
 )
 
-// busyRetryAfter is how long the client is told to wait before it retries
-// a call that found the database locked.
-const busyRetryAfter = time.Second
-
 // The pack's sentences, which the model reads, where SQLite names nothing
 // that can be sent.
 const (
 	conflictText      = "A record with this value already exists; choose another value."
-	foreignKeyText    = "A referenced record does not exist, or other records still refer to this one; check the ids given."
-	checkText         = "Validation failed: a value breaks a rule of the data; correct it and call again."
-	notNullText       = "Validation failed: a required value is missing."
-	notNullConstraint = "must have a value"
-	busyText          = "The database is busy with another change; retry the call in a moment."
+	foreignKeyText    = "A referenced record does not exist, or other records still refer to this one; check the identifiers in the arguments, or remove the referring records first."
+	checkText         = "A value is not allowed by a rule of the database; check the arguments."
+	notNullText       = "A required value is missing; provide it."
+	notNullConstraint = "is required"
+	busyText          = "The database is locked by another operation; retry the call in a moment."
 )
 
 // What SQLite writes before the identifiers of a violation.
@@ -107,7 +102,7 @@ func (f *sqliteFilter) answer(err error) *filter.Response {
 		}
 		return &filter.Response{
 			Code:    codes.ValidationError,
-			Message: "Validation failed: a value breaks the rule " + name + "; correct it and call again.",
+			Message: "A value is not allowed by a rule of the database (constraint " + name + "); check the arguments.",
 			Details: map[string]any{"constraint": name},
 		}
 	case sqlite3.SQLITE_CONSTRAINT_NOTNULL:
@@ -117,7 +112,7 @@ func (f *sqliteFilter) answer(err error) *filter.Response {
 		}
 		return &filter.Response{
 			Code:    codes.ValidationError,
-			Message: "Validation failed for " + column + ": " + notNullConstraint + ".",
+			Message: "A value is required for " + column + "; provide it.",
 			Details: map[string]any{"violations": []map[string]any{
 				{"field": column, "constraint": notNullConstraint, "reason": "required"},
 			}},
@@ -126,7 +121,7 @@ func (f *sqliteFilter) answer(err error) *filter.Response {
 	switch e.Code() & primaryCodeMask {
 	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
 		retry := true
-		return &filter.Response{Code: codes.Timeout, Message: busyText, Retryable: &retry, RetryAfter: busyRetryAfter}
+		return &filter.Response{Code: codes.Timeout, Message: busyText, Retryable: &retry}
 	}
 	return nil
 }

@@ -196,19 +196,19 @@ func TestMapping(t *testing.T) {
 			`{"index":"customers_email_lower"}`, "index 'customers_email_lower'"}},
 		{"dup_odd", want{codes.Conflict, "A record with this value already exists; choose another value.",
 			"", "odd table.a,b"}},
-		{"missing_customer", want{codes.BusinessRuleViolation, "A referenced record does not exist, or other records still refer to this one; check the ids given.",
+		{"missing_customer", want{codes.BusinessRuleViolation, "A referenced record does not exist, or other records still refer to this one; check the identifiers in the arguments, or remove the referring records first.",
 			"", "FOREIGN KEY constraint failed"}},
-		{"delete_customer", want{codes.BusinessRuleViolation, "A referenced record does not exist, or other records still refer to this one; check the ids given.",
+		{"delete_customer", want{codes.BusinessRuleViolation, "A referenced record does not exist, or other records still refer to this one; check the identifiers in the arguments, or remove the referring records first.",
 			"", "FOREIGN KEY constraint failed"}},
-		{"bad_qty", want{codes.ValidationError, "Validation failed: a value breaks the rule qty_positive; correct it and call again.",
+		{"bad_qty", want{codes.ValidationError, "A value is not allowed by a rule of the database (constraint qty_positive); check the arguments.",
 			`{"constraint":"qty_positive"}`, "CHECK constraint failed: qty_positive"}},
-		{"long_note", want{codes.ValidationError, "Validation failed: a value breaks a rule of the data; correct it and call again.",
+		{"long_note", want{codes.ValidationError, "A value is not allowed by a rule of the database; check the arguments.",
 			"", "CHECK constraint failed: length(note) < 40"}},
-		{"null_customer", want{codes.ValidationError, "Validation failed for orders.customer_id: must have a value.",
-			`{"violations":[{"constraint":"must have a value","field":"orders.customer_id","reason":"required"}]}`, "NOT NULL constraint failed: orders.customer_id"}},
-		{"busy", want{codes.Timeout, "The database is busy with another change; retry the call in a moment.",
+		{"null_customer", want{codes.ValidationError, "A value is required for orders.customer_id; provide it.",
+			`{"violations":[{"constraint":"is required","field":"orders.customer_id","reason":"required"}]}`, "NOT NULL constraint failed: orders.customer_id"}},
+		{"busy", want{codes.Timeout, "The database is locked by another operation; retry the call in a moment.",
 			"", "database is locked (5)"}},
-		{"locked", want{codes.Timeout, "The database is busy with another change; retry the call in a moment.",
+		{"locked", want{codes.Timeout, "The database is locked by another operation; retry the call in a moment.",
 			"", "database table is locked (6)"}},
 		{"dup_ref_named", want{codes.Conflict, "An order with this reference already exists.",
 			"", "UNIQUE constraint failed: orders.ref"}},
@@ -216,8 +216,8 @@ func TestMapping(t *testing.T) {
 			`{"violations":[{"constraint":"must be 1 or more","field":"qty","pointer":"/qty"}]}`, "CHECK constraint failed: qty_positive"}},
 		// Constraint("orders.ref") answers the unique constraint only: a
 		// missing ref is still the pack's not-null answer.
-		{"null_ref_named", want{codes.ValidationError, "Validation failed for orders.ref: must have a value.",
-			`{"violations":[{"constraint":"must have a value","field":"orders.ref","reason":"required"}]}`, "NOT NULL constraint failed: orders.ref"}},
+		{"null_ref_named", want{codes.ValidationError, "A value is required for orders.ref; provide it.",
+			`{"violations":[{"constraint":"is required","field":"orders.ref","reason":"required"}]}`, "NOT NULL constraint failed: orders.ref"}},
 		// A tool's own pack answers what its Constraints do not name.
 		{"dup_pair_named", want{codes.Conflict, "A record with these values already exists (orders.customer_id, orders.note); choose other values.",
 			`{"columns":["customer_id","note"],"table":"orders"}`, "UNIQUE constraint failed: orders.customer_id, orders.note"}},
@@ -236,8 +236,8 @@ func TestMapping(t *testing.T) {
 					}
 					server := tc.want.code == codes.Timeout
 					switch {
-					case server && (!env.Retryable || env.RetryAfterSeconds != 1 || env.Ref == "" || env.Category != codes.Server):
-						t.Errorf("retryable %t after %vs, ref %q, category %s: want retryable after 1 s, a ref, server",
+					case server && (!env.Retryable || env.RetryAfterSeconds != 0 || env.Ref == "" || env.Category != codes.Server):
+						t.Errorf("retryable %t after %vs, ref %q, category %s: want retryable with no delay of the pack's, a ref, server",
 							env.Retryable, env.RetryAfterSeconds, env.Ref, env.Category)
 					case !server && (env.Retryable || env.RetryAfterSeconds != 0 || env.Ref != ""):
 						t.Errorf("retryable %t after %vs, ref %q: want no retry and no ref", env.Retryable, env.RetryAfterSeconds, env.Ref)
@@ -318,7 +318,7 @@ func TestRequestDone(t *testing.T) {
 		if f.Envelope.Code != tc.want {
 			t.Errorf("%v: code %s, want %s", tc.err, f.Envelope.Code, tc.want)
 		}
-		if tc.ctx != context.Background() && f.Envelope.Message == "The database is busy with another change; retry the call in a moment." {
+		if tc.ctx != context.Background() && f.Envelope.Message == "The database is locked by another operation; retry the call in a moment." {
 			t.Errorf("%v: the pack answered a request that had ended", tc.err)
 		}
 		recs := log.Records()

@@ -43,8 +43,8 @@ type dialectCase struct {
 var sqliteCase = dialectCase{
 	name:              "SQLite",
 	duplicateCustomer: "A record with this value already exists (customers.id); choose another value.",
-	locked:            "The database is busy with another change; retry the call in a moment.",
-	lockedRetry:       "Retry: yes, after 1 second.",
+	locked:            "The database is locked by another operation; retry the call in a moment.",
+	lockedRetry:       "Retry: yes.",
 	databaseText: []string{"UNIQUE constraint failed: customers.id", "UNIQUE constraint failed: orders.ref",
 		"FOREIGN KEY constraint failed", "CHECK constraint failed: orders_qty_positive", "database is locked (5)",
 		"no rows in result set"},
