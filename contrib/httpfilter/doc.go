@@ -32,18 +32,18 @@
 //	409, 412             CONFLICT                 no
 //	400, 422             VALIDATION_ERROR         no
 //	429                  RATE_LIMITED             yes, after Retry-After
-//	500, 502, 504, 5xx   EXTERNAL_SERVICE_ERROR   yes, after Retry-After if sent
-//	503                  EXTERNAL_SERVICE_ERROR   yes, after Retry-After if sent
+//	503                  UNAVAILABLE              yes, after Retry-After, else 2 s
+//	408, 504             TIMEOUT                  yes
+//	500, 502, 5xx        EXTERNAL_SERVICE_ERROR   yes, after Retry-After if sent
 //	501, 505             EXTERNAL_SERVICE_ERROR   no
-//	408                  EXTERNAL_SERVICE_ERROR   yes
 //	401, 403             EXTERNAL_SERVICE_ERROR   no
 //	any other 4xx        EXTERNAL_SERVICE_ERROR   no
 //
 // Each answer's message names the status by its standard name, as in "The
 // service the tool called has no such record (HTTP 404 Not Found); check
 // the identifiers in the arguments.", and its details hold it as
-// {"httpStatus": 404}. EXTERNAL_SERVICE_ERROR is a server error: the
-// client also reads a ref, which names the one log record that keeps the
+// {"httpStatus": 404}. UNAVAILABLE, TIMEOUT and EXTERNAL_SERVICE_ERROR are
+// server errors: the client also reads a ref, which names the one log record that keeps the
 // *StatusError, the start of the body included.
 //
 // 401 and 403 are taken as the server's own credentials failing: a tool

@@ -103,8 +103,8 @@ func ExampleNew_retryAfterDate() {
 		"Retry-After": "Mon, 02 Mar 2026 10:02:00 GMT",
 	})
 	// Output:
-	// The service the tool called is unavailable right now (HTTP 503 Service Unavailable); retry the call later.
-	// EXTERNAL_SERVICE_ERROR retryable: true after: 120
+	// The service the tool called is unavailable right now (HTTP 503 Service Unavailable); retry the call shortly.
+	// UNAVAILABLE retryable: true after: 120
 }
 
 // Check returns a *StatusError for an error status; its text is for the

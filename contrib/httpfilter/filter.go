@@ -3,6 +3,7 @@ package httpfilter
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
@@ -31,9 +32,17 @@ func catch(_ context.Context, _ filter.Call, e *StatusError) (*filter.Response, 
 	}
 	if retry {
 		r.RetryAfter = min(e.RetryAfter, maxRetryAfter)
+		if r.RetryAfter <= 0 && m.code == codes.Unavailable {
+			r.RetryAfter = unavailableDelay
+		}
 	}
 	return r, nil
 }
+
+// unavailableDelay is the retry delay of a 503 without Retry-After: long
+// enough for a restarted upstream to serve again. It is the delay the
+// other packs advise for a backend that is unavailable.
+const unavailableDelay = 2 * time.Second
 
 // mapping is how one status code is answered.
 type mapping struct {
@@ -55,12 +64,14 @@ var (
 		"The tool could not authenticate with the service it called (%s); the server's operator must fix this, so retrying will not help.", false}
 	forbidden = mapping{codes.ExternalServiceError,
 		"The tool is not allowed to use the service it called (%s); the server's operator must fix this, so retrying will not help.", false}
-	requestTimeout = mapping{codes.ExternalServiceError,
+	requestTimeout = mapping{codes.Timeout,
 		"The service the tool called timed out waiting for the request (%s); retry the call.", true}
+	gatewayTimeout = mapping{codes.Timeout,
+		"The service the tool called did not answer in time (%s); retry the call.", true}
 	refused = mapping{codes.ExternalServiceError,
 		"The service the tool called refused the request (%s); retrying will not help.", false}
-	unavailable = mapping{codes.ExternalServiceError,
-		"The service the tool called is unavailable right now (%s); retry the call later.", true}
+	unavailable = mapping{codes.Unavailable,
+		"The service the tool called is unavailable right now (%s); retry the call shortly.", true}
 	unsupported = mapping{codes.ExternalServiceError,
 		"The service the tool called does not support this request (%s); retrying will not help.", false}
 	failed = mapping{codes.ExternalServiceError,
@@ -88,6 +99,8 @@ func mappingOf(status int) mapping {
 		return unsupported
 	case 503:
 		return unavailable
+	case 504:
+		return gatewayTimeout
 	}
 	if status >= 500 {
 		return failed

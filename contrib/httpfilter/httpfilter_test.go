@@ -48,7 +48,7 @@ func failed(s string) string {
 	return "The service the tool called failed (" + s + "); retry the call later."
 }
 func unavailable(s string) string {
-	return "The service the tool called is unavailable right now (" + s + "); retry the call later."
+	return "The service the tool called is unavailable right now (" + s + "); retry the call shortly."
 }
 
 // week is the longest delay sent, in seconds.
@@ -68,7 +68,7 @@ var mapped = []struct {
 	{"404", fetchArgs{Status: 404}, want{codes.NotFound, notFound("HTTP 404 Not Found"), false, 0, 0}},
 	{"410", fetchArgs{Status: 410}, want{codes.NotFound, notFound("HTTP 410 Gone"), false, 0, 0}},
 	{"405", fetchArgs{Status: 405}, want{codes.ExternalServiceError, refused("HTTP 405 Method Not Allowed"), false, 0, 0}},
-	{"408", fetchArgs{Status: 408}, want{codes.ExternalServiceError, "The service the tool called timed out waiting for the request (HTTP 408 Request Timeout); retry the call.", true, 0, 0}},
+	{"408", fetchArgs{Status: 408}, want{codes.Timeout, "The service the tool called timed out waiting for the request (HTTP 408 Request Timeout); retry the call.", true, 0, 0}},
 	{"409", fetchArgs{Status: 409}, want{codes.Conflict, conflict("HTTP 409 Conflict"), false, 0, 0}},
 	{"412", fetchArgs{Status: 412}, want{codes.Conflict, conflict("HTTP 412 Precondition Failed"), false, 0, 0}},
 	{"418", fetchArgs{Status: 418}, want{codes.ExternalServiceError, refused("HTTP 418 I'm a teapot"), false, 0, 0}},
@@ -85,11 +85,11 @@ var mapped = []struct {
 	{"501", fetchArgs{Status: 501}, want{codes.ExternalServiceError, "The service the tool called does not support this request (HTTP 501 Not Implemented); retrying will not help.", false, 0, 0}},
 	{"501 ignores Retry-After", fetchArgs{Status: 501, RetryAfter: "30"}, want{codes.ExternalServiceError, "The service the tool called does not support this request (HTTP 501 Not Implemented); retrying will not help.", false, 0, 0}},
 	{"502", fetchArgs{Status: 502}, want{codes.ExternalServiceError, failed("HTTP 502 Bad Gateway"), true, 0, 0}},
-	{"503", fetchArgs{Status: 503}, want{codes.ExternalServiceError, unavailable("HTTP 503 Service Unavailable"), true, 0, 0}},
-	{"503 seconds", fetchArgs{Status: 503, RetryAfter: "30"}, want{codes.ExternalServiceError, unavailable("HTTP 503 Service Unavailable"), true, 30, 0}},
-	{"503 date from Date", fetchArgs{Status: 503, RetryAfter: fixedRetryAfter, Date: "fixed"}, want{codes.ExternalServiceError, unavailable("HTTP 503 Service Unavailable"), true, 90, 0}},
-	{"503 date from now", fetchArgs{Status: 503, RetryAfter: "in-1h", Date: "none"}, want{codes.ExternalServiceError, unavailable("HTTP 503 Service Unavailable"), true, 3598, 3600}},
-	{"504", fetchArgs{Status: 504}, want{codes.ExternalServiceError, failed("HTTP 504 Gateway Timeout"), true, 0, 0}},
+	{"503", fetchArgs{Status: 503}, want{codes.Unavailable, unavailable("HTTP 503 Service Unavailable"), true, 2, 0}},
+	{"503 seconds", fetchArgs{Status: 503, RetryAfter: "30"}, want{codes.Unavailable, unavailable("HTTP 503 Service Unavailable"), true, 30, 0}},
+	{"503 date from Date", fetchArgs{Status: 503, RetryAfter: fixedRetryAfter, Date: "fixed"}, want{codes.Unavailable, unavailable("HTTP 503 Service Unavailable"), true, 90, 0}},
+	{"503 date from now", fetchArgs{Status: 503, RetryAfter: "in-1h", Date: "none"}, want{codes.Unavailable, unavailable("HTTP 503 Service Unavailable"), true, 3598, 3600}},
+	{"504", fetchArgs{Status: 504}, want{codes.Timeout, "The service the tool called did not answer in time (HTTP 504 Gateway Timeout); retry the call.", true, 0, 0}},
 	{"599 (no name)", fetchArgs{Status: 599}, want{codes.ExternalServiceError, failed("HTTP 599"), true, 0, 0}},
 }
 
@@ -130,7 +130,7 @@ func assertAnswer(t *testing.T, res *mcperrtest.Result, log *mcperrtest.Log, sta
 	if err := json.Unmarshal(env.Details, &details); err != nil || len(details) != 1 || details["httpStatus"] != float64(status) {
 		t.Errorf("details %s, want {\"httpStatus\":%d}", env.Details, status)
 	}
-	server := w.code == codes.ExternalServiceError
+	server := w.code == codes.ExternalServiceError || w.code == codes.Unavailable || w.code == codes.Timeout
 	if server != (env.Ref != "") {
 		t.Errorf("ref %q: a %s answer has a ref if and only if it is a server error", env.Ref, w.code)
 	}

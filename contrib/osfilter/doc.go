@@ -24,7 +24,7 @@
 //	fs.ErrPermission                          FORBIDDEN                no
 //	fs.ErrExist                               CONFLICT                 no
 //	ENOTEMPTY (a directory not empty)         CONFLICT                 no
-//	a timeout of a call the tool made         EXTERNAL_SERVICE_ERROR   yes
+//	a timeout of a call the tool made         TIMEOUT                  yes
 //	ECONNREFUSED, a Unix socket not there     UNAVAILABLE              yes, after 2 s
 //	ECONNRESET, ECONNABORTED                  EXTERNAL_SERVICE_ERROR   yes
 //
@@ -34,7 +34,7 @@
 // with a Timeout, and ETIMEDOUT do. The messages name neither the path
 // nor the address: both are the server's internals.
 //
-// EXTERNAL_SERVICE_ERROR and UNAVAILABLE are server errors: the client
+// TIMEOUT, UNAVAILABLE and EXTERNAL_SERVICE_ERROR are server errors: the client
 // also reads a ref, which names the one log record that keeps the original
 // error, path and address included. A refused connection is UNAVAILABLE:
 // nothing was done, so the call is safe to retry once the service listens
@@ -55,7 +55,9 @@
 // filter passes on an error that holds a context error, and hands the
 // pipeline any other timeout joined with the context's error. While the
 // request is alive, a timeout is the tool's own deadline for a call it
-// made, and reads as EXTERNAL_SERVICE_ERROR.
+// made, and reads as TIMEOUT with the sentence above, which names the
+// service the tool depends on; the database, gRPC and HTTP packs answer
+// their timeouts with TIMEOUT too.
 //
 // The errno values are those of Unix systems; on Windows a network
 // error's code is the Winsock one, which the errno rows do not match, and

@@ -45,7 +45,7 @@ func catch(ctx context.Context, _ filter.Call, err error) (*filter.Response, err
 			}
 			return nil, fmt.Errorf("%w (the request ended: %w)", err, done)
 		}
-		return answer(codes.ExternalServiceError, textTimeout, true, 0), nil
+		return answer(codes.Timeout, textTimeout, true, 0), nil
 	}
 	var op *net.OpError
 	network := errors.As(err, &op)

@@ -30,11 +30,11 @@ type want struct {
 // server reports whether w's code is a server error, whose answer has a
 // ref naming its log record.
 func (w want) server() bool {
-	return w.code == codes.ExternalServiceError || w.code == codes.Unavailable
+	return w.code == codes.ExternalServiceError || w.code == codes.Unavailable || w.code == codes.Timeout
 }
 
 var (
-	timeout     = want{codes.ExternalServiceError, "A service the tool depends on did not answer in time; retry the call.", true, 0}
+	timeout     = want{codes.Timeout, "A service the tool depends on did not answer in time; retry the call.", true, 0}
 	unreachable = want{codes.Unavailable, "A service the tool depends on is not accepting connections right now; retry the call shortly.", true, 2}
 )
 
