@@ -18,8 +18,9 @@ import (
 // BenchmarkErrorCall measures a failing call through the SDK's in-process
 // client, side by side: the SDK alone answering with its own error result
 // (mcp.NewToolResultError), and mcperr answering a ToolError, on a server
-// of 3 tools and of 200; and that same result, built by the handler, passed
-// through by mcperr.
+// of 3 tools and of 200; that same result, built by the handler, passed
+// through by mcperr; and, to tell what mcperr's code costs from what its
+// bytes cost, the SDK alone sending mcperr's answer, made once beforehand.
 //
 //	go test -run='^$' -bench=ErrorCall -benchmem ./adapters/mcpgo
 func BenchmarkErrorCall(b *testing.B) {
@@ -30,12 +31,20 @@ func BenchmarkErrorCall(b *testing.B) {
 		return nil, toolerr.New("Not enough stock for order ord_1.")
 	}
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	f := testPipeline(logger).Handle(context.Background(), filter.Call{Tool: "divide1"}, toolerr.New("Not enough stock for order ord_1."))
+	ready := &mcp.CallToolResult{
+		Result:  mcp.Result{Meta: &mcp.Meta{AdditionalFields: map[string]any{filter.MetaKey: f.Envelope}}},
+		Content: []mcp.Content{mcp.NewTextContent(f.Texts[0]), mcp.NewTextContent(f.Texts[1])},
+		IsError: true,
+	}
+	mcperrBytes := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return ready, nil }
 	for _, tools := range []int{3, 200} {
 		for _, bc := range []struct {
 			name string
 			add  func(s *server.MCPServer, name string)
 		}{
 			{"bare NewToolResultError", func(s *server.MCPServer, name string) { s.AddTool(divideTool(name), sdkError) }},
+			{"bare mcperr's answer", func(s *server.MCPServer, name string) { s.AddTool(divideTool(name), mcperrBytes) }},
 			{"Install ToolError", func(s *server.MCPServer, name string) { s.AddTool(divideTool(name), toolError) }},
 			{"Install ToolError message only", func(s *server.MCPServer, name string) { s.AddTool(divideTool(name), toolError) }},
 			{"AddTool ToolError", func(s *server.MCPServer, name string) {
@@ -49,7 +58,7 @@ func BenchmarkErrorCall(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d tools", bc.name, tools), func(b *testing.B) {
 				s := server.NewMCPServer("bench", "1.0.0")
 				switch bc.name {
-				case "bare NewToolResultError":
+				case "bare NewToolResultError", "bare mcperr's answer":
 				case "Install ToolError message only":
 					if err := mcpgo.Install(s, testPipeline(logger, filter.WithRenderer(filter.RenderMessageOnly))); err != nil {
 						b.Fatal(err)

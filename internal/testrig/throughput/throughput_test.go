@@ -1,6 +1,7 @@
 package throughput
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"regexp"
@@ -75,15 +76,23 @@ func TestPanicWorkload(t *testing.T) {
 	}
 }
 
+// windows is the number of measuring windows of each server in a cell of
+// BenchmarkThroughput and BenchmarkShape.
+var windows = flag.Int("windows", 11, "measuring windows of each server in a benchmark cell")
+
+// window is the length of one measuring window.
+const window = 200 * time.Millisecond
+
 // BenchmarkThroughput measures calls over streamable HTTP on 127.0.0.1,
 // for each SDK, workload and number of sessions, alternating windows of
 // the bare server and of the same server with mcperr, and reports medians
-// of the windows. The ratio is mcperr/bare of calls per second.
+// of the windows. The ratio is the median, over the pairs of adjacent
+// windows, of mcperr's calls per second over the bare server's: the two
+// servers of a pair ran on the machine in the same state, so a drift of
+// the machine's speed during the cell cancels out.
 //
 //	go test -run='^$' -bench=Throughput -benchtime=1x ./internal/testrig/throughput
 func BenchmarkThroughput(b *testing.B) {
-	const windows = 5
-	const window = 200 * time.Millisecond
 	for _, sdk := range []SDK{GoSDK, MCPGo} {
 		for _, w := range Workloads {
 			for _, n := range []int{1, 16, 64} {
@@ -103,7 +112,7 @@ func BenchmarkThroughput(b *testing.B) {
 						bare.Window(window / 4)
 						with.Window(window / 4)
 						var rb, rm []Result
-						for i := range windows {
+						for i := range *windows {
 							if i%2 == 0 {
 								rb = append(rb, bare.Window(window))
 								rm = append(rm, with.Window(window))
@@ -114,7 +123,7 @@ func BenchmarkThroughput(b *testing.B) {
 						}
 						report(b, "bare", rb)
 						report(b, "mcperr", rm)
-						b.ReportMetric(median(rm, Result.CallsPerSecond)/median(rb, Result.CallsPerSecond), "ratio")
+						b.ReportMetric(pairedRatio(rm, rb), "ratio")
 					}
 				})
 			}
@@ -130,6 +139,17 @@ func report(b *testing.B, mode string, rs []Result) {
 	b.ReportMetric(median(rs, func(r Result) float64 { return float64(r.CPUPerCall.Nanoseconds()) / 1e3 }), mode+"-cpu-µs/call")
 	b.ReportMetric(median(rs, func(r Result) float64 { return r.AllocsPerCall }), mode+"-allocs/call")
 	b.ReportMetric(median(rs, func(r Result) float64 { return r.WireBytesPerCall }), mode+"-wire-bytes/call")
+}
+
+// pairedRatio is the median over i of the calls per second of num[i]
+// over those of den[i].
+func pairedRatio(num, den []Result) float64 {
+	ratios := make([]float64, len(num))
+	for i := range num {
+		ratios[i] = num[i].CallsPerSecond() / den[i].CallsPerSecond()
+	}
+	slices.Sort(ratios)
+	return ratios[len(ratios)/2]
 }
 
 // median is the median of f over rs.
@@ -205,8 +225,6 @@ var refPattern = regexp.MustCompile(`\(ref: [0-9a-f]+\)`)
 //
 //	go test -run='^$' -bench=Shape -benchtime=1x ./internal/testrig/throughput
 func BenchmarkShape(b *testing.B) {
-	const windows = 5
-	const window = 200 * time.Millisecond
 	for _, sdk := range []SDK{GoSDK, MCPGo} {
 		for _, w := range []Workload{ToolError, Masked} {
 			for _, n := range []int{1, 16, 64} {
@@ -233,15 +251,14 @@ func BenchmarkShape(b *testing.B) {
 							r.Window(window / 4)
 						}
 						results := make([][]Result, len(rigs))
-						for round := range windows {
+						for round := range *windows {
 							for k := range rigs {
 								i := (k + round) % len(rigs) // each rig first in turn
 								results[i] = append(results[i], rigs[i].Window(window))
 							}
 						}
-						base := median(results[0], Result.CallsPerSecond)
 						for i, name := range names {
-							b.ReportMetric(median(results[i], Result.CallsPerSecond)/base, "ratio-"+name)
+							b.ReportMetric(pairedRatio(results[i], results[0]), "ratio-"+name)
 							b.ReportMetric(median(results[i], func(r Result) float64 { return r.WireBytesPerCall }), "bytes-"+name)
 						}
 					}
