@@ -195,8 +195,8 @@ func BenchmarkHandler(b *testing.B) {
 
 // TestMaskedAllocs pins that telling a call that did not fit from a fault
 // of the server does not encode the tool's input schema again on every
-// failure: a masked failure of a tool with 41 properties costs what one of
-// a tool with 1 costs, with the same arguments, measured on the handler
+// failure: a masked failure of a tool with 41 properties costs about what
+// one of a tool with 1 costs, with the same arguments, measured on the handler
 // chain the SDK runs. The compiled schema is found by the identity of the
 // schema the SDK hands out (TestCheckArgumentsFollowsTheRegisteredSchema
 // checks that a changed schema is seen).
@@ -226,8 +226,11 @@ func TestMaskedAllocs(t *testing.T) {
 			}
 		})
 	}
+	// Encoding the larger schema again cost about 360 allocations more; the
+	// check of the arguments against it may cost one or two more (the race
+	// detector's build varies by one), which is not what this pins.
 	small, large := run("small"), run("large")
-	if large > small {
+	if large > small+8 {
 		t.Errorf("a masked failure costs %v allocations on a tool of 41 properties, %v on a tool of 1: the schema is encoded again on each failure", large, small)
 	}
 }
