@@ -6,10 +6,17 @@
 // Give New to a pipeline for every tool, or to one tool, with a
 // constraint the application answers its own way:
 //
-//	pipeline, err := filter.New(filter.WithGlobalFilters(pgxfilter.New()))
+//	pack, err := pgxfilter.New()
 //	...
-//	gosdk.AddTool(server, createOrder, h, gosdk.WithFilters(pgxfilter.New(
-//		pgxfilter.Constraint("orders_customer_id_fkey", filter.Response{Code: codes.NotFound, Message: "No such customer."}))))
+//	pipeline, err := filter.New(filter.WithGlobalFilters(pack))
+//	...
+//	customers, err := pgxfilter.New(pgxfilter.Constraint("orders_customer_id_fkey",
+//		filter.Response{Code: codes.NotFound, Message: "No such customer."}))
+//	...
+//	gosdk.AddTool(server, createOrder, h, gosdk.WithFilters(customers))
+//
+// New returns a *codes.DefinitionError for an option it cannot honour, such
+// as a Constraint without a name: check it where the server is defined.
 //
 // The server's errors are *pgconn.PgError values, found with errors.As
 // however deeply they are wrapped, whether they come from pgx, pgxpool or

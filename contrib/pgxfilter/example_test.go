@@ -48,10 +48,14 @@ var (
 // create_order that fails with err, wrapped as a service layer wraps it,
 // and takes opts.
 func exampleServer(err error, opts ...gosdk.Option) *mcp.Server {
+	pack, perr := pgxfilter.New()
+	if perr != nil {
+		panic(perr)
+	}
 	p, perr := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
 		filter.WithRefGenerator(func() string { return "5f0c2a9e81d34b67" }),
-		filter.WithGlobalFilters(pgxfilter.New()),
+		filter.WithGlobalFilters(pack),
 	)
 	if perr != nil {
 		panic(perr)
@@ -118,12 +122,15 @@ func ExampleNew() {
 // foreign key that, for the tool that creates orders, means the customer
 // does not exist. Bound to the tool, it answers before the global filters.
 func ExampleConstraint() {
+	customers, err := pgxfilter.New(pgxfilter.Constraint("orders_customer_id_fkey", filter.Response{
+		Code:    codes.NotFound,
+		Message: "No such customer; list the customers to find the right id.",
+	}))
+	if err != nil {
+		panic(err) // a mistake in the server's definition, such as an empty name
+	}
 	printCall(exampleServer(missingCustomer))
-	printCall(exampleServer(missingCustomer, gosdk.WithFilters(pgxfilter.New(
-		pgxfilter.Constraint("orders_customer_id_fkey", filter.Response{
-			Code:    codes.NotFound,
-			Message: "No such customer; list the customers to find the right id.",
-		})))))
+	printCall(exampleServer(missingCustomer, gosdk.WithFilters(customers)))
 	// Output:
 	// content[0]: A referenced record does not exist, or other records still refer to this one (constraint orders_customer_id_fkey); check the identifiers in the arguments, or remove the referring records first.
 	// content[1]: Code: BUSINESS_RULE_VIOLATION

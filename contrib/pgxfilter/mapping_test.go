@@ -123,18 +123,18 @@ func TestEverySQLState(t *testing.T) {
 		// Wrapped twice, and bound to the tool: the option answers first.
 		{name: "constraint_option", run: func(ctx context.Context) error {
 			return fmt.Errorf("create order: %w", pgErr("23503", "orders", "", "orders_customer_id_fkey")(ctx))
-		}, filters: []filter.Filter{pgxfilter.New(pgxfilter.Constraint("orders_customer_id_fkey",
+		}, filters: []filter.Filter{mustNew(pgxfilter.Constraint("orders_customer_id_fkey",
 			filter.Response{Code: codes.NotFound, Message: "No such customer.", Details: map[string]any{"resourceType": "Customer"}}))},
 			want: want{code: codes.NotFound, message: "No such customer.", details: `{"resourceType":"Customer"}`, logged: []string{"SQLSTATE 23503"}}},
 		// The option names one constraint, of class 23 only: another
 		// constraint, or another class, gets the pack's answer.
 		{name: "constraint_option_other", run: pgErr("23503", "orders", "", "orders_product_id_fkey"),
-			filters: []filter.Filter{pgxfilter.New(pgxfilter.Constraint("orders_customer_id_fkey", filter.Response{Code: codes.NotFound, Message: "No such customer."}))},
+			filters: []filter.Filter{mustNew(pgxfilter.Constraint("orders_customer_id_fkey", filter.Response{Code: codes.NotFound, Message: "No such customer."}))},
 			want: want{code: codes.BusinessRuleViolation,
 				message: "A referenced record does not exist, or other records still refer to this one (constraint orders_product_id_fkey); check the identifiers in the arguments, or remove the referring records first.",
 				details: `{"constraint":"orders_product_id_fkey","sqlState":"23503","table":"orders"}`}},
 		{name: "constraint_option_not_class_23", run: pgErr("40P01", "", "", "orders_customer_id_fkey"),
-			filters: []filter.Filter{pgxfilter.New(pgxfilter.Constraint("orders_customer_id_fkey", filter.Response{Code: codes.NotFound, Message: "No such customer."}))},
+			filters: []filter.Filter{mustNew(pgxfilter.Constraint("orders_customer_id_fkey", filter.Response{Code: codes.NotFound, Message: "No such customer."}))},
 			want: want{code: codes.Conflict, retry: true, message: "The operation conflicted with a concurrent change (SQLSTATE 40P01); retry the call.",
 				details: `{"constraint":"orders_customer_id_fkey","sqlState":"40P01"}`}},
 	}
@@ -142,24 +142,26 @@ func TestEverySQLState(t *testing.T) {
 }
 
 // TestNewRefusesBadOptions checks that an option New cannot honour makes
-// it return nil, which the pipeline refuses at start-up.
+// it return a definition error that says what to fix, and no filter.
 func TestNewRefusesBadOptions(t *testing.T) {
 	r := filter.Response{Code: codes.NotFound, Message: "No such customer."}
-	for name, opt := range map[string][]pgxfilter.Option{
-		"an empty name":    {pgxfilter.Constraint("", r)},
-		"no message":       {pgxfilter.Constraint("orders_customer_id_fkey", filter.Response{Code: codes.NotFound})},
-		"a name twice":     {pgxfilter.Constraint("orders_customer_id_fkey", r), pgxfilter.Constraint("orders_customer_id_fkey", r)},
-		"a good and a bad": {pgxfilter.Constraint("orders_ref_key", r), pgxfilter.Constraint("", r)},
+	for name, c := range map[string]struct {
+		opts []pgxfilter.Option
+		want string
+	}{
+		"an empty name":    {[]pgxfilter.Option{pgxfilter.Constraint("", r)}, `mcperr: INVALID_OPTION: pgxfilter.Constraint: the constraint's name is empty; give its name as PostgreSQL reports it, such as orders_ref_key`},
+		"no message":       {[]pgxfilter.Option{pgxfilter.Constraint("orders_customer_id_fkey", filter.Response{Code: codes.NotFound})}, `mcperr: INVALID_OPTION: "orders_customer_id_fkey": pgxfilter.Constraint: the response has no message; write the sentence the model reads for this constraint`},
+		"a name twice":     {[]pgxfilter.Option{pgxfilter.Constraint("orders_customer_id_fkey", r), pgxfilter.Constraint("orders_customer_id_fkey", r)}, `mcperr: INVALID_OPTION: "orders_customer_id_fkey": pgxfilter.Constraint: the constraint is given twice; keep one Constraint for it`},
+		"a good and a bad": {[]pgxfilter.Option{pgxfilter.Constraint("orders_ref_key", r), pgxfilter.Constraint("", r)}, `mcperr: INVALID_OPTION: pgxfilter.Constraint: the constraint's name is empty; give its name as PostgreSQL reports it, such as orders_ref_key`},
 	} {
-		if f := pgxfilter.New(opt...); f != nil {
-			t.Errorf("%s: New returned %T, want nil", name, f)
-		}
-		if _, err := filter.New(filter.WithGlobalFilters(pgxfilter.New(opt...))); err == nil {
-			t.Errorf("%s: filter.New accepted the filter", name)
+		f, err := pgxfilter.New(c.opts...)
+		var def *codes.DefinitionError
+		if f != nil || !errors.As(err, &def) || def.Mistake != codes.InvalidOption || err.Error() != c.want {
+			t.Errorf("%s: New = %T, %v; want no filter and %s", name, f, err, c.want)
 		}
 	}
-	if pgxfilter.New(nil, pgxfilter.Constraint("a", r), pgxfilter.Constraint("b", r)) == nil {
-		t.Error("New refused two constraints of different names and a nil option")
+	if f, err := pgxfilter.New(nil, pgxfilter.Constraint("a", r), pgxfilter.Constraint("b", r)); f == nil || err != nil {
+		t.Errorf("New refused two constraints of different names and a nil option: %v", err)
 	}
 }
 
@@ -169,7 +171,7 @@ func TestConstraintCopiesTheResponse(t *testing.T) {
 	retry := false
 	r := filter.Response{Code: codes.NotFound, Message: "No such customer.",
 		Details: map[string]any{"resourceType": "Customer"}, Hints: []string{"List the customers first."}, Retryable: &retry}
-	f := pgxfilter.New(pgxfilter.Constraint("orders_customer_id_fkey", r))
+	f := mustNew(pgxfilter.Constraint("orders_customer_id_fkey", r))
 	r.Details["resourceType"] = canary
 	r.Hints[0] = canary
 	retry = true
@@ -201,7 +203,7 @@ func TestRequestEndedIsThePipelines(t *testing.T) {
 			ctx, cancel := tc.ctx()
 			cancel()
 			log := mcperrtest.NewLog(t)
-			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(pgxfilter.New()))
+			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(mustNew()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -221,12 +223,12 @@ func TestRequestEndedIsThePipelines(t *testing.T) {
 	// The filter alone: no answer, and the context's error in the chain.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r, next := pgxfilter.New().Catch(ctx, filter.Call{Tool: "save_order"}, pgErr("57014", "", "", "")(ctx))
+	r, next := mustNew().Catch(ctx, filter.Call{Tool: "save_order"}, pgErr("57014", "", "", "")(ctx))
 	if r != nil || !errors.Is(next, context.Canceled) {
 		t.Errorf("Catch on a cancelled request = %v, %v; want no answer and an error holding context.Canceled", r, next)
 	}
 	// An error that holds the context's error already is passed on as it is.
-	r, next = pgxfilter.New().Catch(ctx, filter.Call{Tool: "save_order"}, fmt.Errorf("query: %w", errors.Join(pgErr("57014", "", "", "")(ctx), context.Canceled)))
+	r, next = mustNew().Catch(ctx, filter.Call{Tool: "save_order"}, fmt.Errorf("query: %w", errors.Join(pgErr("57014", "", "", "")(ctx), context.Canceled)))
 	if r != nil || next != nil {
 		t.Errorf("Catch = %v, %v; want nil, nil", r, next)
 	}

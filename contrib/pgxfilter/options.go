@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 )
 
@@ -14,7 +15,7 @@ type Option func(*config)
 type config struct {
 	// constraints holds the application's own answers, by constraint name.
 	constraints map[string]filter.Response
-	bad         bool // an option was given a value it does not accept
+	err         error // the first option given a value it does not accept
 }
 
 // Constraint answers every integrity-constraint violation (SQLSTATE class
@@ -35,7 +36,7 @@ type config struct {
 // copied when Constraint is called.
 //
 // An empty name, a response without a message, or a name given twice makes
-// New return nil, which is a definition error where the filter is given.
+// New return a *codes.DefinitionError.
 func Constraint(name string, r filter.Response) Option {
 	r.Details = maps.Clone(r.Details)
 	r.Hints = slices.Clone(r.Hints)
@@ -44,8 +45,20 @@ func Constraint(name string, r filter.Response) Option {
 		r.Retryable = &retry
 	}
 	return func(c *config) {
-		if _, dup := c.constraints[name]; dup || name == "" || r.Message == "" {
-			c.bad = true
+		if c.err != nil {
+			return
+		}
+		reason := ""
+		switch _, dup := c.constraints[name]; {
+		case name == "":
+			reason = "the constraint's name is empty; give its name as PostgreSQL reports it, such as orders_ref_key"
+		case r.Message == "":
+			reason = "the response has no message; write the sentence the model reads for this constraint"
+		case dup:
+			reason = "the constraint is given twice; keep one Constraint for it"
+		}
+		if reason != "" {
+			c.err = &codes.DefinitionError{Mistake: codes.InvalidOption, Subject: name, Reason: "pgxfilter.Constraint: " + reason}
 			return
 		}
 		if c.constraints == nil {

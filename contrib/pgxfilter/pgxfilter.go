@@ -28,20 +28,20 @@ const (
 // connections, as the package documentation's table says, and passes
 // every other error on.
 //
-// New returns nil if an option is invalid (see Constraint); the pipeline's
-// filter.WithGlobalFilters and the adapters' WithFilters refuse a nil
-// filter with a definition error, at start-up.
-func New(opts ...Option) filter.Filter {
+// An option New cannot honour (see Constraint) makes it return a
+// *codes.DefinitionError that says what to fix, and no filter: call New
+// where the server is defined, so that the mistake stops it at start-up.
+func New(opts ...Option) (filter.Filter, error) {
 	var c config
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&c)
 		}
 	}
-	if c.bad {
-		return nil
+	if c.err != nil {
+		return nil, c.err
 	}
-	return &pgxFilter{constraints: c.constraints}
+	return &pgxFilter{constraints: c.constraints}, nil
 }
 
 // pgxFilter is the filter New returns.

@@ -110,11 +110,21 @@ func wrapped(c tcase) func(ctx context.Context) error {
 	}
 }
 
+// mustNew returns pgxfilter.New(opts...), and panics on a definition
+// error: the tests' options are right.
+func mustNew(opts ...pgxfilter.Option) filter.Filter {
+	f, err := pgxfilter.New(opts...)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
 // pipeline returns a pipeline with pgxfilter.New() as its global filter
 // that logs into log.
 func pipeline(t *testing.T, log *mcperrtest.Log) *filter.Pipeline {
 	t.Helper()
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(pgxfilter.New()))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(mustNew()))
 	if err != nil {
 		t.Fatal(err)
 	}

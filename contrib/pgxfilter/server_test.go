@@ -89,7 +89,7 @@ func TestRealServer(t *testing.T) {
 			want: want{code: codes.BusinessRuleViolation, message: fkey,
 				details: `{"constraint":"orders_customer_id_fkey","sqlState":"23503","table":"orders"}`, logged: []string{"SQLSTATE 23503"}}},
 		{name: "missing_customer_named",
-			filters: []filter.Filter{pgxfilter.New(pgxfilter.Constraint("orders_customer_id_fkey",
+			filters: []filter.Filter{mustNew(pgxfilter.Constraint("orders_customer_id_fkey",
 				filter.Response{Code: codes.NotFound, Message: "No such customer.", Details: map[string]any{"resourceType": "Customer"}}))},
 			run: func(ctx context.Context) error {
 				return p.exec1(`INSERT INTO orders (ref, customer_id, quantity) VALUES ($1, 999, 2)`, canary+"-"+randomHex(4))(ctx)

@@ -5,9 +5,16 @@
 // Give New to a pipeline for every tool, and again to a tool with the
 // resource it reads, so that a missing row names it:
 //
-//	pipeline, err := filter.New(filter.WithGlobalFilters(sqlfilter.New()))
+//	pack, err := sqlfilter.New()
 //	...
-//	gosdk.AddTool(server, getOrder, h, gosdk.WithFilters(sqlfilter.New(sqlfilter.Resource("Order"))))
+//	pipeline, err := filter.New(filter.WithGlobalFilters(pack))
+//	...
+//	orders, err := sqlfilter.New(sqlfilter.Resource("Order"))
+//	...
+//	gosdk.AddTool(server, getOrder, h, gosdk.WithFilters(orders))
+//
+// New returns a *codes.DefinitionError for an option it cannot honour, a
+// Resource without a name: check it where the server is defined.
 //
 // The mapping:
 //

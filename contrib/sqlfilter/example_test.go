@@ -36,10 +36,14 @@ func exampleDB() (db *sql.DB, cleanup func()) {
 // exampleServer returns a go-sdk server whose pipeline has sqlfilter.New()
 // as a global filter, a fixed ref and no log output.
 func exampleServer() *mcp.Server {
+	pack, err := sqlfilter.New()
+	if err != nil {
+		panic(err)
+	}
 	p, err := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
 		filter.WithRefGenerator(func() string { return "5f0c2a9e81d34b67" }),
-		filter.WithGlobalFilters(sqlfilter.New()),
+		filter.WithGlobalFilters(pack),
 	)
 	if err != nil {
 		panic(err)
@@ -125,7 +129,11 @@ func ExampleResource() {
 	db, cleanup := exampleDB()
 	defer cleanup()
 	s := exampleServer()
-	err := gosdk.AddTool(s, &mcp.Tool{Name: "get_order"},
+	orders, err := sqlfilter.New(sqlfilter.Resource("Order"))
+	if err != nil {
+		panic(err) // a mistake in the server's definition, such as an empty name
+	}
+	err = gosdk.AddTool(s, &mcp.Tool{Name: "get_order"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in orderArgs) (*mcp.CallToolResult, any, error) {
 			var status string
 			if err := db.QueryRowContext(ctx, `SELECT status FROM orders WHERE id = ?`, in.ID).Scan(&status); err != nil {
@@ -133,7 +141,7 @@ func ExampleResource() {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: status}}}, nil, nil
 		},
-		gosdk.WithFilters(sqlfilter.New(sqlfilter.Resource("Order"))))
+		gosdk.WithFilters(orders))
 	if err != nil {
 		panic(err)
 	}

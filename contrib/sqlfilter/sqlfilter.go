@@ -22,25 +22,25 @@ const unavailableText = "The database is unavailable right now; retry the call i
 // New returns a filter that answers the errors of database/sql, as the
 // package documentation lists them, and passes every other error on.
 //
-// New returns nil if an option is invalid (see Resource); the pipeline's
-// filter.WithGlobalFilters and the adapters' WithFilters refuse a nil
-// filter with a definition error, at start-up.
-func New(opts ...Option) filter.Filter {
+// An option New cannot honour (see Resource) makes it return a
+// *codes.DefinitionError that says what to fix, and no filter: call New
+// where the server is defined, so that the mistake stops it at start-up.
+func New(opts ...Option) (filter.Filter, error) {
 	var c config
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&c)
 		}
 	}
-	if c.bad {
-		return nil
+	if c.err != nil {
+		return nil, c.err
 	}
 	f := &sqlFilter{notFound: filter.Response{Code: codes.NotFound, Message: "Record not found."}}
 	if c.resource != "" {
 		f.notFound.Message = c.resource + " not found."
 		f.notFound.Details = map[string]any{"resourceType": c.resource}
 	}
-	return f
+	return f, nil
 }
 
 // sqlFilter is the filter New returns.

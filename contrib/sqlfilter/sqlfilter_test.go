@@ -63,7 +63,7 @@ func orderStatus(ctx context.Context, q interface {
 func TestMapping(t *testing.T) {
 	db := openShop(t)
 	tools := []tool{
-		{name: "get_order", filters: []filter.Filter{sqlfilter.New(sqlfilter.Resource("Order"))},
+		{name: "get_order", filters: []filter.Filter{mustNew(sqlfilter.Resource("Order"))},
 			run: func(ctx context.Context, id string) (string, error) { return orderStatus(ctx, db, id) }},
 		{name: "find_record", run: func(ctx context.Context, id string) (string, error) {
 			s, err := orderStatus(ctx, db, id)
@@ -109,7 +109,7 @@ func TestMapping(t *testing.T) {
 			return "", fmt.Errorf("render invoice for %s: %w", canary, errors.New("template: no such field"))
 		}},
 	}
-	onBothSDKs(t, []filter.Filter{sqlfilter.New()}, tools, func(t *testing.T, c caller, log *mcperrtest.Log) {
+	onBothSDKs(t, []filter.Filter{mustNew()}, tools, func(t *testing.T, c caller, log *mcperrtest.Log) {
 		t.Run("a row that exists", func(t *testing.T) {
 			res := c.Call("get_order", map[string]any{"id": "ord_1"})
 			if mcperrtest.AssertSuccess(t, res) && res.Text() != "shipped" {
@@ -183,7 +183,7 @@ func TestTxDoneIsErrTxDone(t *testing.T) {
 	if !errors.Is(err, sql.ErrTxDone) {
 		t.Fatalf("err = %v, want sql.ErrTxDone", err)
 	}
-	if r, next := sqlfilter.New().Catch(context.Background(), filter.Call{Tool: "t"}, err); r != nil || next != nil {
+	if r, next := mustNew().Catch(context.Background(), filter.Call{Tool: "t"}, err); r != nil || next != nil {
 		t.Errorf("Catch(ErrTxDone) = %v, %v; want nil, nil", r, next)
 	}
 }
@@ -206,7 +206,7 @@ func TestRequestDone(t *testing.T) {
 	}
 
 	log := mcperrtest.NewLog(t)
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(sqlfilter.New()))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(mustNew()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,19 +237,26 @@ func TestRequestDone(t *testing.T) {
 	}
 }
 
-// TestBadResource checks that an empty resource name is refused at
-// start-up.
+// mustNew returns sqlfilter.New(opts...), and panics on a definition
+// error: the tests' options are right.
+func mustNew(opts ...sqlfilter.Option) filter.Filter {
+	f, err := sqlfilter.New(opts...)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
+// TestBadResource checks that an empty resource name makes New return a
+// definition error that says what to fix, and no filter.
 func TestBadResource(t *testing.T) {
-	f := sqlfilter.New(sqlfilter.Resource(""))
-	if f != nil {
-		t.Fatalf("New(Resource(\"\")) = %v, want nil", f)
-	}
-	_, err := filter.New(filter.WithGlobalFilters(f))
+	f, err := sqlfilter.New(sqlfilter.Resource(""))
 	var de *codes.DefinitionError
-	if !errors.As(err, &de) {
-		t.Errorf("filter.New with it: %v, want a *codes.DefinitionError", err)
+	want := "mcperr: INVALID_OPTION: sqlfilter.Resource: the name is empty; give the kind of record the tool reads, such as Order, or leave the option out"
+	if f != nil || !errors.As(err, &de) || de.Mistake != codes.InvalidOption || err.Error() != want {
+		t.Errorf("New(Resource(\"\")) = %T, %v; want no filter and %s", f, err, want)
 	}
-	if sqlfilter.New(nil) == nil {
-		t.Error("New(nil) = nil: a nil option is no mistake")
+	if f, err := sqlfilter.New(nil); f == nil || err != nil {
+		t.Errorf("New(nil) = %v, %v: a nil option is no mistake", f, err)
 	}
 }

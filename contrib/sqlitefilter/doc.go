@@ -3,7 +3,9 @@
 // *sqlite.Error, by its extended result code, with what the model should
 // read.
 //
-//	pipeline, err := filter.New(filter.WithGlobalFilters(sqlitefilter.New()))
+//	pack, err := sqlitefilter.New()
+//	...
+//	pipeline, err := filter.New(filter.WithGlobalFilters(pack))
 //
 // The mapping, as the error (its extended result code), the code and
 // retry advice, and what the model reads ("(ref)" marks a server error:
@@ -62,9 +64,12 @@
 // Constraint answers one unique, primary key or check constraint the way
 // the application wants:
 //
-//	sqlitefilter.New(sqlitefilter.Constraint("orders.ref", filter.Response{
+//	orders, err := sqlitefilter.New(sqlitefilter.Constraint("orders.ref", filter.Response{
 //		Code: codes.Conflict, Message: "An order with this reference already exists.",
 //	}))
+//
+// New returns a *codes.DefinitionError for an option it cannot honour, such
+// as a Constraint without a name: check it where the server is defined.
 //
 // What it passes on, on purpose: every other SQLite error (SQLITE_ERROR
 // for a mistake in the SQL, SQLITE_FULL, SQLITE_IOERR, SQLITE_CORRUPT,

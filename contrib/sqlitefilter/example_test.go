@@ -55,10 +55,14 @@ type placeOrderArgs struct {
 // database at dsn, and opts as the tool's filters; its pipeline has
 // sqlitefilter.New() as a global filter, a fixed ref and no log output.
 func orderServer(dsn string, opts ...gosdk.Option) (*mcp.Server, *sql.DB) {
+	pack, err := sqlitefilter.New()
+	if err != nil {
+		panic(err)
+	}
 	p, err := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
 		filter.WithRefGenerator(func() string { return "5f0c2a9e81d34b67" }),
-		filter.WithGlobalFilters(sqlitefilter.New()),
+		filter.WithGlobalFilters(pack),
 	)
 	if err != nil {
 		panic(err)
@@ -159,13 +163,15 @@ func ExampleNew() {
 func ExampleConstraint() {
 	dsn, cleanup := exampleDSN()
 	defer cleanup()
-	s, db := orderServer(dsn, gosdk.WithFilters(sqlitefilter.New(
-		sqlitefilter.Constraint("orders.ref", filter.Response{
-			Code:    codes.Conflict,
-			Message: "An order with this reference already exists.",
-			Hints:   []string{"Use get_order to read it, or choose another reference."},
-		}),
-	)))
+	orders, err := sqlitefilter.New(sqlitefilter.Constraint("orders.ref", filter.Response{
+		Code:    codes.Conflict,
+		Message: "An order with this reference already exists.",
+		Hints:   []string{"Use get_order to read it, or choose another reference."},
+	}))
+	if err != nil {
+		panic(err) // a mistake in the server's definition, such as an empty name
+	}
+	s, db := orderServer(dsn, gosdk.WithFilters(orders))
 	defer db.Close()
 
 	printCall(s, "place_order", map[string]any{"ref": "A-1", "customerId": "cus_1", "qty": 1})

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 )
 
@@ -13,7 +14,7 @@ type Option func(*config)
 // config is what the options set.
 type config struct {
 	constraints map[string]filter.Response // by the name SQLite reports
-	bad         bool                       // an option was given a value it does not accept
+	err         error                      // the first option given a value it does not accept
 }
 
 // Constraint answers the violations of one constraint with r instead of
@@ -35,21 +36,30 @@ type config struct {
 //
 // r is sent as it is, and is copied when Constraint is called. The pack's
 // rules still apply around it: r answers only while the request is alive.
-// An empty name or a Response without a message makes New return nil,
-// which is a definition error where the filter is given; a later
-// Constraint with the same name replaces an earlier one.
+// An empty name, a Response without a message, or a name given twice
+// makes New return a *codes.DefinitionError.
 func Constraint(name string, r filter.Response) Option {
-	if name != "" && r.Message != "" {
-		r.Details = maps.Clone(r.Details)
-		r.Hints = slices.Clone(r.Hints)
-		if r.Retryable != nil {
-			retry := *r.Retryable
-			r.Retryable = &retry
-		}
+	r.Details = maps.Clone(r.Details)
+	r.Hints = slices.Clone(r.Hints)
+	if r.Retryable != nil {
+		retry := *r.Retryable
+		r.Retryable = &retry
 	}
 	return func(c *config) {
-		if name == "" || r.Message == "" {
-			c.bad = true
+		if c.err != nil {
+			return
+		}
+		reason := ""
+		switch _, dup := c.constraints[name]; {
+		case name == "":
+			reason = "the constraint's name is empty; give it as SQLite reports it, such as orders.ref or qty_positive"
+		case r.Message == "":
+			reason = "the response has no message; write the sentence the model reads for this constraint"
+		case dup:
+			reason = "the constraint is given twice; keep one Constraint for it"
+		}
+		if reason != "" {
+			c.err = &codes.DefinitionError{Mistake: codes.InvalidOption, Subject: name, Reason: "sqlitefilter.Constraint: " + reason}
 			return
 		}
 		if c.constraints == nil {

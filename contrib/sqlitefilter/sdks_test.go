@@ -13,6 +13,7 @@ import (
 	"github.com/mcperr/mcperr/adapters/gosdk/gosdktest"
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/adapters/mcpgo/mcpgotest"
+	"github.com/mcperr/mcperr/contrib/sqlitefilter"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/mcperrtest"
 )
@@ -37,6 +38,16 @@ type idArgs struct {
 
 // onBothSDKs serves tools on a go-sdk server and on an mcp-go server, each
 // with the global filters and a log of its own, and runs
+// mustNew returns sqlitefilter.New(opts...), and panics on a definition
+// error: the tests' options are right.
+func mustNew(opts ...sqlitefilter.Option) filter.Filter {
+	f, err := sqlitefilter.New(opts...)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
 // check against each through the SDK's own client.
 func onBothSDKs(t *testing.T, global []filter.Filter, tools []tool, check func(t *testing.T, c caller, log *mcperrtest.Log)) {
 	t.Helper()

@@ -36,20 +36,20 @@ const primaryCodeMask = 0xff
 // New returns a filter that answers modernc.org/sqlite's *sqlite.Error, as
 // the package documentation lists them, and passes every other error on.
 //
-// New returns nil if an option is invalid (see Constraint); the pipeline's
-// filter.WithGlobalFilters and the adapters' WithFilters refuse a nil
-// filter with a definition error, at start-up.
-func New(opts ...Option) filter.Filter {
+// An option New cannot honour (see Constraint) makes it return a
+// *codes.DefinitionError that says what to fix, and no filter: call New
+// where the server is defined, so that the mistake stops it at start-up.
+func New(opts ...Option) (filter.Filter, error) {
 	var c config
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&c)
 		}
 	}
-	if c.bad {
-		return nil
+	if c.err != nil {
+		return nil, c.err
 	}
-	return &sqliteFilter{constraints: c.constraints}
+	return &sqliteFilter{constraints: c.constraints}, nil
 }
 
 // sqliteFilter is the filter New returns.

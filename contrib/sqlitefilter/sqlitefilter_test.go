@@ -111,7 +111,7 @@ func shopTools(t *testing.T, s *shop) []tool {
 	orderRef := filter.Response{Code: codes.Conflict, Message: "An order with this reference already exists."}
 	qtyRule := filter.Response{Code: codes.ValidationError, Message: "qty must be 1 or more.",
 		Details: map[string]any{"violations": []any{map[string]any{"field": "qty", "constraint": "must be 1 or more", "pointer": "/qty"}}}}
-	named := []filter.Filter{sqlitefilter.New(sqlitefilter.Constraint("orders.ref", orderRef), sqlitefilter.Constraint("qty_positive", qtyRule))}
+	named := []filter.Filter{mustNew(sqlitefilter.Constraint("orders.ref", orderRef), sqlitefilter.Constraint("qty_positive", qtyRule))}
 	insertOrder := func(ref, customer any, qty int, note string) func(ctx context.Context, _ string) (string, error) {
 		return func(ctx context.Context, _ string) (string, error) {
 			return "", exec(ctx, s.db, `INSERT INTO orders (ref, customer_id, qty, note) VALUES (?, ?, ?, ?)`, ref, customer, qty, note)
@@ -222,7 +222,7 @@ func TestMapping(t *testing.T) {
 		{"dup_pair_named", want{codes.Conflict, "A record with these values already exists (orders.customer_id, orders.note); choose other values.",
 			`{"columns":["customer_id","note"],"table":"orders"}`, "UNIQUE constraint failed: orders.customer_id, orders.note"}},
 	}
-	onBothSDKs(t, []filter.Filter{sqlitefilter.New()}, tools, func(t *testing.T, c caller, log *mcperrtest.Log) {
+	onBothSDKs(t, []filter.Filter{mustNew()}, tools, func(t *testing.T, c caller, log *mcperrtest.Log) {
 		for _, tc := range cases {
 			t.Run(tc.tool, func(t *testing.T) {
 				if tc.tool == "busy" {
@@ -293,7 +293,7 @@ func TestRequestDone(t *testing.T) {
 	}
 
 	log := mcperrtest.NewLog(t)
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(sqlitefilter.New()))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(mustNew()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,25 +328,27 @@ func TestRequestDone(t *testing.T) {
 	}
 }
 
-// TestBadConstraint checks that a Constraint without a name or a message
-// is refused at start-up.
+// TestBadConstraint checks that a Constraint without a name or a message,
+// or given twice, makes New return a definition error that says what to
+// fix, and no filter.
 func TestBadConstraint(t *testing.T) {
-	for _, opt := range []sqlitefilter.Option{
-		sqlitefilter.Constraint("", filter.Response{Code: codes.Conflict, Message: "Taken."}),
-		sqlitefilter.Constraint("orders.ref", filter.Response{Code: codes.Conflict}),
+	taken := filter.Response{Code: codes.Conflict, Message: "Taken."}
+	for _, c := range []struct {
+		opts []sqlitefilter.Option
+		want string
+	}{
+		{[]sqlitefilter.Option{sqlitefilter.Constraint("", taken)}, `mcperr: INVALID_OPTION: sqlitefilter.Constraint: the constraint's name is empty; give it as SQLite reports it, such as orders.ref or qty_positive`},
+		{[]sqlitefilter.Option{sqlitefilter.Constraint("orders.ref", filter.Response{Code: codes.Conflict})}, `mcperr: INVALID_OPTION: "orders.ref": sqlitefilter.Constraint: the response has no message; write the sentence the model reads for this constraint`},
+		{[]sqlitefilter.Option{sqlitefilter.Constraint("orders.ref", taken), sqlitefilter.Constraint("orders.ref", taken)}, `mcperr: INVALID_OPTION: "orders.ref": sqlitefilter.Constraint: the constraint is given twice; keep one Constraint for it`},
 	} {
-		f := sqlitefilter.New(opt)
-		if f != nil {
-			t.Fatalf("New(bad Constraint) = %v, want nil", f)
-		}
-		_, err := filter.New(filter.WithGlobalFilters(f))
+		f, err := sqlitefilter.New(c.opts...)
 		var de *codes.DefinitionError
-		if !errors.As(err, &de) {
-			t.Errorf("filter.New with it: %v, want a *codes.DefinitionError", err)
+		if f != nil || !errors.As(err, &de) || de.Mistake != codes.InvalidOption || err.Error() != c.want {
+			t.Errorf("New = %T, %v; want no filter and %s", f, err, c.want)
 		}
 	}
-	if sqlitefilter.New(nil) == nil {
-		t.Error("New(nil) = nil: a nil option is no mistake")
+	if f, err := sqlitefilter.New(nil); f == nil || err != nil {
+		t.Errorf("New(nil) = %v, %v: a nil option is no mistake", f, err)
 	}
 }
 
@@ -356,7 +358,7 @@ func TestConstraintCopies(t *testing.T) {
 	s := openShop(t)
 	dup := provoke(t, s)
 	r := filter.Response{Code: codes.Conflict, Message: "This customer exists already.", Details: map[string]any{"k": "v"}}
-	f := sqlitefilter.New(sqlitefilter.Constraint("customers.id", r))
+	f := mustNew(sqlitefilter.Constraint("customers.id", r))
 	r.Details["k"] = "changed"
 	got, _ := f.Catch(context.Background(), filter.Call{Tool: "t"}, dup)
 	if got == nil || got.Message != "This customer exists already." || got.Details["k"] != "v" {

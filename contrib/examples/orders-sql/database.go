@@ -59,9 +59,19 @@ var (
 // openSQLite opens the SQLite database file at path, creating a temporary
 // one when path is empty, and creates the tables anew.
 func openSQLite(ctx context.Context, path string) (*database, error) {
+	pack, err := sqlitefilter.New()
+	if err != nil {
+		return nil, err
+	}
+	orders, err := sqlitefilter.New(
+		sqlitefilter.Constraint("orders.ref", duplicateOrder),
+		sqlitefilter.Constraint("orders_qty_positive", qtyRule),
+	)
+	if err != nil {
+		return nil, err
+	}
 	dir := ""
 	if path == "" {
-		var err error
 		if dir, err = os.MkdirTemp("", "orders-sql"); err != nil {
 			return nil, err
 		}
@@ -89,7 +99,7 @@ func openSQLite(ctx context.Context, path string) (*database, error) {
 	d := &database{
 		name:  "SQLite " + path,
 		store: &Store{db: db, beginWrite: func(context.Context, *sql.Tx) error { return nil }},
-		pack:  sqlitefilter.New(),
+		pack:  pack,
 		placeOrder: []filter.Filter{
 			// SQLite names no foreign key in its error; place_order's one
 			// foreign key is the customer's.
@@ -100,10 +110,7 @@ func openSQLite(ctx context.Context, path string) (*database, error) {
 				r := noSuchCustomer
 				return &r, nil
 			}),
-			sqlitefilter.New(
-				sqlitefilter.Constraint("orders.ref", duplicateOrder),
-				sqlitefilter.Constraint("orders_qty_positive", qtyRule),
-			),
+			orders,
 		},
 		close: func() error { return errors.Join(db.Close(), removeDir()) },
 	}
@@ -120,6 +127,18 @@ func openSQLite(ctx context.Context, path string) (*database, error) {
 // openPostgres connects to the PostgreSQL server at dsn and creates the
 // tables in a new schema of the program's own, dropped by close.
 func openPostgres(ctx context.Context, dsn string) (*database, error) {
+	pack, err := pgxfilter.New()
+	if err != nil {
+		return nil, err
+	}
+	orders, err := pgxfilter.New(
+		pgxfilter.Constraint("orders_pkey", duplicateOrder),
+		pgxfilter.Constraint("orders_customer_id_fkey", noSuchCustomer),
+		pgxfilter.Constraint("orders_qty_positive", qtyRule),
+	)
+	if err != nil {
+		return nil, err
+	}
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("-dsn: %w", err)
@@ -146,13 +165,9 @@ func openPostgres(ctx context.Context, dsn string) (*database, error) {
 			_, err := tx.ExecContext(ctx, "SET LOCAL lock_timeout = "+lockWaitMillis)
 			return err
 		}},
-		pack: pgxfilter.New(),
-		placeOrder: []filter.Filter{pgxfilter.New(
-			pgxfilter.Constraint("orders_pkey", duplicateOrder),
-			pgxfilter.Constraint("orders_customer_id_fkey", noSuchCustomer),
-			pgxfilter.Constraint("orders_qty_positive", qtyRule),
-		)},
-		close: func() error { return errors.Join(db.Close(), dropSchema()) },
+		pack:       pack,
+		placeOrder: []filter.Filter{orders},
+		close:      func() error { return errors.Join(db.Close(), dropSchema()) },
 	}
 	d.holdLock = func(ctx context.Context, ref string) (func() error, error) {
 		// PostgreSQL locks the row.

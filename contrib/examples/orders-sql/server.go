@@ -38,9 +38,17 @@ type updateStatusArgs struct {
 // update_order_status name what a missing row is, and place_order answers
 // its constraints in the application's words.
 func newServer(d *database, logger *slog.Logger) (*mcp.Server, error) {
+	rows, err := sqlfilter.New()
+	if err != nil {
+		return nil, err
+	}
+	orderRows, err := sqlfilter.New(sqlfilter.Resource("Order"))
+	if err != nil {
+		return nil, err
+	}
 	pipeline, err := filter.New(
 		filter.WithLogger(logger),
-		filter.WithGlobalFilters(sqlfilter.New(), d.pack),
+		filter.WithGlobalFilters(rows, d.pack),
 	)
 	if err != nil {
 		return nil, err
@@ -50,7 +58,7 @@ func newServer(d *database, logger *slog.Logger) (*mcp.Server, error) {
 		return nil, err
 	}
 	store := d.store
-	order := gosdk.WithFilters(sqlfilter.New(sqlfilter.Resource("Order")))
+	order := gosdk.WithFilters(orderRows)
 
 	err = gosdk.AddTool(server, &mcp.Tool{Name: "create_customer", Description: "Adds a customer."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in createCustomerArgs) (*mcp.CallToolResult, Customer, error) {
