@@ -17,6 +17,7 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/internal/callctx"
+	"github.com/mcperr/mcperr/internal/nilness"
 	"github.com/mcperr/mcperr/internal/uriview"
 	"github.com/mcperr/mcperr/toolerr"
 )
@@ -275,6 +276,13 @@ func (p *Pipeline) mapError(ctx context.Context, h *handling) Response {
 		return p.internal(h)
 	}
 	if pub := f.public; pub != nil {
+		if nilness.IsNil(pub) {
+			// A nil pointer whose methods happen not to read it (an
+			// Authorization's code and message are fixed) says nothing the
+			// server meant: masked, as a chain that cannot be read.
+			h.attrs = append(h.attrs, slog.String("mapping_error", fmt.Sprintf("the public error is a nil %T", pub)))
+			return p.internal(h)
+		}
 		r := Response{Code: pub.ErrorCode(), Message: pub.PublicMessage()}
 		if d, ok := pub.(toolerr.Detailer); ok {
 			r.Details = d.PublicDetails()

@@ -133,6 +133,8 @@ func hostile() []struct {
 		{"a join of more than 256 errors", errors.Join(manyErrors(maxChain + 1)...), "more than"},
 		{"typed nil public error", typedNil, "panicked"},
 		{"typed nil public error, wrapped", fmt.Errorf("x: %w", typedNil), "panicked"},
+		{"typed nil domain.Authorization", (*domain.Authorization)(nil), "nil"},
+		{"typed nil domain.Authorization, wrapped", fmt.Errorf("x: %w", (*domain.Authorization)(nil)), "nil"},
 		{"a cockroachdb error around a cycle", crdb.Wrap(&selfish{msg: "self " + canary}, "query"), "cyclic"},
 		{"cockroachdb errors around a cycle", crdb.Wrap(crdb.WithStack(&selfish{msg: "self " + canary}), "query"), "cyclic"},
 		{"a cockroachdb error around a cycle, joined", errors.Join(errors.New("h"), crdb.WithStack(pp)), "cyclic"},

@@ -19,6 +19,7 @@ import (
 	crdb "github.com/cockroachdb/errors"
 
 	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/toolerr"
 )
@@ -386,6 +387,9 @@ func HostileCases() []HostileCase {
 	return []HostileCase{
 		{Name: "plain error", Do: plain},
 		{Name: "typed nil whose Error panics", Do: Fails(typedNil)},
+		// Its code and message are fixed, so its methods do not panic: it is
+		// still a nil pointer, no answer the server meant.
+		{Name: "typed nil domain.Authorization", Do: Fails((*domain.Authorization)(nil))},
 		{Name: "Error panics once then works", Do: func(context.Context) error { return &FlakyError{} }},
 		{Name: "chain cyclic through Unwrap() error on itself", Do: Fails(&SelfError{}), Want: HostileWant{LogHas: []string{"*adaptertest.SelfError"}}},
 		{Name: "chain cyclic through two errors", Do: Fails(NewPair()), Want: HostileWant{LogHas: []string{"*adaptertest.PairError"}}},
