@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/domain"
@@ -85,8 +86,9 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		if callctx.From(ctx).Passes(err) {
 			return res, err
 		}
-		if st.refusedBySDK(ctx, req) {
-			// go-sdk before v1.5.0 refuses arguments with a Go error.
+		if st.refusedBySDK(ctx, req) || invalidParams(err) {
+			// go-sdk before v1.5.0 refuses arguments with a Go error that
+			// wraps its invalid-params *jsonrpc.Error.
 			st.refusal(ctx, req, err)
 		} else {
 			st.argumentsOf(ctx, req, false)
@@ -156,6 +158,27 @@ func decodeRefusal(req *mcp.CallToolRequest, err error) bool {
 	}
 	_, ok = args[strings.SplitN(ute.Field, ".", 2)[0]]
 	return ok
+}
+
+// invalidParams reports whether err, which a tools/call failed with, is not
+// itself a protocol error but wraps one with the JSON-RPC code for invalid
+// params: how go-sdk before v1.5.0 refuses arguments it cannot validate or
+// decode, for any tool, and how a raw handler says the arguments are
+// wrong. Either way the arguments are the client's to correct.
+// Only the SDK's shape is read, one Unwrap deep, so that no chain of the
+// handler's is walked here.
+func invalidParams(err error) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false // an Unwrap that panics is the pipeline's to log
+		}
+	}()
+	u, isWrapper := err.(interface{ Unwrap() error })
+	if !isWrapper {
+		return false
+	}
+	rpc, isRPC := u.Unwrap().(*jsonrpc.Error)
+	return isRPC && rpc != nil && rpc.Code == jsonrpc.CodeInvalidParams
 }
 
 // refusal makes the arguments of req, which the SDK refused with err, the

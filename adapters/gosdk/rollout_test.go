@@ -454,11 +454,15 @@ func TestSDKDecodeRefusalIsValidation(t *testing.T) {
 	mcp.AddTool(s, &mcp.Tool{Name: "report_sdk"}, func(context.Context, *mcp.CallToolRequest, sinceIn) (*mcp.CallToolResult, any, error) {
 		return nil, nil, errors.New("upstream: " + rolloutSecret)
 	})
+	// Before v1.5.0 the SDK refuses with a Go error that wraps its
+	// invalid-params protocol error and names no field: VALIDATION_ERROR
+	// all the same.
 	got, res = wire(t, connect(t, s, ""), rolloutCall{tool: "report_sdk", args: map[string]any{"since": "yesterday-" + rolloutSecret}})
-	if gosdkcompat.CanChooseVersion() {
-		if env, _ := gosdk.EnvelopeOf(res); env.Code != codes.ValidationError || !strings.Contains(string(env.Details), `"field":"since"`) || strings.Contains(got, rolloutSecret) {
-			t.Errorf("mcp.AddTool, a time the SDK cannot read: %s, want VALIDATION_ERROR for since, without the value", got)
-		}
+	if env, _ := gosdk.EnvelopeOf(res); env.Code != codes.ValidationError || strings.Contains(got, rolloutSecret) {
+		t.Errorf("mcp.AddTool, a time the SDK cannot read: %s, want VALIDATION_ERROR without the value", got)
+	}
+	if env, _ := gosdk.EnvelopeOf(res); gosdkcompat.CanChooseVersion() && !strings.Contains(string(env.Details), `"field":"since"`) {
+		t.Errorf("mcp.AddTool, a time the SDK cannot read: details %s, want the field since", env.Details)
 	}
 	log.Records(t)
 	// The handler's own failure, arguments fine: masked as ever.
