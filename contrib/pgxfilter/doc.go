@@ -3,10 +3,11 @@
 // their SQLSTATE, and the failures of pgx's connections with what the
 // model should read, and passes every other error on.
 //
-// Give New to a pipeline for every tool, or to one tool, with a
-// constraint the application answers its own way:
+// Give New to a pipeline for every tool, with the kind of record each
+// tool reads, or to one tool, with a constraint the application answers
+// its own way:
 //
-//	pack, err := pgxfilter.New()
+//	pack, err := pgxfilter.New(pgxfilter.Resource("get_order", "Order"))
 //	...
 //	pipeline, err := filter.New(filter.WithGlobalFilters(pack))
 //	...
@@ -16,7 +17,8 @@
 //	gosdk.AddTool(server, createOrder, h, gosdk.WithFilters(customers))
 //
 // New returns a *codes.DefinitionError for an option it cannot honour, such
-// as a Constraint without a name: check it where the server is defined.
+// as a Constraint or a Resource without a name: check it where the server
+// is defined.
 //
 // The server's errors are *pgconn.PgError values, found with errors.As
 // however deeply they are wrapped, whether they come from pgx, pgxpool or
@@ -57,6 +59,9 @@
 //	    not have been saved; check before calling again.
 //	pgconn.Timeout, a deadline of the application's own: TIMEOUT (ref), retry
 //	    The database did not answer in time; retry the call.
+//	pgx.ErrNoRows, or sql.ErrNoRows through database/sql: NOT_FOUND, no retry
+//	    Order not found. (in a tool given Resource(tool, "Order"); details {"resourceType": "Order"})
+//	    Record not found. (in any other tool)
 //	any other SQLSTATE, any other error: passed on to the filters after it; the built-in
 //	mapping masks it as INTERNAL_ERROR with a ref
 //
@@ -80,6 +85,17 @@
 // required", "reason": "required"}: the field is the column's name, which
 // is the argument's only where the tool names them alike.
 //
+// A constraint, table or column name is sent, in the sentence and in the
+// details, only when it is a plain SQL identifier: a letter or '_', then
+// letters, digits, '_' or '$', at most 128 bytes (the rule of the
+// sqlitefilter pack). The server's own names are such identifiers; but a
+// function can put any text in these fields (RAISE ... USING ERRCODE =
+// 'unique_violation', CONSTRAINT = ..., TABLE = ..., COLUMN = ...), and so
+// can a quoted identifier. A name that is not an identifier is left out
+// of both: the sentence reads as for an error without it ("A record with
+// this value already exists; choose another value."). A Constraint still
+// answers the constraint it names, whatever its name.
+//
 // What it never sends: the text of the error. PgError's Message, Detail,
 // Hint, Where and InternalQuery hold the values of the rows and the query
 // ("Key (ref)=(ord_42) already exists."); a ConnectError names the user,
@@ -99,10 +115,6 @@
 //     succeed. An application that raises its own SQLSTATEs (RAISE ...
 //     USING ERRCODE) answers them with a filter.Catch of *pgconn.PgError
 //     placed before this filter.
-//   - pgx.ErrNoRows: since pgx v5.7.0 it wraps database/sql's
-//     sql.ErrNoRows, so the sqlfilter pack
-//     (github.com/mcperr/mcperr/contrib/sqlfilter) answers it, NOT_FOUND,
-//     whether the query ran through pgx or database/sql. Use both packs.
 //   - A connection lost mid-statement without a word from the server (an
 //     io.ErrUnexpectedEOF or a reset): pgx reports the network's own error,
 //     not one of its own; the next use of that connection is answered
@@ -112,6 +124,12 @@
 //     cancelled with its context can come back from the server as 57014;
 //     the filter hands it on joined with the context's error, so the
 //     pipeline still finds the request's end in the chain.
+//
+// A missing row reads the same as in the sqlfilter and sqlitefilter
+// packs: "Record not found.", or "Order not found." with the details
+// {"resourceType": "Order"} in a tool that Resource says reads orders. The
+// filter goes by the tool called (filter.Call.Tool), so it answers the
+// same whether it is global or bound to one tool.
 //
 // On retries: a serialization failure or a deadlock rolled the transaction
 // back, so running the call again usually succeeds. A connection closed

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -43,30 +44,39 @@ var (
 	}
 )
 
-// exampleServer returns a go-sdk server whose pipeline has pgxfilter.New()
-// as a global filter, a fixed ref and no log output, with a tool
-// create_order that fails with err, wrapped as a service layer wraps it,
-// and takes opts.
-func exampleServer(err error, opts ...gosdk.Option) *mcp.Server {
-	pack, perr := pgxfilter.New()
-	if perr != nil {
-		panic(perr)
+type orderArgs struct {
+	Ref string `json:"ref"`
+}
+
+// packServer returns a go-sdk server whose pipeline has
+// pgxfilter.New(opts...) as a global filter, a fixed ref and no log
+// output.
+func packServer(opts ...pgxfilter.Option) *mcp.Server {
+	pack, err := pgxfilter.New(opts...)
+	if err != nil {
+		panic(err) // a mistake in the server's definition, such as an empty name
 	}
-	p, perr := filter.New(
+	p, err := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
 		filter.WithRefGenerator(func() string { return "5f0c2a9e81d34b67" }),
 		filter.WithGlobalFilters(pack),
 	)
-	if perr != nil {
-		panic(perr)
+	if err != nil {
+		panic(err)
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "1.0.0"}, nil)
 	if err := gosdk.Install(s, p); err != nil {
 		panic(err)
 	}
-	type orderArgs struct {
-		Ref string `json:"ref"`
-	}
+	return s
+}
+
+// exampleServer returns a go-sdk server whose pipeline has pgxfilter.New()
+// as a global filter, a fixed ref and no log output, with a tool
+// create_order that fails with err, wrapped as a service layer wraps it,
+// and takes opts.
+func exampleServer(err error, opts ...gosdk.Option) *mcp.Server {
+	s := packServer()
 	aerr := gosdk.AddTool(s, &mcp.Tool{Name: "create_order"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in orderArgs) (*mcp.CallToolResult, any, error) {
 			return nil, nil, fmt.Errorf("insert order %s: %w", in.Ref, err)
@@ -79,7 +89,11 @@ func exampleServer(err error, opts ...gosdk.Option) *mcp.Server {
 
 // printCall calls create_order with the SDK's in-memory client and prints
 // what the model reads: the text blocks.
-func printCall(s *mcp.Server) {
+func printCall(s *mcp.Server) { printCallTool(s, "create_order") }
+
+// printCallTool calls tool with the SDK's in-memory client and prints what
+// the model reads: the text blocks.
+func printCallTool(s *mcp.Server, tool string) {
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := s.Connect(ctx, st, nil)
@@ -92,7 +106,7 @@ func printCall(s *mcp.Server) {
 		panic(err)
 	}
 	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "create_order", Arguments: map[string]any{"ref": "ord_42"}})
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"ref": "ord_42"}})
 	if err != nil {
 		panic(err)
 	}
@@ -137,6 +151,32 @@ func ExampleConstraint() {
 	// Details: {"constraint":"orders_customer_id_fkey","sqlState":"23503","table":"orders"}
 	// Retry: no, not with the same arguments.
 	// content[0]: No such customer; list the customers to find the right id.
+	// content[1]: Code: NOT_FOUND
+	// Retry: no, not with the same arguments.
+}
+
+// Resource names the kind of record a tool reads, so that a missing row
+// (pgx.ErrNoRows, or sql.ErrNoRows through database/sql) in get_order
+// reads as a missing order; a tool no Resource names keeps the generic
+// sentence. The filter goes by the tool called: given to the pipeline for
+// every tool, as here, or bound to one, it answers the same.
+func ExampleResource() {
+	s := packServer(pgxfilter.Resource("get_order", "Order"))
+	read := func(ctx context.Context, _ *mcp.CallToolRequest, in orderArgs) (*mcp.CallToolResult, any, error) {
+		// What pgx's QueryRow(...).Scan returns for a row that is not there.
+		return nil, nil, fmt.Errorf("select order %s: %w", in.Ref, pgx.ErrNoRows)
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "get_order"}, read)
+	mcp.AddTool(s, &mcp.Tool{Name: "order_status"}, read)
+
+	printCallTool(s, "get_order")
+	printCallTool(s, "order_status")
+	// Output:
+	// content[0]: Order not found.
+	// content[1]: Code: NOT_FOUND
+	// Details: {"resourceType":"Order"}
+	// Retry: no, not with the same arguments.
+	// content[0]: Record not found.
 	// content[1]: Code: NOT_FOUND
 	// Retry: no, not with the same arguments.
 }

@@ -165,6 +165,29 @@ func TestNewRefusesBadOptions(t *testing.T) {
 	}
 }
 
+// TestNewRefusesBadResources checks that a Resource without a tool or a
+// name, or a tool given twice, makes New return a definition error that
+// says what to fix, and no filter.
+func TestNewRefusesBadResources(t *testing.T) {
+	for name, c := range map[string]struct {
+		opts []pgxfilter.Option
+		want string
+	}{
+		"no tool":      {[]pgxfilter.Option{pgxfilter.Resource("", "Order")}, `mcperr: INVALID_OPTION: pgxfilter.Resource: the tool's name is empty; give the name of the tool that reads the record, such as get_order`},
+		"no name":      {[]pgxfilter.Option{pgxfilter.Resource("get_order", "")}, `mcperr: INVALID_OPTION: "get_order": pgxfilter.Resource: the name is empty; give the kind of record the tool reads, such as Order, or leave the option out`},
+		"a tool twice": {[]pgxfilter.Option{pgxfilter.Resource("get_order", "Order"), pgxfilter.Resource("get_order", "Invoice")}, `mcperr: INVALID_OPTION: "get_order": pgxfilter.Resource: the tool is given twice; keep one Resource for it`},
+	} {
+		f, err := pgxfilter.New(c.opts...)
+		var def *codes.DefinitionError
+		if f != nil || !errors.As(err, &def) || def.Mistake != codes.InvalidOption || err.Error() != c.want {
+			t.Errorf("%s: New = %T, %v; want no filter and %s", name, f, err, c.want)
+		}
+	}
+	if f, err := pgxfilter.New(pgxfilter.Resource("get_order", "Order"), pgxfilter.Resource("list_orders", "Order")); f == nil || err != nil {
+		t.Errorf("New refused two tools of one kind: %v", err)
+	}
+}
+
 // TestConstraintCopiesTheResponse checks that changing a Response after
 // giving it to Constraint changes nothing sent.
 func TestConstraintCopiesTheResponse(t *testing.T) {

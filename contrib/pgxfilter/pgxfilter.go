@@ -2,10 +2,12 @@ package pgxfilter
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/mcperr/mcperr/codes"
@@ -22,6 +24,7 @@ const (
 	unavailableText = "The database is unavailable right now; retry the call in a moment."
 	lostText        = "The connection to the database was lost during the call, so a change it made may or may not have been saved; check before calling again."
 	timeoutText     = "The database did not answer in time; retry the call."
+	notFoundText    = "Record not found."
 )
 
 // New returns a filter that answers the errors of PostgreSQL and of pgx's
@@ -41,18 +44,19 @@ func New(opts ...Option) (filter.Filter, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	return &pgxFilter{constraints: c.constraints}, nil
+	return &pgxFilter{constraints: c.constraints, resources: c.resources}, nil
 }
 
 // pgxFilter is the filter New returns.
 type pgxFilter struct {
 	constraints map[string]filter.Response
+	resources   map[string]string // the kind of record each tool reads
 }
 
 // Catch answers err if it is, or wraps, an error the package documentation
 // lists, and passes every other error on.
-func (f *pgxFilter) Catch(ctx context.Context, _ filter.Call, err error) (*filter.Response, error) {
-	r := f.answer(err)
+func (f *pgxFilter) Catch(ctx context.Context, call filter.Call, err error) (*filter.Response, error) {
+	r := f.answer(call.Tool, err)
 	if r == nil {
 		return nil, nil
 	}
@@ -66,8 +70,9 @@ func (f *pgxFilter) Catch(ctx context.Context, _ filter.Call, err error) (*filte
 	return r, nil
 }
 
-// answer returns the response to err, or nil if err is not the pack's.
-func (f *pgxFilter) answer(err error) *filter.Response {
+// answer returns the response to err in the tool called tool, or nil if
+// err is not the pack's.
+func (f *pgxFilter) answer(tool string, err error) *filter.Response {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		if pe == nil {
@@ -77,6 +82,9 @@ func (f *pgxFilter) answer(err error) *filter.Response {
 	}
 	var ce *pgconn.ConnectError
 	switch {
+	case errors.Is(err, pgx.ErrNoRows), errors.Is(err, sql.ErrNoRows):
+		// pgx's, or database/sql's through pgx's stdlib driver.
+		return f.notFound(tool)
 	case errors.As(err, &ce):
 		// The server could not be reached, did not answer in time, or
 		// broke off the start-up (a PgError in the chain is answered above).
@@ -96,6 +104,17 @@ func (f *pgxFilter) answer(err error) *filter.Response {
 	return nil
 }
 
+// notFound returns the answer to a missing row in the tool called tool:
+// it names the kind of record a Resource gave for the tool.
+func (f *pgxFilter) notFound(tool string) *filter.Response {
+	name, ok := f.resources[tool]
+	if !ok {
+		return &filter.Response{Code: codes.NotFound, Message: notFoundText}
+	}
+	return &filter.Response{Code: codes.NotFound, Message: name + " not found.",
+		Details: map[string]any{"resourceType": name}}
+}
+
 // pgError returns the response to an error the server sent, or nil for
 // the SQLSTATEs the pack leaves to the filters after it.
 func (f *pgxFilter) pgError(pe *pgconn.PgError) *filter.Response {
@@ -109,38 +128,42 @@ func (f *pgxFilter) pgError(pe *pgconn.PgError) *filter.Response {
 			return &r
 		}
 	}
+	// The names the server reports are sent only when they are plain
+	// identifiers: a RAISE ... USING CONSTRAINT, TABLE or COLUMN, or a
+	// quoted identifier, can carry any text.
+	table, constraint, column := sendable(pe.TableName), sendable(pe.ConstraintName), sendable(pe.ColumnName)
 	details := map[string]any{"sqlState": state}
 	put := func(key, value string) {
 		if value != "" {
 			details[key] = value
 		}
 	}
-	put("table", pe.TableName)
-	put("constraint", pe.ConstraintName)
+	put("table", table)
+	put("constraint", constraint)
 	var r *filter.Response
 	switch {
 	case state == "23505": // unique_violation
 		r = &filter.Response{Code: codes.Conflict,
-			Message: "A record with this value already exists" + named("constraint", pe.ConstraintName) + "; choose another value."}
+			Message: "A record with this value already exists" + named("constraint", constraint) + "; choose another value."}
 	case state == "23P01": // exclusion_violation
 		r = &filter.Response{Code: codes.Conflict,
-			Message: "The record conflicts with an existing one" + named("constraint", pe.ConstraintName) + "; choose other values."}
+			Message: "The record conflicts with an existing one" + named("constraint", constraint) + "; choose other values."}
 	case state == "23503", state == "23001": // foreign_key_violation, restrict_violation
 		r = &filter.Response{Code: codes.BusinessRuleViolation,
-			Message: "A referenced record does not exist, or other records still refer to this one" + named("constraint", pe.ConstraintName) +
+			Message: "A referenced record does not exist, or other records still refer to this one" + named("constraint", constraint) +
 				"; check the identifiers in the arguments, or remove the referring records first."}
 	case state == "23514": // check_violation
 		r = &filter.Response{Code: codes.ValidationError,
-			Message: "A value is not allowed by a rule of the database" + named("constraint", pe.ConstraintName) + "; check the arguments."}
+			Message: "A value is not allowed by a rule of the database" + named("constraint", constraint) + "; check the arguments."}
 	case state == "23502": // not_null_violation
-		put("column", pe.ColumnName)
+		put("column", column)
 		r = &filter.Response{Code: codes.ValidationError, Message: "A required value is missing; provide it."}
-		if pe.ColumnName != "" {
-			r.Message = "A value is required for " + pe.ColumnName + "; provide it."
-			details["violations"] = []map[string]any{{"field": pe.ColumnName, "constraint": "is required", "reason": "required"}}
+		if column != "" {
+			r.Message = "A value is required for " + column + "; provide it."
+			details["violations"] = []map[string]any{{"field": column, "constraint": "is required", "reason": "required"}}
 		}
 	case dataExceptions[state] != "":
-		put("column", pe.ColumnName)
+		put("column", column)
 		r = &filter.Response{Code: codes.ValidationError,
 			Message: dataExceptions[state] + " (SQLSTATE " + state + "); check the values in the arguments."}
 	case state == "40001", state == "40P01": // serialization_failure, deadlock_detected

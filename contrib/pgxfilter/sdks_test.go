@@ -59,10 +59,17 @@ type caller interface {
 // answer.
 func onBothSDKs(t *testing.T, cases []tcase) {
 	t.Helper()
+	onBothSDKsWith(t, mustNew(), cases)
+}
+
+// onBothSDKsWith does what onBothSDKs does, with global as the servers'
+// global filter.
+func onBothSDKsWith(t *testing.T, global filter.Filter, cases []tcase) {
+	t.Helper()
 	t.Run("go-sdk", func(t *testing.T) {
 		log := mcperrtest.NewLog(t)
 		s := gomcp.NewServer(&gomcp.Implementation{Name: "shop", Version: "1.0.0"}, nil)
-		if err := gosdk.Install(s, pipeline(t, log)); err != nil {
+		if err := gosdk.Install(s, pipeline(t, log, global)); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range cases {
@@ -81,7 +88,7 @@ func onBothSDKs(t *testing.T, cases []tcase) {
 	t.Run("mcp-go", func(t *testing.T) {
 		log := mcperrtest.NewLog(t)
 		s := server.NewMCPServer("shop", "1.0.0")
-		if err := mcpgo.Install(s, pipeline(t, log)); err != nil {
+		if err := mcpgo.Install(s, pipeline(t, log, global)); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range cases {
@@ -120,11 +127,11 @@ func mustNew(opts ...pgxfilter.Option) filter.Filter {
 	return f
 }
 
-// pipeline returns a pipeline with pgxfilter.New() as its global filter
-// that logs into log.
-func pipeline(t *testing.T, log *mcperrtest.Log) *filter.Pipeline {
+// pipeline returns a pipeline with global as its global filter that logs
+// into log.
+func pipeline(t *testing.T, log *mcperrtest.Log, global filter.Filter) *filter.Pipeline {
 	t.Helper()
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(mustNew()))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(global))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/contrib/pgxfilter"
@@ -148,8 +150,110 @@ func TestRealServer(t *testing.T) {
 			want: want{masked: true, logged: []string{"SQLSTATE 42P01"}}},
 		{name: "raised", run: p.exec1(`DO $$ BEGIN RAISE EXCEPTION 'credit limit of ` + canary + ` exceeded'; END $$`),
 			want: want{masked: true, logged: []string{"SQLSTATE P0001"}}},
+		// Answered by the pack alone, with no Resource for the tool.
 		{name: "no_rows", run: p.noRows,
-			want: want{masked: true, logged: []string{"no rows in result set"}}},
+			want: want{code: codes.NotFound, message: "Record not found.", logged: []string{"no rows in result set"}}},
+	}
+	onBothSDKs(t, cases)
+}
+
+// TestNoRows reads rows that do not exist on a real PostgreSQL server,
+// through pgx and through database/sql with pgx's stdlib driver, with the
+// pack alone: a missing row is NOT_FOUND on both SDKs, named by the kind
+// of record a Resource gives for the tool called, whether the pack is the
+// pipeline's global filter or bound to the tool, and "Record not found."
+// in a tool it was not told about.
+func TestNoRows(t *testing.T) {
+	t.Parallel()
+	p := openPostgres(t, shop...)
+	db := stdlib.OpenDB(*p.cfg.Copy())
+	t.Cleanup(func() { db.Close() })
+	viaSQL := func(ctx context.Context) error {
+		var n int
+		err := db.QueryRowContext(ctx, `SELECT n FROM counters WHERE owner = $1 AND id = 404`, canary).Scan(&n)
+		if !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("set-up: the error %v is not sql.ErrNoRows", err)
+		}
+		return err
+	}
+	global := mustNew(pgxfilter.Resource("get_order", "Order"), pgxfilter.Resource("get_customer", "Customer"))
+	invoices := []filter.Filter{mustNew(pgxfilter.Resource("get_invoice", "Invoice"))}
+	named := func(kind string) want {
+		return want{code: codes.NotFound, message: kind + " not found.", details: `{"resourceType":"` + kind + `"}`,
+			logged: []string{"no rows in result set"}}
+	}
+	generic := want{code: codes.NotFound, message: "Record not found.", logged: []string{"no rows in result set"}}
+	onBothSDKsWith(t, global, []tcase{
+		{name: "get_order", run: p.noRows, want: named("Order")},
+		{name: "get_customer", run: viaSQL, want: named("Customer")},
+		{name: "find_record", run: p.noRows, want: generic},
+		{name: "find_record_sql", run: viaSQL, want: generic},
+		{name: "get_invoice", filters: invoices, run: p.noRows, want: named("Invoice")},
+		// The same filter bound to a tool it was not told about.
+		{name: "get_refund", filters: invoices, run: p.noRows, want: generic},
+	})
+}
+
+// raise returns a tool body that raises an error in PL/pgSQL with the
+// SQLSTATE errcode and the USING options using, as a function of the
+// application's can: its message holds the canary.
+func (p *postgres) raise(errcode, using string) func(ctx context.Context) error {
+	q := `DO $$ BEGIN RAISE EXCEPTION 'raised for ` + canary + `' USING ERRCODE = '` + errcode + `'`
+	if using != "" {
+		q += ", " + using
+	}
+	return p.exec1(q + `; END $$`)
+}
+
+// TestRaisedNames raises, on a real PostgreSQL server, integrity and data
+// errors whose constraint, table and column names are any text a function
+// chose (RAISE ... USING CONSTRAINT, TABLE, COLUMN): a name that is not a
+// plain identifier, such as one that holds the canary, is sent neither in
+// the text nor in the details, on both SDKs; an identifier still is, and a
+// Constraint of the application still answers it.
+func TestRaisedNames(t *testing.T) {
+	t.Parallel()
+	p := openPostgres(t, shop...)
+	fkey := "A referenced record does not exist, or other records still refer to this one; check the identifiers in the arguments, or remove the referring records first."
+	cases := []tcase{
+		{name: "unique_canary", run: p.raise("unique_violation", "CONSTRAINT = '"+canary+"', TABLE = '"+canary+"'"),
+			want: want{code: codes.Conflict, message: "A record with this value already exists; choose another value.",
+				details: `{"sqlState":"23505"}`, logged: []string{"SQLSTATE 23505"}}},
+		{name: "unique_identifier_then_canary", run: p.raise("unique_violation", "CONSTRAINT = 'orders_ref_key "+canary+"', TABLE = 'orders ("+canary+")'"),
+			want: want{code: codes.Conflict, message: "A record with this value already exists; choose another value.",
+				details: `{"sqlState":"23505"}`, logged: []string{"SQLSTATE 23505"}}},
+		{name: "unique_key_value", run: p.raise("unique_violation", "CONSTRAINT = 'Key (ref)=("+canary+") already exists.'"),
+			want: want{code: codes.Conflict, message: "A record with this value already exists; choose another value.",
+				details: `{"sqlState":"23505"}`, logged: []string{"SQLSTATE 23505"}}},
+		{name: "exclusion_canary", run: p.raise("exclusion_violation", "CONSTRAINT = '"+canary+"'"),
+			want: want{code: codes.Conflict, message: "The record conflicts with an existing one; choose other values.",
+				details: `{"sqlState":"23P01"}`, logged: []string{"SQLSTATE 23P01"}}},
+		{name: "foreign_key_canary", run: p.raise("foreign_key_violation", "CONSTRAINT = '"+canary+"', TABLE = '"+canary+"'"),
+			want: want{code: codes.BusinessRuleViolation, message: fkey, details: `{"sqlState":"23503"}`, logged: []string{"SQLSTATE 23503"}}},
+		{name: "check_canary", run: p.raise("check_violation", "CONSTRAINT = '"+canary+"', TABLE = 'orders'"),
+			want: want{code: codes.ValidationError, message: "A value is not allowed by a rule of the database; check the arguments.",
+				details: `{"sqlState":"23514","table":"orders"}`, logged: []string{"SQLSTATE 23514"}}},
+		{name: "not_null_canary", run: p.raise("not_null_violation", "COLUMN = '"+canary+"', TABLE = '"+canary+"'"),
+			want: want{code: codes.ValidationError, message: "A required value is missing; provide it.",
+				details: `{"sqlState":"23502"}`, logged: []string{"SQLSTATE 23502"}}},
+		{name: "data_exception_canary", run: p.raise("string_data_right_truncation", "COLUMN = '"+canary+"', TABLE = '"+canary+"'"),
+			want: want{code: codes.ValidationError, message: "A value is too long for the database (SQLSTATE 22001); check the values in the arguments.",
+				details: `{"sqlState":"22001"}`, logged: []string{"SQLSTATE 22001"}}},
+		{name: "too_long_a_name", run: p.raise("unique_violation", "CONSTRAINT = '"+strings.Repeat("a", 129)+"'"),
+			want: want{code: codes.Conflict, message: "A record with this value already exists; choose another value.",
+				details: `{"sqlState":"23505"}`, logged: []string{"SQLSTATE 23505"}}},
+		// Plain identifiers are named, as the server's own.
+		{name: "unique_identifier", run: p.raise("unique_violation", "CONSTRAINT = 'orders_ref_key', TABLE = 'orders'"),
+			want: want{code: codes.Conflict, message: "A record with this value already exists (constraint orders_ref_key); choose another value.",
+				details: `{"constraint":"orders_ref_key","sqlState":"23505","table":"orders"}`, logged: []string{"SQLSTATE 23505"}}},
+		{name: "not_null_identifier", run: p.raise("not_null_violation", "COLUMN = 'quantity', TABLE = 'orders'"),
+			want: want{code: codes.ValidationError, message: "A value is required for quantity; provide it.",
+				details: `{"column":"quantity","sqlState":"23502","table":"orders","violations":[{"constraint":"is required","field":"quantity","reason":"required"}]}`,
+				logged:  []string{"SQLSTATE 23502"}}},
+		{name: "constraint_option", run: p.raise("foreign_key_violation", "CONSTRAINT = 'orders_customer_id_fkey', TABLE = 'orders'"),
+			filters: []filter.Filter{mustNew(pgxfilter.Constraint("orders_customer_id_fkey",
+				filter.Response{Code: codes.NotFound, Message: "No such customer."}))},
+			want: want{code: codes.NotFound, message: "No such customer.", logged: []string{"SQLSTATE 23503"}}},
 	}
 	onBothSDKs(t, cases)
 }
@@ -270,14 +374,13 @@ func (p *postgres) closedConn(ctx context.Context) error {
 	})
 }
 
-// noRows reads a row that does not exist: pgx.ErrNoRows, which this pack
-// passes on (the sqlfilter pack answers it: it wraps sql.ErrNoRows).
+// noRows reads a row that does not exist through pgx: pgx.ErrNoRows.
 func (p *postgres) noRows(ctx context.Context) error {
 	return p.withConns(ctx, 1, func(cs ...*pgx.Conn) error {
 		var n int
 		err := cs[0].QueryRow(ctx, `SELECT n FROM counters WHERE owner = $1 AND id = 404`, canary).Scan(&n)
-		if !errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("set-up: the error %v does not wrap sql.ErrNoRows", err)
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("set-up: the error %v is not pgx.ErrNoRows", err)
 		}
 		return err
 	})

@@ -2,27 +2,34 @@
 // the errors that database/sql itself defines, the same for every driver,
 // with what the model should read.
 //
-// Give New to a pipeline for every tool, and again to a tool with the
-// resource it reads, so that a missing row names it:
+// Give New to a pipeline for every tool, with the kind of record each
+// tool reads, so that a missing row names it:
 //
-//	pack, err := sqlfilter.New()
+//	pack, err := sqlfilter.New(
+//		sqlfilter.Resource("get_order", "Order"),
+//		sqlfilter.Resource("get_customer", "Customer"),
+//	)
 //	...
 //	pipeline, err := filter.New(filter.WithGlobalFilters(pack))
-//	...
-//	orders, err := sqlfilter.New(sqlfilter.Resource("Order"))
-//	...
-//	gosdk.AddTool(server, getOrder, h, gosdk.WithFilters(orders))
+//
+// The filter goes by the tool called (filter.Call.Tool): a missing row in
+// get_order reads "Order not found.", in a tool no Resource names "Record
+// not found.", whether the filter is global or bound to one tool.
 //
 // New returns a *codes.DefinitionError for an option it cannot honour, a
-// Resource without a name: check it where the server is defined.
+// Resource without a tool or a name, or a tool given twice: check it where
+// the server is defined.
 //
 // The mapping:
 //
-//	error                              | code        | what the model reads                                                   | retry
-//	-----------------------------------+-------------+------------------------------------------------------------------------+---------------
-//	sql.ErrNoRows                      | NOT_FOUND   | "Order not found." with Resource("Order"), else "Record not found."   | no
-//	sql.ErrConnDone, driver.ErrBadConn | UNAVAILABLE | "The database is unavailable right now; retry the call in a moment."  | yes, after 2 s
-//	anything else                      | (passed on) | what the filters after it, or the built-in mapping, answer            |
+//	error                              | code        | what the model reads                                                                       | retry
+//	-----------------------------------+-------------+--------------------------------------------------------------------------------------------+---------------
+//	sql.ErrNoRows                      | NOT_FOUND   | "Order not found." in a tool given Resource(tool, "Order"), else "Record not found."      | no
+//	sql.ErrConnDone, driver.ErrBadConn | UNAVAILABLE | "The database is unavailable right now; retry the call in a moment."                      | yes, after 2 s
+//	anything else                      | (passed on) | what the filters after it, or the built-in mapping, answer                                |
+//
+// A named missing row's details are {"resourceType": "Order"}; the generic
+// one has none.
 //
 // The error may be wrapped any number of times (fmt.Errorf with %w): New
 // finds these errors with errors.Is.
@@ -48,5 +55,8 @@
 //
 // The drivers' own errors (constraint violations, lock timeouts, lost
 // connections) are the business of the driver's pack: sqlitefilter for
-// modernc.org/sqlite, pgxfilter for PostgreSQL through pgx.
+// modernc.org/sqlite, pgxfilter for PostgreSQL through pgx. Each of those
+// answers a missing row too, with the same words and the same Resource
+// option, so that a server that uses one of them alone names its missing
+// rows as this pack does.
 package sqlfilter

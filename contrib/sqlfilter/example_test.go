@@ -33,12 +33,13 @@ func exampleDB() (db *sql.DB, cleanup func()) {
 	return db, func() { db.Close(); os.RemoveAll(dir) }
 }
 
-// exampleServer returns a go-sdk server whose pipeline has sqlfilter.New()
-// as a global filter, a fixed ref and no log output.
-func exampleServer() *mcp.Server {
-	pack, err := sqlfilter.New()
+// exampleServer returns a go-sdk server whose pipeline has
+// sqlfilter.New(opts...) as a global filter, a fixed ref and no log
+// output.
+func exampleServer(opts ...sqlfilter.Option) *mcp.Server {
+	pack, err := sqlfilter.New(opts...)
 	if err != nil {
-		panic(err)
+		panic(err) // a mistake in the server's definition, such as an empty name
 	}
 	p, err := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
@@ -123,33 +124,32 @@ func ExampleNew() {
 	// Ref: 5f0c2a9e81d34b67
 }
 
-// Resource names what a tool reads, so that a missing row reads as a
-// missing order. Bound to one tool, it answers before the global filters.
+// Resource names the kind of record a tool reads, so that a missing row
+// in get_order reads as a missing order; a tool no Resource names keeps
+// the generic sentence. The filter goes by the tool called: given to the
+// pipeline for every tool, as here, or bound to one, it answers the same.
 func ExampleResource() {
 	db, cleanup := exampleDB()
 	defer cleanup()
-	s := exampleServer()
-	orders, err := sqlfilter.New(sqlfilter.Resource("Order"))
-	if err != nil {
-		panic(err) // a mistake in the server's definition, such as an empty name
+	s := exampleServer(sqlfilter.Resource("get_order", "Order"))
+	status := func(ctx context.Context, _ *mcp.CallToolRequest, in orderArgs) (*mcp.CallToolResult, any, error) {
+		var status string
+		if err := db.QueryRowContext(ctx, `SELECT status FROM orders WHERE id = ?`, in.ID).Scan(&status); err != nil {
+			return nil, nil, fmt.Errorf("order %s: %w", in.ID, err)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: status}}}, nil, nil
 	}
-	err = gosdk.AddTool(s, &mcp.Tool{Name: "get_order"},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in orderArgs) (*mcp.CallToolResult, any, error) {
-			var status string
-			if err := db.QueryRowContext(ctx, `SELECT status FROM orders WHERE id = ?`, in.ID).Scan(&status); err != nil {
-				return nil, nil, fmt.Errorf("order %s: %w", in.ID, err)
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: status}}}, nil, nil
-		},
-		gosdk.WithFilters(orders))
-	if err != nil {
-		panic(err)
-	}
+	mcp.AddTool(s, &mcp.Tool{Name: "get_order"}, status)
+	mcp.AddTool(s, &mcp.Tool{Name: "order_status"}, status)
 
 	printCall(s, "get_order", map[string]any{"id": "ord_404"})
+	printCall(s, "order_status", map[string]any{"id": "ord_404"})
 	// Output:
 	// content[0]: Order not found.
 	// content[1]: Code: NOT_FOUND
 	// Details: {"resourceType":"Order"}
+	// Retry: no, not with the same arguments.
+	// content[0]: Record not found.
+	// content[1]: Code: NOT_FOUND
 	// Retry: no, not with the same arguments.
 }

@@ -7,25 +7,47 @@ type Option func(*config)
 
 // config is what the options set.
 type config struct {
-	resource string // the resource a missing row is, such as "Order"
-	err      error  // the first option given a value it does not accept
+	// resources holds the kind of record each tool reads, by the tool's
+	// name: get_order reads an "Order".
+	resources map[string]string
+	err       error // the first option given a value it does not accept
 }
 
-// Resource names the kind of record the tool reads, such as "Order", so
-// that sql.ErrNoRows reads "Order not found." and its details
-// {"resourceType": "Order"}. Give it to one tool, with the adapter's
-// WithFilters: the name is sent to the client as it is, so it must be a
-// fixed word of the application, never a value from a request or a row.
+// Resource names the kind of record the tool called tool reads, such as
+// "Order" for get_order, so that a missing row in that tool
+// (sql.ErrNoRows) reads "Order not found." with the details
+// {"resourceType": "Order"}. Give it once for each tool that reads one
+// kind of record; a tool it is not given for reads "Record not found.".
 //
-// An empty name makes New return a *codes.DefinitionError; leave the
-// option out for the generic sentence.
-func Resource(name string) Option {
+// The filter looks up the tool called (filter.Call.Tool), so it answers
+// the same whether it is one of the pipeline's global filters or bound to
+// a tool with the adapter's WithFilters. name is sent to the client as it
+// is: a fixed word of the application, never a value from a request or a
+// row.
+//
+// An empty tool or name, or a tool given twice, makes New return a
+// *codes.DefinitionError.
+func Resource(tool, name string) Option {
 	return func(c *config) {
-		if name != "" {
-			c.resource = name
-		} else if c.err == nil {
-			c.err = &codes.DefinitionError{Mistake: codes.InvalidOption,
-				Reason: "sqlfilter.Resource: the name is empty; give the kind of record the tool reads, such as Order, or leave the option out"}
+		if c.err != nil {
+			return
 		}
+		reason := ""
+		switch _, dup := c.resources[tool]; {
+		case tool == "":
+			reason = "the tool's name is empty; give the name of the tool that reads the record, such as get_order"
+		case name == "":
+			reason = "the name is empty; give the kind of record the tool reads, such as Order, or leave the option out"
+		case dup:
+			reason = "the tool is given twice; keep one Resource for it"
+		}
+		if reason != "" {
+			c.err = &codes.DefinitionError{Mistake: codes.InvalidOption, Subject: tool, Reason: "sqlfilter.Resource: " + reason}
+			return
+		}
+		if c.resources == nil {
+			c.resources = make(map[string]string)
+		}
+		c.resources[tool] = name
 	}
 }

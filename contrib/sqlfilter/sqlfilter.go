@@ -19,6 +19,10 @@ const unavailableRetryAfter = 2 * time.Second
 // unavailableText is what the model reads when the connection was gone.
 const unavailableText = "The database is unavailable right now; retry the call in a moment."
 
+// notFoundText is what the model reads of a missing row in a tool no
+// Resource names.
+const notFoundText = "Record not found."
+
 // New returns a filter that answers the errors of database/sql, as the
 // package documentation lists them, and passes every other error on.
 //
@@ -35,17 +39,12 @@ func New(opts ...Option) (filter.Filter, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	f := &sqlFilter{notFound: filter.Response{Code: codes.NotFound, Message: "Record not found."}}
-	if c.resource != "" {
-		f.notFound.Message = c.resource + " not found."
-		f.notFound.Details = map[string]any{"resourceType": c.resource}
-	}
-	return f, nil
+	return &sqlFilter{resources: c.resources}, nil
 }
 
 // sqlFilter is the filter New returns.
 type sqlFilter struct {
-	notFound filter.Response
+	resources map[string]string // the kind of record each tool reads
 }
 
 // Catch answers sql.ErrNoRows, sql.ErrConnDone and driver.ErrBadConn, and
@@ -54,8 +53,8 @@ type sqlFilter struct {
 // While the request's own context is done, it answers nothing: it passes
 // on the error it would have answered joined with the context's error, so
 // that the pipeline answers CANCELLED or TIMEOUT.
-func (f *sqlFilter) Catch(ctx context.Context, _ filter.Call, err error) (*filter.Response, error) {
-	r := f.answer(err)
+func (f *sqlFilter) Catch(ctx context.Context, call filter.Call, err error) (*filter.Response, error) {
+	r := f.answer(call.Tool, err)
 	if r == nil {
 		return nil, nil
 	}
@@ -67,17 +66,28 @@ func (f *sqlFilter) Catch(ctx context.Context, _ filter.Call, err error) (*filte
 	return r, nil
 }
 
-// answer returns the response to err, or nil if err is not the pack's.
-func (f *sqlFilter) answer(err error) *filter.Response {
+// answer returns the response to err in the tool called tool, or nil if
+// err is not the pack's.
+func (f *sqlFilter) answer(tool string, err error) *filter.Response {
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		r := f.notFound
-		return &r
+		return f.notFound(tool)
 	case errors.Is(err, sql.ErrConnDone), errors.Is(err, driver.ErrBadConn):
 		retry := true
 		return &filter.Response{Code: codes.Unavailable, Message: unavailableText, Retryable: &retry, RetryAfter: unavailableRetryAfter}
 	}
 	return nil
+}
+
+// notFound returns the answer to a missing row in the tool called tool:
+// it names the kind of record a Resource gave for the tool.
+func (f *sqlFilter) notFound(tool string) *filter.Response {
+	name, ok := f.resources[tool]
+	if !ok {
+		return &filter.Response{Code: codes.NotFound, Message: notFoundText}
+	}
+	return &filter.Response{Code: codes.NotFound, Message: name + " not found.",
+		Details: map[string]any{"resourceType": name}}
 }
 
 // requestEnded returns err joined with done, the error of the request's

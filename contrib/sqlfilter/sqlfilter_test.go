@@ -63,7 +63,7 @@ func orderStatus(ctx context.Context, q interface {
 func TestMapping(t *testing.T) {
 	db := openShop(t)
 	tools := []tool{
-		{name: "get_order", filters: []filter.Filter{mustNew(sqlfilter.Resource("Order"))},
+		{name: "get_order", filters: []filter.Filter{mustNew(sqlfilter.Resource("get_order", "Order"))},
 			run: func(ctx context.Context, id string) (string, error) { return orderStatus(ctx, db, id) }},
 		{name: "find_record", run: func(ctx context.Context, id string) (string, error) {
 			s, err := orderStatus(ctx, db, id)
@@ -168,6 +168,55 @@ func TestMapping(t *testing.T) {
 	})
 }
 
+// TestResource checks, on a real SQLite database and on both SDKs, that a
+// missing row is named by the kind of record a Resource gives for the
+// tool called, whether the pack is the pipeline's global filter or bound
+// to the tool, and reads "Record not found." in a tool it was not told
+// about: one global pack with Resources names no other tool's rows.
+func TestResource(t *testing.T) {
+	db := openShop(t)
+	read := func(ctx context.Context, id string) (string, error) { return orderStatus(ctx, db, id) }
+	global := mustNew(sqlfilter.Resource("get_order", "Order"), sqlfilter.Resource("get_customer", "Customer"))
+	invoices := []filter.Filter{mustNew(sqlfilter.Resource("get_invoice", "Invoice"))}
+	tools := []tool{
+		{name: "get_order", run: read},
+		{name: "get_customer", run: read},
+		{name: "find_record", run: read},
+		{name: "get_invoice", filters: invoices, run: read},
+		{name: "get_refund", filters: invoices, run: read}, // bound, but not told about
+	}
+	want := map[string]string{ // tool: the kind named, "" for none
+		"get_order": "Order", "get_customer": "Customer", "find_record": "", "get_invoice": "Invoice", "get_refund": "",
+	}
+	onBothSDKs(t, []filter.Filter{global}, tools, func(t *testing.T, c caller, log *mcperrtest.Log) {
+		t.Run("a row that exists", func(t *testing.T) {
+			if res := c.Call("get_order", map[string]any{"id": "ord_1"}); mcperrtest.AssertSuccess(t, res) && res.Text() != "shipped" {
+				t.Errorf("text = %q, want shipped", res.Text())
+			}
+		})
+		for _, tl := range tools {
+			t.Run(tl.name, func(t *testing.T) {
+				res := c.Call(tl.name, map[string]any{"id": "ord_404"})
+				kind, details := want[tl.name], ""
+				message := "Record not found."
+				if kind != "" {
+					message, details = kind+" not found.", `{"resourceType":"`+kind+`"}`
+				}
+				if mcperrtest.AssertToolError(t, res, codes.NotFound, message) {
+					if got := string(res.Envelope.Details); got != details {
+						t.Errorf("details = %s, want %s", got, details)
+					}
+					if res.Envelope.Retryable || res.Envelope.Ref != "" {
+						t.Errorf("retryable %t, ref %q: want no retry and no ref", res.Envelope.Retryable, res.Envelope.Ref)
+					}
+				}
+				mcperrtest.AssertNoCanary(t, res, canary)
+				assertLogged(t, log, res, canary, sql.ErrNoRows.Error())
+			})
+		}
+	})
+}
+
 // TestTxDoneIsErrTxDone pins what tx_done above provokes: database/sql's
 // ErrTxDone, which the pack passes on.
 func TestTxDoneIsErrTxDone(t *testing.T) {
@@ -247,16 +296,25 @@ func mustNew(opts ...sqlfilter.Option) filter.Filter {
 	return f
 }
 
-// TestBadResource checks that an empty resource name makes New return a
-// definition error that says what to fix, and no filter.
+// TestBadResource checks that a Resource without a tool or a name, or a
+// tool given twice, makes New return a definition error that says what to
+// fix, and no filter.
 func TestBadResource(t *testing.T) {
-	f, err := sqlfilter.New(sqlfilter.Resource(""))
-	var de *codes.DefinitionError
-	want := "mcperr: INVALID_OPTION: sqlfilter.Resource: the name is empty; give the kind of record the tool reads, such as Order, or leave the option out"
-	if f != nil || !errors.As(err, &de) || de.Mistake != codes.InvalidOption || err.Error() != want {
-		t.Errorf("New(Resource(\"\")) = %T, %v; want no filter and %s", f, err, want)
+	for _, c := range []struct {
+		opts []sqlfilter.Option
+		want string
+	}{
+		{[]sqlfilter.Option{sqlfilter.Resource("", "Order")}, `mcperr: INVALID_OPTION: sqlfilter.Resource: the tool's name is empty; give the name of the tool that reads the record, such as get_order`},
+		{[]sqlfilter.Option{sqlfilter.Resource("get_order", "")}, `mcperr: INVALID_OPTION: "get_order": sqlfilter.Resource: the name is empty; give the kind of record the tool reads, such as Order, or leave the option out`},
+		{[]sqlfilter.Option{sqlfilter.Resource("get_order", "Order"), sqlfilter.Resource("get_order", "Invoice")}, `mcperr: INVALID_OPTION: "get_order": sqlfilter.Resource: the tool is given twice; keep one Resource for it`},
+	} {
+		f, err := sqlfilter.New(c.opts...)
+		var de *codes.DefinitionError
+		if f != nil || !errors.As(err, &de) || de.Mistake != codes.InvalidOption || err.Error() != c.want {
+			t.Errorf("New = %T, %v; want no filter and %s", f, err, c.want)
+		}
 	}
-	if f, err := sqlfilter.New(nil); f == nil || err != nil {
-		t.Errorf("New(nil) = %v, %v: a nil option is no mistake", f, err)
+	if f, err := sqlfilter.New(nil, sqlfilter.Resource("get_order", "Order"), sqlfilter.Resource("list_orders", "Order")); f == nil || err != nil {
+		t.Errorf("New = %v, %v: a nil option and two tools of one kind are no mistake", f, err)
 	}
 }

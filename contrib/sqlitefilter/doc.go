@@ -3,7 +3,7 @@
 // *sqlite.Error, by its extended result code, with what the model should
 // read.
 //
-//	pack, err := sqlitefilter.New()
+//	pack, err := sqlitefilter.New(sqlitefilter.Resource("get_order", "Order"))
 //	...
 //	pipeline, err := filter.New(filter.WithGlobalFilters(pack))
 //
@@ -23,6 +23,9 @@
 //	    A value is required for orders.customer_id; provide it.
 //	SQLITE_BUSY, SQLITE_LOCKED and their extended codes: TIMEOUT (ref), retry
 //	    The database is locked by another operation; retry the call in a moment.
+//	sql.ErrNoRows (a missing row): NOT_FOUND, no retry
+//	    Order not found. (in a tool given Resource(tool, "Order"); details {"resourceType": "Order"})
+//	    Record not found. (in any other tool)
 //	any other error: passed on, to the filters after it or the built-in mapping
 //
 // The details:
@@ -68,8 +71,20 @@
 //		Code: codes.Conflict, Message: "An order with this reference already exists.",
 //	}))
 //
+// Resource names the kind of record a tool reads, so that a missing row
+// there reads "Order not found." rather than "Record not found.", the same
+// words as the sqlfilter and pgxfilter packs. The filter goes by the tool
+// called (filter.Call.Tool), so it answers the same whether it is global
+// or bound to one tool:
+//
+//	pack, err := sqlitefilter.New(
+//		sqlitefilter.Resource("get_order", "Order"),
+//		sqlitefilter.Resource("get_customer", "Customer"),
+//	)
+//
 // New returns a *codes.DefinitionError for an option it cannot honour, such
-// as a Constraint without a name: check it where the server is defined.
+// as a Constraint or a Resource without a name: check it where the server
+// is defined.
 //
 // What it passes on, on purpose: every other SQLite error (SQLITE_ERROR
 // for a mistake in the SQL, SQLITE_FULL, SQLITE_IOERR, SQLITE_CORRUPT,
@@ -81,5 +96,5 @@
 // joined with the context's error, so that the pipeline finds it in the
 // chain).
 //
-// database/sql's own errors, such as sql.ErrNoRows, are sqlfilter's.
+// database/sql's other errors, such as sql.ErrConnDone, are sqlfilter's.
 package sqlitefilter

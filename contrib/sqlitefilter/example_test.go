@@ -51,13 +51,13 @@ type placeOrderArgs struct {
 	Qty        int    `json:"qty"`
 }
 
-// orderServer returns a go-sdk server with one tool, place_order, on the
-// database at dsn, and opts as the tool's filters; its pipeline has
-// sqlitefilter.New() as a global filter, a fixed ref and no log output.
-func orderServer(dsn string, opts ...gosdk.Option) (*mcp.Server, *sql.DB) {
-	pack, err := sqlitefilter.New()
+// exampleServer returns a go-sdk server whose pipeline has
+// sqlitefilter.New(opts...) as a global filter, a fixed ref and no log
+// output.
+func exampleServer(opts ...sqlitefilter.Option) *mcp.Server {
+	pack, err := sqlitefilter.New(opts...)
 	if err != nil {
-		panic(err)
+		panic(err) // a mistake in the server's definition, such as an empty name
 	}
 	p, err := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
@@ -71,6 +71,14 @@ func orderServer(dsn string, opts ...gosdk.Option) (*mcp.Server, *sql.DB) {
 	if err := gosdk.Install(s, p); err != nil {
 		panic(err)
 	}
+	return s
+}
+
+// orderServer returns a go-sdk server with one tool, place_order, on the
+// database at dsn, and opts as the tool's filters; its pipeline has
+// sqlitefilter.New() as a global filter, a fixed ref and no log output.
+func orderServer(dsn string, opts ...gosdk.Option) (*mcp.Server, *sql.DB) {
+	s := exampleServer()
 	db, err := sql.Open("sqlite", dsn+"&_pragma=busy_timeout(50)")
 	if err != nil {
 		panic(err)
@@ -180,4 +188,44 @@ func ExampleConstraint() {
 	// content[1]: Code: CONFLICT
 	// Retry: no, not with the same arguments.
 	// Hint: Use get_order to read it, or choose another reference.
+}
+
+type getOrderArgs struct {
+	Ref string `json:"ref"`
+}
+
+// Resource names the kind of record a tool reads, so that a missing row
+// (sql.ErrNoRows) in get_order reads as a missing order; a tool no
+// Resource names keeps the generic sentence. The filter goes by the tool
+// called: given to the pipeline for every tool, as here, or bound to one,
+// it answers the same.
+func ExampleResource() {
+	dsn, cleanup := exampleDSN()
+	defer cleanup()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		panic(err)
+	}
+	defer db.Close()
+	s := exampleServer(sqlitefilter.Resource("get_order", "Order"))
+	qty := func(ctx context.Context, _ *mcp.CallToolRequest, in getOrderArgs) (*mcp.CallToolResult, any, error) {
+		var qty int
+		if err := db.QueryRowContext(ctx, `SELECT qty FROM orders WHERE ref = ?`, in.Ref).Scan(&qty); err != nil {
+			return nil, nil, fmt.Errorf("order %s: %w", in.Ref, err)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(qty)}}}, nil, nil
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "get_order"}, qty)
+	mcp.AddTool(s, &mcp.Tool{Name: "order_qty"}, qty)
+
+	printCall(s, "get_order", map[string]any{"ref": "A-404"})
+	printCall(s, "order_qty", map[string]any{"ref": "A-404"})
+	// Output:
+	// content[0]: Order not found.
+	// content[1]: Code: NOT_FOUND
+	// Details: {"resourceType":"Order"}
+	// Retry: no, not with the same arguments.
+	// content[0]: Record not found.
+	// content[1]: Code: NOT_FOUND
+	// Retry: no, not with the same arguments.
 }

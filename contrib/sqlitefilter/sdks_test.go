@@ -36,8 +36,6 @@ type idArgs struct {
 	ID string `json:"id,omitempty"`
 }
 
-// onBothSDKs serves tools on a go-sdk server and on an mcp-go server, each
-// with the global filters and a log of its own, and runs
 // mustNew returns sqlitefilter.New(opts...), and panics on a definition
 // error: the tests' options are right.
 func mustNew(opts ...sqlitefilter.Option) filter.Filter {
@@ -48,7 +46,9 @@ func mustNew(opts ...sqlitefilter.Option) filter.Filter {
 	return f
 }
 
-// check against each through the SDK's own client.
+// onBothSDKs serves tools on a go-sdk server and on an mcp-go server, each
+// with the global filters and a log of its own, and runs check against
+// each through the SDK's own client.
 func onBothSDKs(t *testing.T, global []filter.Filter, tools []tool, check func(t *testing.T, c caller, log *mcperrtest.Log)) {
 	t.Helper()
 	t.Run("go-sdk", func(t *testing.T) {

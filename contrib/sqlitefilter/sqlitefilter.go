@@ -2,6 +2,7 @@ package sqlitefilter
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 
@@ -21,6 +22,7 @@ const (
 	notNullText       = "A required value is missing; provide it."
 	notNullConstraint = "is required"
 	busyText          = "The database is locked by another operation; retry the call in a moment."
+	notFoundText      = "Record not found."
 )
 
 // What SQLite writes before the identifiers of a violation.
@@ -49,23 +51,25 @@ func New(opts ...Option) (filter.Filter, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	return &sqliteFilter{constraints: c.constraints}, nil
+	return &sqliteFilter{constraints: c.constraints, resources: c.resources}, nil
 }
 
 // sqliteFilter is the filter New returns.
 type sqliteFilter struct {
 	constraints map[string]filter.Response
+	resources   map[string]string // the kind of record each tool reads
 }
 
 // Catch answers the *sqlite.Error in err's chain by its extended result
-// code, and passes every other error on.
+// code, and sql.ErrNoRows as a missing record of the tool called, and
+// passes every other error on.
 //
 // While the request's own context is done, it answers nothing: it passes
 // on the error it would have answered joined with the context's error, so
 // that the pipeline answers CANCELLED or TIMEOUT, whatever the database
 // said meanwhile.
-func (f *sqliteFilter) Catch(ctx context.Context, _ filter.Call, err error) (*filter.Response, error) {
-	r := f.answer(err)
+func (f *sqliteFilter) Catch(ctx context.Context, call filter.Call, err error) (*filter.Response, error) {
+	r := f.answer(call.Tool, err)
 	if r == nil {
 		return nil, nil
 	}
@@ -77,10 +81,14 @@ func (f *sqliteFilter) Catch(ctx context.Context, _ filter.Call, err error) (*fi
 	return r, nil
 }
 
-// answer returns the response to err, or nil if err is not the pack's.
-func (f *sqliteFilter) answer(err error) *filter.Response {
+// answer returns the response to err in the tool called tool, or nil if
+// err is not the pack's.
+func (f *sqliteFilter) answer(tool string, err error) *filter.Response {
 	var e *sqlite.Error
 	if !errors.As(err, &e) || e == nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return f.notFound(tool)
+		}
 		return nil
 	}
 	switch e.Code() {
@@ -124,6 +132,17 @@ func (f *sqliteFilter) answer(err error) *filter.Response {
 		return &filter.Response{Code: codes.Timeout, Message: busyText, Retryable: &retry}
 	}
 	return nil
+}
+
+// notFound returns the answer to a missing row in the tool called tool:
+// it names the kind of record a Resource gave for the tool.
+func (f *sqliteFilter) notFound(tool string) *filter.Response {
+	name, ok := f.resources[tool]
+	if !ok {
+		return &filter.Response{Code: codes.NotFound, Message: notFoundText}
+	}
+	return &filter.Response{Code: codes.NotFound, Message: name + " not found.",
+		Details: map[string]any{"resourceType": name}}
 }
 
 // requestEnded returns err joined with done, the error of the request's

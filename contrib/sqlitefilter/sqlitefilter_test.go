@@ -266,6 +266,85 @@ func TestMapping(t *testing.T) {
 	})
 }
 
+// TestNoRows checks, on a real SQLite file and on both SDKs, that the pack
+// alone (no sqlfilter) answers a missing row, sql.ErrNoRows, as NOT_FOUND:
+// named by the kind of record a Resource gives for the tool called,
+// whether the pack is the pipeline's global filter or bound to the tool,
+// and "Record not found." in a tool it was not told about.
+func TestNoRows(t *testing.T) {
+	s := openShop(t)
+	read := func(ctx context.Context, id string) (string, error) {
+		var got string
+		err := s.db.QueryRowContext(ctx, `SELECT id FROM customers WHERE id = ? AND email <> ?`, id, canary).Scan(&got)
+		if err != nil {
+			return "", fmt.Errorf("read %s for %s: %w", id, canary, err)
+		}
+		return got, nil
+	}
+	global := mustNew(sqlitefilter.Resource("get_order", "Order"), sqlitefilter.Resource("get_customer", "Customer"))
+	invoices := []filter.Filter{mustNew(sqlitefilter.Resource("get_invoice", "Invoice"))}
+	tools := []tool{
+		{name: "get_order", run: read},
+		{name: "get_customer", run: read},
+		{name: "find_record", run: read},
+		{name: "get_invoice", filters: invoices, run: read},
+		{name: "get_refund", filters: invoices, run: read}, // bound, but not told about
+	}
+	want := map[string]string{ // tool: the kind named, "" for none
+		"get_order": "Order", "get_customer": "Customer", "find_record": "", "get_invoice": "Invoice", "get_refund": "",
+	}
+	onBothSDKs(t, []filter.Filter{global}, tools, func(t *testing.T, c caller, log *mcperrtest.Log) {
+		t.Run("a row that exists", func(t *testing.T) {
+			if res := c.Call("get_customer", map[string]any{"id": "cus_1"}); mcperrtest.AssertSuccess(t, res) && res.Text() != "cus_1" {
+				t.Errorf("text = %q, want cus_1", res.Text())
+			}
+		})
+		for _, tl := range tools {
+			t.Run(tl.name, func(t *testing.T) {
+				res := c.Call(tl.name, map[string]any{"id": "cus_404"})
+				kind, details := want[tl.name], ""
+				message := "Record not found."
+				if kind != "" {
+					message, details = kind+" not found.", `{"resourceType":"`+kind+`"}`
+				}
+				if mcperrtest.AssertToolError(t, res, codes.NotFound, message) {
+					if got := string(res.Envelope.Details); got != details {
+						t.Errorf("details = %s, want %s", got, details)
+					}
+					if res.Envelope.Retryable || res.Envelope.Ref != "" {
+						t.Errorf("retryable %t, ref %q: want no retry and no ref", res.Envelope.Retryable, res.Envelope.Ref)
+					}
+				}
+				mcperrtest.AssertNoCanary(t, res, canary)
+				assertLogged(t, log, res, canary, sql.ErrNoRows.Error())
+			})
+		}
+	})
+}
+
+// TestBadResource checks that a Resource without a tool or a name, or a
+// tool given twice, makes New return a definition error that says what to
+// fix, and no filter.
+func TestBadResource(t *testing.T) {
+	for _, c := range []struct {
+		opts []sqlitefilter.Option
+		want string
+	}{
+		{[]sqlitefilter.Option{sqlitefilter.Resource("", "Order")}, `mcperr: INVALID_OPTION: sqlitefilter.Resource: the tool's name is empty; give the name of the tool that reads the record, such as get_order`},
+		{[]sqlitefilter.Option{sqlitefilter.Resource("get_order", "")}, `mcperr: INVALID_OPTION: "get_order": sqlitefilter.Resource: the name is empty; give the kind of record the tool reads, such as Order, or leave the option out`},
+		{[]sqlitefilter.Option{sqlitefilter.Resource("get_order", "Order"), sqlitefilter.Resource("get_order", "Invoice")}, `mcperr: INVALID_OPTION: "get_order": sqlitefilter.Resource: the tool is given twice; keep one Resource for it`},
+	} {
+		f, err := sqlitefilter.New(c.opts...)
+		var de *codes.DefinitionError
+		if f != nil || !errors.As(err, &de) || de.Mistake != codes.InvalidOption || err.Error() != c.want {
+			t.Errorf("New = %T, %v; want no filter and %s", f, err, c.want)
+		}
+	}
+	if f, err := sqlitefilter.New(sqlitefilter.Resource("get_order", "Order"), sqlitefilter.Resource("list_orders", "Order")); f == nil || err != nil {
+		t.Errorf("New = %v, %v: two tools of one kind are no mistake", f, err)
+	}
+}
+
 // provoke returns the real error of a duplicate insert into the shop.
 func provoke(t *testing.T, s *shop) error {
 	t.Helper()

@@ -32,7 +32,9 @@ const lockWaitMillis = "200"
 type database struct {
 	name  string
 	store *Store
-	// pack answers the database's own errors for every tool.
+	// pack answers the database's own errors for every tool, a missing
+	// row among them, told what the tools read as sqlfilter is in
+	// newServer.
 	pack filter.Filter
 	// placeOrder answers place_order's constraint violations in the
 	// application's words.
@@ -59,7 +61,10 @@ var (
 // openSQLite opens the SQLite database file at path, creating a temporary
 // one when path is empty, and creates the tables anew.
 func openSQLite(ctx context.Context, path string) (*database, error) {
-	pack, err := sqlitefilter.New()
+	pack, err := sqlitefilter.New(
+		sqlitefilter.Resource("get_order", "Order"),
+		sqlitefilter.Resource("update_order_status", "Order"),
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +132,10 @@ func openSQLite(ctx context.Context, path string) (*database, error) {
 // openPostgres connects to the PostgreSQL server at dsn and creates the
 // tables in a new schema of the program's own, dropped by close.
 func openPostgres(ctx context.Context, dsn string) (*database, error) {
-	pack, err := pgxfilter.New()
+	pack, err := pgxfilter.New(
+		pgxfilter.Resource("get_order", "Order"),
+		pgxfilter.Resource("update_order_status", "Order"),
+	)
 	if err != nil {
 		return nil, err
 	}

@@ -13,11 +13,12 @@
 // Its store speaks database/sql and returns the database's errors wrapped
 // with %w, knowing nothing of MCP. The server answers them with the packs,
 // given once for every tool: sqlfilter for database/sql's own errors, and
-// sqlitefilter or pgxfilter for the database's. Where the application has
-// words of its own, a tool gets its own filters: get_order reads a missing
-// row as "Order not found.", and place_order answers a duplicate reference,
-// a missing customer and a quantity below one in the same words on both
-// databases. The program calls each tool with the SDK's in-memory client,
+// sqlitefilter or pgxfilter for the database's. Each is told which kind of
+// record each tool reads, so that a missing row in get_order reads "Order
+// not found." whichever pack answers it. Where the application has words
+// of its own, a tool gets its own filters: place_order answers a duplicate
+// reference, a missing customer and a quantity below one in the same words
+// on both databases. The program calls each tool with the SDK's in-memory client,
 // once while it holds a lock itself, and prints what the model receives:
 // nothing of the database's own text, which stays in the log on stderr.
 package main

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcperr/mcperr/adapters/gosdk/gosdktest"
 	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/mcperrtest"
 )
 
@@ -223,6 +224,47 @@ func checkAnswers(t *testing.T, c dialectCase) {
 		}
 		for _, text := range c.databaseText {
 			mcperrtest.AssertNoCanary(t, res, text)
+		}
+	}
+}
+
+// TestDatabasePackAloneSQLite checks that the database's pack, told what
+// the tools read, names a missing row as sqlfilter does, without it.
+func TestDatabasePackAloneSQLite(t *testing.T) { checkPackAlone(t, sqliteCase) }
+
+// TestDatabasePackAlonePostgres does the same on PostgreSQL.
+func TestDatabasePackAlonePostgres(t *testing.T) { checkPackAlone(t, postgresCase(t)) }
+
+// checkPackAlone reads a missing order from the store on the database of c
+// and asks a pipeline with the database's pack as its only filter what
+// each tool answers: NOT_FOUND, named after what the tool reads.
+func checkPackAlone(t *testing.T, c dialectCase) {
+	ctx := context.Background()
+	d, err := openDatabase(ctx, c.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := d.close(); err != nil {
+			t.Error(err)
+		}
+	})
+	_, missing := d.store.GetOrder(ctx, "A-404")
+	if missing == nil {
+		t.Fatal("GetOrder of a missing order succeeded")
+	}
+	p, err := filter.New(filter.WithLogger(mcperrtest.NewLog(t).Logger()), filter.WithGlobalFilters(d.pack))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tool, want := range map[string]string{
+		"get_order":           "Order not found.",
+		"update_order_status": "Order not found.",
+		"create_customer":     "Record not found.",
+	} {
+		f := p.Handle(ctx, filter.Call{Tool: tool}, missing)
+		if f.Envelope.Code != codes.NotFound || f.Envelope.Message != want {
+			t.Errorf("%s: %s %q, want NOT_FOUND %q", tool, f.Envelope.Code, f.Envelope.Message, want)
 		}
 	}
 }

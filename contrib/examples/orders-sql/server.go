@@ -34,15 +34,16 @@ type updateStatusArgs struct {
 // newServer returns the order service's MCP server on the database d.
 //
 // Every tool has the packs for database/sql (sqlfilter) and for the
-// database (sqlitefilter or pgxfilter) as global filters; get_order and
-// update_order_status name what a missing row is, and place_order answers
-// its constraints in the application's words.
+// database (sqlitefilter or pgxfilter) as global filters, each told that
+// get_order and update_order_status read orders, so that either names a
+// missing row the same: "Order not found.", and "Record not found." in
+// another tool. place_order answers its constraints in the application's
+// words.
 func newServer(d *database, logger *slog.Logger) (*mcp.Server, error) {
-	rows, err := sqlfilter.New()
-	if err != nil {
-		return nil, err
-	}
-	orderRows, err := sqlfilter.New(sqlfilter.Resource("Order"))
+	rows, err := sqlfilter.New(
+		sqlfilter.Resource("get_order", "Order"),
+		sqlfilter.Resource("update_order_status", "Order"),
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +59,6 @@ func newServer(d *database, logger *slog.Logger) (*mcp.Server, error) {
 		return nil, err
 	}
 	store := d.store
-	order := gosdk.WithFilters(orderRows)
 
 	err = gosdk.AddTool(server, &mcp.Tool{Name: "create_customer", Description: "Adds a customer."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in createCustomerArgs) (*mcp.CallToolResult, Customer, error) {
@@ -81,7 +81,7 @@ func newServer(d *database, logger *slog.Logger) (*mcp.Server, error) {
 		func(ctx context.Context, _ *mcp.CallToolRequest, in getOrderArgs) (*mcp.CallToolResult, Order, error) {
 			o, err := store.GetOrder(ctx, in.Ref)
 			return nil, o, err
-		}, order)
+		})
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func newServer(d *database, logger *slog.Logger) (*mcp.Server, error) {
 		func(ctx context.Context, _ *mcp.CallToolRequest, in updateStatusArgs) (*mcp.CallToolResult, Order, error) {
 			o, err := store.UpdateStatus(ctx, in.Ref, in.Status)
 			return nil, o, err
-		}, order)
+		})
 	if err != nil {
 		return nil, err
 	}
