@@ -418,3 +418,19 @@ func ExampleLogHandler() {
 	// level=INFO msg="querying replica" replica=r2 order=ord_1 request_id=R tool=get_order
 	// level=ERROR msg="tool call failed" tool=get_order code=INTERNAL_ERROR request_id=R error="replica r2: connection refused"
 }
+
+// The argument check is a server option: the adapters run it before each
+// handler, and hand the pipeline a refusal as a *domain.Validation, which
+// the filters see and the model reads without the refused value.
+func ExampleWithArgumentCheck() {
+	p, err := filter.New(filter.WithLogger(stdoutLogger()), filter.WithArgumentCheck(true))
+	if err != nil {
+		panic(err)
+	}
+	refusal := domain.NewValidation("b", nil, "is required")
+	f := p.Handle(context.Background(), filter.Call{Tool: "divide"}, refusal)
+	fmt.Println(f.Envelope.Code, f.Envelope.Message)
+	// Output:
+	// level=INFO msg="tool call failed" tool=divide code=VALIDATION_ERROR error="Validation failed for b: is required" fields.b.constraint="is required" fields.b.value=<nil>
+	// VALIDATION_ERROR Validation failed for b: is required
+}

@@ -125,6 +125,24 @@ func WithReportOnly(on bool) Option {
 	return func(p *Pipeline) error { p.reportOnly = on; return nil }
 }
 
+// WithArgumentCheck turns on or off, for the whole server, the check of
+// each tool call's arguments against the tool's input schema before its
+// handler runs; it is off by default, so that a server whose schemas are
+// looser than its handlers keeps its successes. With it on, arguments that
+// do not fit are refused with VALIDATION_ERROR, naming every field that
+// does not fit (a JSON Pointer for a nested one) and what is wrong with
+// it, never its value, and the handler does not run: the same answer on
+// both SDKs. It is recommended for a new server. The adapter's
+// WithArgumentCheck, given to its AddTool, sets it for one tool. In
+// report-only mode the call runs as without mcperr, and a refusal mcperr
+// would have sent is logged.
+//
+// A refusal is an error like any other for the filters: the tool's and
+// the global ones see a *domain.Validation.
+func WithArgumentCheck(on bool) Option {
+	return func(p *Pipeline) error { p.checkArgs = on; return nil }
+}
+
 // HandBuilt is what a Pipeline does with a tool result that has isError
 // set and that the handler built itself, such as mcp-go's
 // mcp.NewToolResultError or a go-sdk CallToolResult with IsError set and

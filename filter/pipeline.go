@@ -36,6 +36,7 @@ type Pipeline struct {
 
 	reportOnly bool      // WithReportOnly
 	handBuilt  HandBuilt // WithHandBuilt
+	checkArgs  bool      // WithArgumentCheck
 
 	fallback slog.Handler // the last resort when the logger fails
 
@@ -157,6 +158,29 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 	f = p.finish(ctx, h, &r)
 	done = true
 	return f
+}
+
+func init() {
+	callctx.Modes = func(pipeline any, tool callctx.Settings) (checkArguments, reportOnly bool) {
+		p, _ := pipeline.(*Pipeline)
+		if p == nil {
+			return false, false
+		}
+		checkArguments, reportOnly = p.checkArgs, p.reportOnly
+		switch tool.ArgumentCheck {
+		case 1:
+			checkArguments = false
+		case 2:
+			checkArguments = true
+		}
+		switch tool.ReportOnly {
+		case 1:
+			reportOnly = false
+		case 2:
+			reportOnly = true
+		}
+		return checkArguments, reportOnly
+	}
 }
 
 // settings returns the mode and hand-built policy of the request in ctx:

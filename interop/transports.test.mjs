@@ -4,15 +4,13 @@
 // them.
 import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { validateEnvelope } from "./envelope.mjs";
+import { overStdio as stdio, overHTTP as http } from "./servers.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SECRET = "hunter2";
@@ -30,44 +28,9 @@ before(() => {
 
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-// overStdio connects to the server over stdio.
-async function overStdio(sdk) {
-  const transport = new StdioClientTransport({ command: binary, args: ["-sdk", sdk], stderr: "pipe" });
-  let stderr = "";
-  transport.stderr.on("data", (chunk) => { stderr += chunk.toString(); });
-  const client = new Client({ name: "interop", version: "1.0.0" });
-  await client.connect(transport);
-  return { client, log: () => stderr, close: () => client.close() };
-}
-
-// overHTTP starts the server on a free loopback port and connects to it
-// over streamable HTTP.
-async function overHTTP(sdk) {
-  const proc = spawn(binary, ["-sdk", sdk, "-http", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not listen:\n${stderr}`)), 30000);
-    proc.stderr.on("data", (chunk) => {
-      stderr += chunk.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    proc.on("exit", (code) => reject(new Error(`the server exited (${code}):\n${stderr}`)));
-  });
-  const client = new Client({ name: "interop", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return {
-    client,
-    log: () => stderr,
-    close: async () => {
-      await client.close();
-      proc.kill();
-    },
-  };
-}
+// overStdio and overHTTP connect to the server on sdk.
+const overStdio = (sdk) => stdio(binary, ["-sdk", sdk]);
+const overHTTP = (sdk) => http(binary, ["-sdk", sdk]);
 
 function envelope(result) {
   const env = result._meta?.[META_KEY];

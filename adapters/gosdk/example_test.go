@@ -508,3 +508,38 @@ func ExampleInstall_reportOnly() {
 	// level=WARN msg="tool call failed" tool=get_trace code=TOOL_ERROR ref=R request_id=UUID-v7 hand_built=true report_only=true masked=false would_send="trace store: dial 10.0.0.7:9200: connection refused" error="trace store: dial 10.0.0.7:9200: connection refused"
 	// client: trace store: dial 10.0.0.7:9200: connection refused
 }
+
+// With the argument check on, a call whose arguments do not fit the input
+// schema is refused before the handler runs: a raw handler, which the SDK
+// hands its arguments unchecked, never sees a missing b, and the model
+// reads which field to fix, never a value.
+func ExampleWithArgumentCheck() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "calculator", Version: "1.0.0"}, nil)
+	if err := gosdk.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	divideTool := &mcp.Tool{Name: "divide", InputSchema: json.RawMessage(
+		`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`)}
+	divide := func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in struct{ A, B float64 }
+		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+			return nil, err
+		}
+		if in.B == 0 {
+			return nil, toolerr.New("b must not be zero.")
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(in.A / in.B)}}}, nil
+	}
+	if err := gosdk.AddRawTool(s, divideTool, divide, gosdk.WithArgumentCheck(true)); err != nil {
+		panic(err)
+	}
+
+	callAndPrint(exampleClient(s), "divide", map[string]any{"a": 1})
+	// Output:
+	// level=INFO msg="tool call failed" tool=divide code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed for b: is required" fields.b.constraint="is required" fields.b.value=<nil>
+	// client: Validation failed for b: is required
+	// client: Code: VALIDATION_ERROR
+	// Details: {"violations":[{"constraint":"is required","field":"b","pointer":"/b","reason":"required"}]}
+	// Retry: no, not with the same arguments.
+	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"is required","field":"b","pointer":"/b","reason":"required"}]},"error":true,"message":"Validation failed for b: is required","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+}

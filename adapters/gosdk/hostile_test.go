@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -21,17 +18,6 @@ import (
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
-
-// hostileServeEnv, when set, makes the test binary serve one hostile server
-// over stdio instead of running the tests: for failures that, unfixed, take
-// the whole process down.
-const hostileServeEnv = "MCPERR_GOSDK_HOSTILE_SERVE"
-
-func init() {
-	if os.Getenv(hostileServeEnv) == "wrap-default-logger-panics" {
-		os.Exit(serveWrapDefaultLoggerPanics())
-	}
-}
 
 // hostileEntry is one way a tool reaches a server with mcperr.
 type hostileEntry struct {
@@ -51,7 +37,7 @@ var hostileEntries = []hostileEntry{
 	{"Install+gosdk.AddTool", true, func(t *testing.T, s *mcp.Server, name string, h mcp.ToolHandlerFor[map[string]any, any], _ []filter.Filter) {
 		must(t, gosdk.AddTool(s, &mcp.Tool{Name: name}, h))
 	}},
-	{adaptertest.WrapWithoutInstall, false, func(_ *testing.T, s *mcp.Server, name string, h mcp.ToolHandlerFor[map[string]any, any], fs []filter.Filter) {
+	{"Install+gosdk.Wrap", true, func(_ *testing.T, s *mcp.Server, name string, h mcp.ToolHandlerFor[map[string]any, any], fs []filter.Filter) {
 		var opts []gosdk.Option
 		if len(fs) > 0 {
 			opts = append(opts, gosdk.WithFilters(fs...))
@@ -73,22 +59,10 @@ func hostileHandler(do adaptertest.HostileBehaviour) mcp.ToolHandlerFor[map[stri
 	}
 }
 
-// hostileCases are the shared hostile cases, but for one that a child
-// process covers here.
-func hostileCases() []adaptertest.HostileCase {
-	cases := adaptertest.HostileCases()
-	for i, c := range cases {
-		if c.Name == "log handler panics" {
-			cases[i].SkipFor = map[string]string{adaptertest.WrapWithoutInstall: "covered in a child process by TestHostileWrapWithoutInstallDefaultLoggerPanics"}
-		}
-	}
-	return cases
-}
-
 // TestHostile protects the core promise against hostile handlers, errors, filters, reporters, renderers, observers and log handlers: one isError result, no canary, the ref in one record and at most one report, and the server keeps serving; a runtime.Goexit anywhere leaves its call unanswered, logged once with a ref.
 func TestHostile(t *testing.T) {
 	for _, e := range hostileEntries {
-		for _, c := range hostileCases() {
+		for _, c := range adaptertest.HostileCases() {
 			t.Run(e.name+"/"+c.Name, func(t *testing.T) {
 				if why := c.SkipFor[e.name]; why != "" {
 					t.Skip(why)
@@ -323,41 +297,5 @@ func TestHostileRawHandlerRefusedArguments(t *testing.T) {
 	if b, _ := json.Marshal(recs[0]); !strings.Contains(string(b), "handler failed") {
 		t.Errorf("the record hides the handler's own error: %s", b)
 	}
-	checkServing(t, cs)
-}
-
-// serveWrapDefaultLoggerPanics serves, over stdio, a server without Install
-// whose tool "x" is wrapped with Wrap and fails, with slog.Default's handler
-// panicking.
-func serveWrapDefaultLoggerPanics() int {
-	slog.SetDefault(slog.New(&adaptertest.BrokenHandler{Mode: "panic"}))
-	s := mcp.NewServer(&mcp.Implementation{Name: "hostile-stdio", Version: "1.0.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "x"}, gosdk.Wrap(hostileHandler(adaptertest.Fails(errors.New("db down: "+adaptertest.HostileCanary)))))
-	mcp.AddTool(s, &mcp.Tool{Name: "ok"}, hostileHandler(nil))
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return 0
-}
-
-// TestHostileWrapWithoutInstallDefaultLoggerPanics protects the process and the answer when Wrap runs without Install and slog.Default's handler panics (in a child process: the failure kills it).
-func TestHostileWrapWithoutInstallDefaultLoggerPanics(t *testing.T) {
-	stderr, err := os.CreateTemp(t.TempDir(), "stderr")
-	must(t, err)
-	defer stderr.Close()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), hostileServeEnv+"=wrap-default-logger-panics")
-	cmd.Stderr = stderr
-	cl := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil)
-	cs, err := cl.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-	must(t, err)
-	defer cs.Close()
-	r := callBounded(t, cs, "x", nil)
-	if r.ProtocolErr != nil {
-		out, _ := os.ReadFile(stderr.Name())
-		t.Fatalf("no answer: %v; the server's stderr:\n%.2000s", r.ProtocolErr, out)
-	}
-	adaptertest.CheckHostile(t, "x", adaptertest.HostileWant{}, adaptertest.HostileRun{R: r, Fallback: (&adaptertest.StderrCapture{File: stderr}).Lines(t)})
 	checkServing(t, cs)
 }

@@ -2,6 +2,7 @@ package gosdk
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -23,6 +24,12 @@ var servers bind.Table[mcp.Server, serverState]
 type serverState struct {
 	p        *filter.Pipeline
 	defaults bool // Install was given a nil pipeline
+
+	// checkAll says the pipeline checks every tool's arguments before its
+	// handler (filter.WithArgumentCheck); someChecks, that a tool added
+	// through this package asked for it with WithArgumentCheck(true).
+	checkAll   bool
+	someChecks atomic.Bool
 
 	mu      sync.RWMutex
 	tools   map[string]*toolEntry // added with AddTool or AddRawTool
@@ -90,6 +97,7 @@ func Install(s *mcp.Server, p *filter.Pipeline) error {
 			return err
 		}
 	}
+	st.checkAll, _ = callctx.Modes(st.p, callctx.Settings{})
 	if old, loaded := servers.LoadOrStore(s, st); loaded {
 		if old.p == p || old.defaults && st.defaults {
 			return nil
@@ -105,6 +113,9 @@ func (st *serverState) setTool(name string, e *toolEntry) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.tools[name] = e
+	if e.settings.ArgumentCheck == 2 {
+		st.someChecks.Store(true)
+	}
 }
 
 // tool returns what st knows of the tool named name, or nil.

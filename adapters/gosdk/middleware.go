@@ -36,6 +36,9 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				c.Next = next
 				d := callOf(call)
 				c.Describe(methodCallTool, d.Tool, "", "", d.SessionID)
+				if st.checkAll || st.someChecks.Load() {
+					return st.checkFirst(ctx, next, call)
+				}
 				return st.callTool(ctx, next, call)
 			}
 		case methodReadResource, methodGetPrompt, methodComplete:
@@ -49,6 +52,41 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// checkFirst runs the call req, whose arguments are checked before its
+// handler if the server or the tool asks for it (filter.WithArgumentCheck,
+// WithArgumentCheck): arguments that do not fit the tool's input schema
+// are refused with VALIDATION_ERROR, and nothing of the tool runs. In
+// report-only mode the call runs as without mcperr; should it succeed, the
+// refusal mcperr would have sent is logged (a failure is logged as a
+// failure of arguments that do not fit, once).
+func (st *serverState) checkFirst(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
+	if req.Params == nil {
+		return st.callTool(ctx, next, req)
+	}
+	var settings callctx.Settings
+	if e := st.tool(req.Params.Name); e != nil {
+		settings = e.settings
+	}
+	check, reportOnly := callctx.Modes(st.p, settings)
+	if !check {
+		return st.callTool(ctx, next, req)
+	}
+	v := st.checkArguments(ctx, req)
+	if v == nil {
+		return st.callTool(ctx, next, req)
+	}
+	if !reportOnly {
+		if m := st.mapError(ctx, req, v); m != nil {
+			return errorResult(m), nil
+		}
+	}
+	res, err := st.callTool(ctx, next, req)
+	if r, ok := res.(*mcp.CallToolResult); err == nil && ok && r != nil && !r.IsError {
+		st.mapError(ctx, req, v) // report-only: the record alone
+	}
+	return res, err
 }
 
 // callTool runs one tools/call on the calling goroutine. A panic in the

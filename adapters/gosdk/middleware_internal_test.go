@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/callctx"
 )
 
 // TestMiddlewareAllocs pins what the middleware adds to a successful
@@ -48,5 +49,31 @@ func TestMiddlewareAllocs(t *testing.T) {
 		if wrapped != bare+tc.extra {
 			t.Errorf("%s: %v allocations with the middleware, %v without; want %v more", tc.method, wrapped, bare, tc.extra)
 		}
+	}
+}
+
+// TestWrapAllocsServed pins what Wrap and WrapRaw add to a successful call
+// under the middleware, whose context they reuse: nothing.
+func TestWrapAllocsServed(t *testing.T) {
+	p, err := filter.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := callctx.With(context.Background(), &serverState{p: p}) // as the middleware prepares it
+	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "ok"}}
+	ok := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}
+	typed := func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
+		return ok, nil, nil
+	}
+	wrapped := Wrap(typed)
+	bare := testing.AllocsPerRun(1000, func() { _, _, _ = typed(served, req, nil) })
+	if got := testing.AllocsPerRun(1000, func() { _, _, _ = wrapped(served, req, nil) }); got != bare {
+		t.Errorf("Wrap under the middleware: %v allocations, %v without", got, bare)
+	}
+	raw := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return ok, nil }
+	wrappedRaw := WrapRaw(raw)
+	bare = testing.AllocsPerRun(1000, func() { _, _ = raw(served, req) })
+	if got := testing.AllocsPerRun(1000, func() { _, _ = wrappedRaw(served, req) }); got != bare {
+		t.Errorf("WrapRaw under the middleware: %v allocations, %v without", got, bare)
 	}
 }

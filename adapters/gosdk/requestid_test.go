@@ -52,12 +52,6 @@ func TestRequestIDs(t *testing.T) {
 			mcp.AddTool(s, &mcp.Tool{Name: "ok"}, ok)
 			return s
 		},
-		"Wrap without Install": func(*adaptertest.Log) *mcp.Server {
-			s := mcp.NewServer(&mcp.Implementation{Name: "ids", Version: "1.0.0"}, nil)
-			mcp.AddTool(s, &mcp.Tool{Name: "wrapped"}, gosdk.Wrap(typed("wrapped")))
-			s.AddTool(&mcp.Tool{Name: "raw", InputSchema: map[string]any{"type": "object"}}, gosdk.WrapRaw(raw))
-			return s
-		},
 	}
 	for name, build := range servers {
 		t.Run(name, func(t *testing.T) {

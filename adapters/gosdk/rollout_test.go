@@ -552,3 +552,42 @@ func TestCombinedOnOneServer(t *testing.T) {
 		t.Errorf("reported hand-built: %s, records %v; want it untouched and one report-only record", got, recs)
 	}
 }
+
+// TestForwardedEnvelopeIsHandBuilt checks that an error result a handler
+// built itself whose _meta already holds an mcperr envelope, as a proxy
+// forwarding an upstream mcperr server's answer builds it, is a hand-built
+// result like any other, whatever the entry point: masked under
+// MaskHandBuilt, nothing of its text sent, one record.
+func TestForwardedEnvelopeIsHandBuilt(t *testing.T) {
+	forwarded := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{IsError: true,
+			Meta:    mcp.Meta{filter.MetaKey: map[string]any{"version": 1, "error": true, "code": "NOT_FOUND", "message": "upstream said: password=" + rolloutSecret}},
+			Content: []mcp.Content{&mcp.TextContent{Text: "upstream said: password=" + rolloutSecret}}}, nil, nil
+	}
+	for _, way := range []string{viaMiddleware, viaAddTool, viaWrap} {
+		t.Run(way, func(t *testing.T) {
+			var log adaptertest.Log
+			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithHandBuilt(filter.MaskHandBuilt))
+			must(t, err)
+			s := mcp.NewServer(&mcp.Implementation{Name: "proxy", Version: "1.0.0"}, nil)
+			must(t, gosdk.Install(s, p))
+			tool := &mcp.Tool{Name: "forward"}
+			switch way {
+			case viaMiddleware:
+				mcp.AddTool(s, tool, forwarded)
+			case viaAddTool:
+				must(t, gosdk.AddTool(s, tool, forwarded))
+			case viaWrap:
+				mcp.AddTool(s, tool, gosdk.Wrap(forwarded))
+			}
+			got, res := wire(t, connect(t, s, ""), rolloutCall{tool: "forward"})
+			env, _ := gosdk.EnvelopeOf(res)
+			if strings.Contains(got, rolloutSecret) || env.Code != codes.InternalError {
+				t.Errorf("sent %s, want a masked INTERNAL_ERROR", got)
+			}
+			if recs := log.Records(t); len(recs) != 1 || recs[0]["level"] != "ERROR" || recs[0]["ref"] != env.Ref {
+				t.Errorf("records %v, want one ERROR with the ref the client read", recs)
+			}
+		})
+	}
+}

@@ -58,6 +58,16 @@ func WithHandBuilt(h filter.HandBuilt) Option {
 	}
 }
 
+// WithArgumentCheck sets, for one tool, over the server's
+// (filter.WithArgumentCheck), whether its arguments are checked against
+// its input schema before its handler runs: on, arguments that do not fit
+// are refused with VALIDATION_ERROR and the handler does not run. It is
+// for AddTool and AddRawTool: given to Wrap or WrapRaw, which run after
+// the check, it is a definition error.
+func WithArgumentCheck(on bool) Option {
+	return func(c *config) { c.settings = c.settings.Merge(bind.ArgumentCheck(on)) }
+}
+
 // newConfig applies opts in order and checks the filters given to fn.
 func newConfig(fn string, opts []Option) (config, error) {
 	var c config
@@ -81,11 +91,15 @@ func newConfig(fn string, opts []Option) (config, error) {
 // It is for tools that something else registers, such as a framework's
 // own registration helper; to add a tool yourself, AddTool does the same
 // in one line and checks the definition. The configuration is the one
-// Install gave the server running the call. On a server without mcperr
-// installed, Wrap still masks and logs failures, with the default
-// configuration, and its first failure writes one ERROR record saying what
-// is missing: the error envelope, and VALIDATION_ERROR for arguments the
-// SDK refused, need the middleware of Install.
+// Install gave the server running the call.
+//
+// Wrap gives the contract only on a server where Install was called: the
+// SDK refuses arguments and fails to send an output before and after the
+// handler, where only the middleware of Install sees it. On a server
+// without mcperr installed, the wrapped handler is h, unchanged: its
+// failures and panics reach the SDK as they came, and its first call
+// writes one ERROR record to slog.Default saying that mcperr is not
+// installed and what to do. Never half the contract.
 //
 // A *jsonrpc.Error that h returns as it is passes through, as do results
 // that h built itself with IsError set but without SetError, and successful
@@ -119,6 +133,9 @@ func mustBinding(fn string, nilHandler bool, opts []Option) *binding {
 		panic(&codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs a handler; pass the function that implements the tool"})
 	}
 	c, err := newConfig(fn, opts)
+	if err == nil {
+		err = bind.CheckNotWrapped("gosdk", fn, c.settings)
+	}
 	if err != nil {
 		panic(err)
 	}
@@ -134,67 +151,62 @@ type binding struct {
 	filters  []filter.Filter
 	settings callctx.Settings // the tool's own, from its options
 
-	once    sync.Once
-	unbound *serverState // the default, where mcperr is not installed
+	warned sync.Once // the record of a call on a server without mcperr
 }
 
-// state returns the configuration of the call in ctx, and whether it is
-// the default one of a server without mcperr, used for the first time.
-func (b *binding) state(ctx context.Context) (st *serverState, first bool) {
+// state returns the configuration of the call in ctx, or nil on a server
+// without mcperr installed, where the first call writes one ERROR record
+// saying so.
+func (b *binding) state(ctx context.Context, req *mcp.CallToolRequest) *serverState {
 	if b.st != nil {
-		return b.st, false
+		return b.st
 	}
 	if c := callctx.From(ctx); c != nil {
 		if st, ok := c.State.(*serverState); ok {
-			return st, false
+			return st
 		}
 	}
-	b.once.Do(func() {
-		p, _ := filter.New() // cannot fail without options
-		b.unbound = &serverState{p: p}
-		first = true
+	b.warned.Do(func() {
+		warn(ctx, "mcperr: gosdk."+b.fn+" runs on a server without mcperr installed",
+			slog.String("tool", callOf(req).Tool),
+			slog.String("consequence", "the tool's failures and panics reach the SDK unhandled, exactly as without mcperr: their text is sent to the client, a panic ends the process"),
+			slog.String("fix", "call gosdk.Install(s, pipeline) at start-up, before the server runs"))
 	})
-	return b.unbound, first
+	return nil
 }
 
-// fail maps err, raised by the call req, with the configuration of the call
-// and the filters of b. A raw handler's error is answered VALIDATION_ERROR
-// if it would be masked and the arguments do not fit, unless checked says
-// there is nothing to check: a panic, or a typed handler's error, whose
-// arguments the SDK checked. Where mcperr is not installed, the first failure
-// is followed by one ERROR record saying so, written after the failure's
-// own, so that a log handler that fails cannot lose the failure. In
-// report-only mode, or for an error an inner layer reported already, it
-// returns nil: the error passes on as it came.
-func (b *binding) fail(ctx context.Context, req *mcp.CallToolRequest, err error, checked bool) *mappedError {
+// fail maps err, raised by the call req, with st, the configuration of the
+// call, and the filters of b. A raw handler's error is answered
+// VALIDATION_ERROR if it would be masked and the arguments do not fit,
+// unless checked says there is nothing to check: a panic, or a typed
+// handler's error, whose arguments the SDK checked. In report-only mode,
+// or for an error an inner layer reported already, it returns nil: the
+// error passes on as it came.
+func (b *binding) fail(ctx context.Context, st *serverState, req *mcp.CallToolRequest, err error, checked bool) *mappedError {
 	if m, ok := err.(*mappedError); ok {
 		return m
 	}
 	if callctx.From(ctx).Passes(err) {
 		return nil
 	}
-	st, first := b.state(ctx)
 	st.argumentsOf(ctx, req, checked)
-	m := st.mapWith(ctx, req, err, b.filters)
-	if first {
-		warn(ctx, "mcperr: handler runs without mcperr installed on its server",
-			slog.String("tool", callOf(req).Tool), slog.String("wrapper", "gosdk."+b.fn),
-			slog.String("consequence", "its errors are masked and logged with the default configuration, without the error envelope or VALIDATION_ERROR for arguments the SDK refuses"),
-			slog.String("fix", "call gosdk.Install(s, pipeline) at start-up"))
-	}
-	return m
+	return st.mapWith(ctx, req, err, b.filters)
 }
 
 // wrap wraps h with b. h runs on the calling goroutine; a panic is
 // recovered there with defer.
 func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		st := b.state(ctx, req)
+		if st == nil {
+			return h(ctx, req, in)
+		}
 		ctx = b.enter(ctx)
 		returned := false
 		defer func() {
 			if !returned {
 				v := recover()
-				if m := b.recovered(ctx, req, v); m != nil {
+				if m := b.recovered(ctx, st, req, v); m != nil {
 					var zero Out
 					res, out, err = nil, zero, m
 				}
@@ -208,15 +220,15 @@ func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandle
 			return res, out, encodable(err)
 		case err != nil:
 			// The SDK checked the arguments before h ran: nothing to classify.
-			m = b.fail(ctx, req, err, true)
+			m = b.fail(ctx, st, req, err, true)
 		case res == nil || !res.IsError:
 			return res, out, nil
 		case res.GetError() != nil:
 			// An error result marked with SetError: return its error, so that
 			// the SDK builds the error result and attaches no output.
-			m = b.fail(ctx, req, res.GetError(), true)
+			m = b.fail(ctx, st, req, res.GetError(), true)
 		default:
-			m = b.handBuilt(ctx, req, res)
+			m = st.handBuilt(ctx, req, res, b.filters)
 		}
 		if m == nil {
 			return res, out, err // reported, or a result the policy passes
@@ -230,11 +242,15 @@ func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandle
 // recovered there with defer.
 func wrapRaw(h mcp.ToolHandler, b *binding) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		st := b.state(ctx, req)
+		if st == nil {
+			return h(ctx, req)
+		}
 		ctx = b.enter(ctx)
 		returned := false
 		defer func() {
 			if !returned {
-				if m := b.recovered(ctx, req, recover()); m != nil {
+				if m := b.recovered(ctx, st, req, recover()); m != nil {
 					res, err = errorResult(m), nil
 				}
 			}
@@ -245,18 +261,18 @@ func wrapRaw(h mcp.ToolHandler, b *binding) mcp.ToolHandler {
 		case err != nil && isProtocolError(err):
 			return res, encodable(err)
 		case err != nil:
-			if m := b.fail(ctx, req, err, false); m != nil {
+			if m := b.fail(ctx, st, req, err, false); m != nil {
 				return errorResult(m), nil
 			}
 			return res, err
 		case res == nil || !res.IsError:
 			return res, nil
 		case res.GetError() != nil:
-			if m := b.fail(ctx, req, res.GetError(), false); m != nil {
+			if m := b.fail(ctx, st, req, res.GetError(), false); m != nil {
 				fill(res, m)
 			}
 		default:
-			if m := b.handBuilt(ctx, req, res); m != nil {
+			if m := st.handBuilt(ctx, req, res, b.filters); m != nil {
 				fill(res, m)
 			}
 		}
@@ -280,7 +296,7 @@ func (b *binding) enter(ctx context.Context) context.Context {
 // recovered handles v, the value of recover() where the handler did not
 // return, and returns its failure; in report-only mode, where the layer is
 // to panic again, it does so itself after the record is written.
-func (b *binding) recovered(ctx context.Context, req *mcp.CallToolRequest, v any) *mappedError {
+func (b *binding) recovered(ctx context.Context, st *serverState, req *mcp.CallToolRequest, v any) *mappedError {
 	c := callctx.From(ctx)
 	if c.Passes(v) {
 		panic(v)
@@ -289,20 +305,12 @@ func (b *binding) recovered(ctx context.Context, req *mcp.CallToolRequest, v any
 	if failure == nil {
 		return nil
 	}
-	m := b.fail(ctx, req, failure, true)
+	m := b.fail(ctx, st, req, failure, true)
 	if m == nil && v != nil {
 		c.Pass(v)
 		panic(v) // report-only: as without mcperr
 	}
 	return m
-}
-
-// handBuilt applies the hand-built policy to res, an error result the
-// handler built itself: the failure that replaces it, or nil to send it as
-// it is.
-func (b *binding) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult) *mappedError {
-	st, _ := b.state(ctx)
-	return st.handBuilt(ctx, req, res, b.filters)
 }
 
 // warn writes one ERROR record to slog.Default; a default handler that

@@ -564,3 +564,35 @@ func ExampleWithHandBuilt() {
 	// level=WARN msg="tool call failed" tool=get_issue code=TOOL_ERROR ref=5e1f0c2a9b3d7e68 request_id=UUID-v7 hand_built=true error="failed to get issue: GET https://api.example.com/issues/7: 502 Bad Gateway"
 	// client: failed to get issue: GET https://api.example.com/issues/7: 502 Bad Gateway
 }
+
+// With the argument check on, a call whose arguments do not fit the input
+// schema is refused before the handler runs: a missing b never reaches
+// divide as 0, and the model reads which field to fix, never a value.
+func ExampleWithArgumentCheck() {
+	s := server.NewMCPServer("calculator", "1.0.0")
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	divideTool := mcp.NewTool("divide",
+		mcp.WithNumber("a", mcp.Required()),
+		mcp.WithNumber("b", mcp.Required()))
+	divide := func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		a, b := req.GetFloat("a", 0), req.GetFloat("b", 0)
+		if b == 0 {
+			return nil, toolerr.New("b must not be zero.")
+		}
+		return mcp.NewToolResultText(fmt.Sprint(a / b)), nil
+	}
+	if err := mcpgo.AddTool(s, divideTool, divide, mcpgo.WithArgumentCheck(true)); err != nil {
+		panic(err)
+	}
+
+	callAndPrint(exampleClient(s), "divide", map[string]any{"a": 1})
+	// Output:
+	// level=INFO msg="tool call failed" tool=divide code=VALIDATION_ERROR request_id=UUID-v7 error="Validation failed for b: is required" fields.b.constraint="is required" fields.b.value=<nil>
+	// client: Validation failed for b: is required
+	// client: Code: VALIDATION_ERROR
+	// Details: {"violations":[{"constraint":"is required","field":"b","pointer":"/b","reason":"required"}]}
+	// Retry: no, not with the same arguments.
+	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"is required","field":"b","pointer":"/b","reason":"required"}]},"error":true,"message":"Validation failed for b: is required","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+}

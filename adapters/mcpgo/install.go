@@ -2,12 +2,15 @@ package mcpgo
 
 import (
 	"sync"
+	"sync/atomic"
+	"weak"
 
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
+	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/inputschema"
 )
 
@@ -22,6 +25,19 @@ var servers bind.Table[server.MCPServer, serverState]
 type serverState struct {
 	p        *filter.Pipeline
 	defaults bool // Install was given a nil pipeline
+
+	// checkAll says the pipeline checks every tool's arguments before its
+	// handler (filter.WithArgumentCheck); someChecks, that a tool added
+	// with AddTool asked for it with WithArgumentCheck(true).
+	checkAll   bool
+	someChecks atomic.Bool
+	added      sync.Map // tool name -> *config, of the tools added with AddTool
+
+	// self is the server, for the hooks, which a server's hooks may share
+	// with another's; passed holds the contexts of the calls whose error
+	// result the middleware sent unanswered, until the after-call hook.
+	self   weak.Pointer[server.MCPServer]
+	passed sync.Map
 
 	adding  sync.Mutex // held by AddTool from its duplicate check to the registration
 	schemas inputschema.Cache
@@ -51,7 +67,13 @@ type serverState struct {
 //   - a failure of a call whose arguments do not fit the tool's input
 //     schema: a VALIDATION_ERROR naming each wrong field and what is wrong
 //     with it, never its value. Arguments are checked only when the
-//     handler fails, so a call the handler answers stays as it was.
+//     handler fails, so a call the handler answers stays as it was,
+//     unless the server or the tool asks for the check before the handler
+//     (filter.WithArgumentCheck, WithArgumentCheck);
+//   - the refusal of arguments by the SDK's own
+//     server.WithInputSchemaValidation, made before any middleware runs
+//     with the validator's text: answered as mcperr's own check answers,
+//     through an after-call hook Install adds to the server's hooks.
 //
 // The SDK runs the middleware in the order it was added, the first
 // outermost, and Install adds its own last: added after WithLogger and
@@ -87,6 +109,7 @@ func Install(s *server.MCPServer, p *filter.Pipeline) error {
 			return err
 		}
 	}
+	st.checkAll, _ = callctx.Modes(st.p, callctx.Settings{})
 	if old, loaded := servers.LoadOrStore(s, st); loaded {
 		if old.p == p || old.defaults && st.defaults {
 			return nil
@@ -94,6 +117,7 @@ func Install(s *server.MCPServer, p *filter.Pipeline) error {
 		return bind.Conflict("mcpgo")
 	}
 	s.Use(st.middleware)
+	st.hook(s)
 	server.WithResourceHandlerMiddleware(st.resourceMiddleware)(s)
 	server.WithPromptHandlerMiddleware(st.promptMiddleware)(s)
 	return nil

@@ -19,12 +19,57 @@ import (
 // It gives every call a context that carries the state of st and the
 // call's request id.
 func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		outer := ctx
 		ctx = callctx.With(ctx, st)
 		d := callOf(ctx, &req)
 		callctx.From(ctx).Describe("tools/call", d.Tool, "", "", d.SessionID)
+		if st.checkAll || st.someChecks.Load() {
+			res, err = st.checkFirst(ctx, req, next)
+		} else {
+			res, err = st.serve(ctx, req, next, nil)
+		}
+		st.ran(outer, res)
+		return res, err
+	}
+}
+
+// checkFirst runs the call req, whose arguments are checked before its
+// handler if the server or the tool asks for it (filter.WithArgumentCheck,
+// WithArgumentCheck): arguments that do not fit the tool's input schema
+// are refused with VALIDATION_ERROR, and nothing of the tool runs. In
+// report-only mode the call runs as without mcperr; should it succeed, the
+// refusal mcperr would have sent is logged (a failure is logged as a
+// failure of arguments that do not fit, once).
+func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
+	var tool config
+	if c, ok := st.added.Load(req.Params.Name); ok {
+		tool = *c.(*config)
+	}
+	check, reportOnly := callctx.Modes(st.p, tool.settings)
+	if !check {
 		return st.serve(ctx, req, next, nil)
 	}
+	err := st.checkArguments(ctx, &req)
+	if err == nil {
+		return st.serve(ctx, req, next, nil)
+	}
+	refusal := func() *filter.Failure {
+		if c := callctx.From(ctx); c != nil {
+			c.Settings = c.Settings.Merge(tool.settings)
+		}
+		return st.p.Handle(ctx, callOf(ctx, &req), err, tool.filters...)
+	}
+	if !reportOnly {
+		if f := refusal(); !f.ReportOnly {
+			return errorResult(f), nil
+		}
+	}
+	res, rerr := st.serve(ctx, req, next, nil)
+	if rerr == nil && res != nil && !res.IsError {
+		refusal() // report-only: the record alone
+	}
+	return res, rerr
 }
 
 // serve runs one call of next on the calling goroutine and turns an error
@@ -50,7 +95,7 @@ func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next 
 					c.Pass(v)
 					panic(v)
 				}
-				res, err = errorResult(f), nil
+				res, err = st.answer(ctx, f), nil
 			}
 		}
 	}()
@@ -63,10 +108,7 @@ func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next 
 		}
 		return st.failChecking(ctx, req, res, err, filters)
 	case res == nil || !res.IsError || callctx.From(ctx).Passes(res):
-		return res, nil
-	}
-	if _, ok := EnvelopeOf(res); ok {
-		return res, nil // an inner layer's failure
+		return res, nil // a success, or what an inner layer answered or passed on
 	}
 	if refusal, text, ok := helperResult(res); ok {
 		return st.helperFailure(ctx, req, res, refusal, text, filters), nil
@@ -85,7 +127,17 @@ func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, 
 		}
 		return res
 	}
-	return errorResult(f)
+	return st.answer(ctx, f)
+}
+
+// answer returns the error result of f, and records it as the call's
+// answer, so that the outer layers of the same call send it as it is. An
+// answer is known by its identity, never by its envelope, which a result
+// a handler built can carry too (a proxy's).
+func (st *serverState) answer(ctx context.Context, f *filter.Failure) *mcp.CallToolResult {
+	res := errorResult(f)
+	callctx.From(ctx).Pass(res)
+	return res
 }
 
 // The texts with which mcp-go's typed tool helpers (mcp.NewTypedToolHandler,
@@ -140,7 +192,7 @@ func (st *serverState) helperFailure(ctx context.Context, req mcp.CallToolReques
 		callctx.From(ctx).Pass(res)
 		return res
 	}
-	return errorResult(f)
+	return st.answer(ctx, f)
 }
 
 // textOf returns the text blocks of content, one a line.
@@ -189,5 +241,5 @@ func (st *serverState) failChecking(ctx context.Context, req mcp.CallToolRequest
 		c.Pass(err)
 		return res, err
 	}
-	return errorResult(f), nil
+	return st.answer(ctx, f), nil
 }

@@ -510,3 +510,45 @@ func TestCombinedOnOneServer(t *testing.T) {
 		t.Errorf("reported hand-built: %s, records %v; want it untouched and one report-only record", got, recs)
 	}
 }
+
+// TestForwardedEnvelopeIsHandBuilt checks that an error result a handler
+// built itself whose _meta already holds an mcperr envelope, as a proxy
+// forwarding an upstream mcperr server's answer builds it, is a hand-built
+// result like any other, whatever the entry point: masked under
+// MaskHandBuilt, nothing of its text sent, one record.
+func TestForwardedEnvelopeIsHandBuilt(t *testing.T) {
+	forwarded := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res := mcp.NewToolResultError("upstream said: password=" + rolloutSecret)
+		res.Meta = &mcp.Meta{AdditionalFields: map[string]any{filter.MetaKey: map[string]any{
+			"version": 1, "error": true, "code": "NOT_FOUND", "message": "upstream said: password=" + rolloutSecret}}}
+		return res, nil
+	}
+	for _, way := range []string{"middleware", "AddTool", "Wrap"} {
+		t.Run(way, func(t *testing.T) {
+			var log adaptertest.Log
+			s := server.NewMCPServer("proxy", "1.0.0")
+			if err := mcpgo.Install(s, testPipeline(log.Logger(), filter.WithHandBuilt(filter.MaskHandBuilt))); err != nil {
+				t.Fatal(err)
+			}
+			tool := mcp.NewTool("forward")
+			switch way {
+			case "middleware":
+				s.AddTool(tool, forwarded)
+			case "AddTool":
+				if err := mcpgo.AddTool(s, tool, forwarded); err != nil {
+					t.Fatal(err)
+				}
+			case "Wrap":
+				s.AddTool(tool, mcpgo.Wrap(forwarded))
+			}
+			r := call(t, inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION), "forward", nil)
+			env := r.Envelope()
+			if strings.Contains(string(r.Raw), rolloutSecret) || env["code"] != "INTERNAL_ERROR" {
+				t.Errorf("sent %s, want a masked INTERNAL_ERROR", r.Raw)
+			}
+			if recs := log.Records(t); len(recs) != 1 || recs[0]["level"] != "ERROR" || recs[0]["ref"] != env["ref"] {
+				t.Errorf("records %v, want one ERROR with the ref the client read", recs)
+			}
+		})
+	}
+}

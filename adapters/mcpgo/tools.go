@@ -64,7 +64,14 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 		return &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name,
 			Reason: "a tool with this name is already registered on this server; give each tool its own name"}
 	}
-	return register(s, tool, w.handle)
+	if err := register(s, tool, w.handle); err != nil {
+		return err
+	}
+	st.added.Store(tool.Name, &c)
+	if c.settings.ArgumentCheck == 2 {
+		st.someChecks.Store(true)
+	}
+	return nil
 }
 
 // register adds tool to s, turning the SDK's panic for a name that a task

@@ -32,7 +32,6 @@ func WithFilters(filters ...filter.Filter) Option {
 	return func(c *config) { c.filters = append(c.filters[:len(c.filters):len(c.filters)], filters...) }
 }
 
-// newConfig applies opts in order and checks the filters given to fn.
 // WithReportOnly sets report-only mode for one tool or provider, over the
 // server's (filter.WithReportOnly): on, its failures reach the client
 // exactly as without mcperr and are only logged, with what mcperr would
@@ -57,6 +56,17 @@ func WithHandBuilt(h filter.HandBuilt) Option {
 	}
 }
 
+// WithArgumentCheck sets, for one tool, over the server's
+// (filter.WithArgumentCheck), whether its arguments are checked against
+// its input schema before its handler runs: on, arguments that do not fit
+// are refused with VALIDATION_ERROR and the handler does not run. It is
+// for AddTool: given to Wrap or a completion wrapper, which run after the
+// check, it is a definition error.
+func WithArgumentCheck(on bool) Option {
+	return func(c *config) { c.settings = c.settings.Merge(bind.ArgumentCheck(on)) }
+}
+
+// newConfig applies opts in order and checks the filters given to fn.
 func newConfig(fn string, opts []Option) (config, error) {
 	var c config
 	for _, opt := range opts {
@@ -150,6 +160,9 @@ func mustWrapper(fn string, nilHandler bool, opts []Option) *wrapper {
 		panic(&codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs a handler; pass the function to wrap"})
 	}
 	c, err := newConfig(fn, opts)
+	if err == nil {
+		err = bind.CheckNotWrapped("mcpgo", fn, c.settings)
+	}
 	if err != nil {
 		panic(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"strconv"
 
@@ -102,6 +103,17 @@ func goSDKServer(logger *slog.Logger, bare bool, opts ...filter.Option) (*mcp.Se
 			f, err := GetForecast(in.City)
 			return nil, f, err
 		}))
+	placeOrder := func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in struct{ Items []json.RawMessage }
+		_ = json.Unmarshal(req.Params.Arguments, &in) // loosely, as many servers read
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: PlaceOrder(len(in.Items))}}}, nil
+	}
+	placeOrderTool := &mcp.Tool{Name: "place_order", Description: "Places an order.", InputSchema: placeOrderSchema}
+	if bare {
+		s.AddTool(placeOrderTool, placeOrder)
+	} else {
+		register(gosdk.AddRawTool(s, placeOrderTool, placeOrder))
+	}
 	addGoSDKResources(s)
 	// The server's own time limit for every tool call, outermost.
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {

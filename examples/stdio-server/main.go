@@ -10,7 +10,8 @@
 // service), delete_order (FORBIDDEN), ship_order (a business rule), lookup
 // (an internal error with a secret in it and in its hint), replica (a
 // sub-operation's cancellation: an internal error), crash (a panic), slow
-// (a TIMEOUT: the server gives each call CallTimeout), and forecast
+// (a TIMEOUT: the server gives each call CallTimeout), place_order (a
+// nested input schema, arguments read loosely), and forecast
 // (declares an output schema; fails for Atlantis); on mcp-go,
 // forecast_helper is forecast with mcp-go's own NewStructuredToolHandler.
 // Its resources: docs://readme, db://orders (an internal error with a
@@ -22,6 +23,12 @@
 // -bare it runs without mcperr, to compare with what the SDK does alone.
 // With -http 127.0.0.1:0 it serves streamable HTTP instead of stdio, and
 // writes the URL to stderr.
+// With -check-arguments every call's arguments are checked against the
+// tool's input schema before its handler (filter.WithArgumentCheck): an
+// order of place_order with a quantity of "two" is refused with
+// VALIDATION_ERROR instead of placed. With -sdk-validation (mcp-go) the
+// SDK's own server.WithInputSchemaValidation refuses them first, and
+// mcperr answers its refusal the same way.
 // With -report-only it runs mcperr in report-only mode: the client receives
 // what -bare sends, and stderr says, for each failure, what mcperr would
 // have sent.
@@ -53,8 +60,13 @@ func main() {
 	bare := flag.Bool("bare", false, "serve without mcperr, as the SDK behaves alone")
 	reportOnly := flag.Bool("report-only", false, "serve with mcperr in report-only mode: answers as -bare, failures logged with what mcperr would send")
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this address (such as 127.0.0.1:0) instead of stdio")
+	checkArguments := flag.Bool("check-arguments", false, "check each call's arguments against the tool's input schema before its handler")
+	sdkValidation := flag.Bool("sdk-validation", false, "mcp-go only: turn on the SDK's own server.WithInputSchemaValidation")
 	flag.Parse()
 	var opts []filter.Option
+	if *checkArguments {
+		opts = append(opts, filter.WithArgumentCheck(true)) // refuse arguments that do not fit, before the handler
+	}
 	if *reportOnly {
 		opts = append(opts,
 			filter.WithReportOnly(true),                  // change nothing clients receive yet
@@ -79,7 +91,7 @@ func main() {
 		}
 	case "mcpgo":
 		var s *server.MCPServer
-		if s, err = mcpGoServer(logger, *bare, opts...); err == nil {
+		if s, err = mcpGoServer(logger, *bare, *sdkValidation, opts...); err == nil {
 			if *httpAddr != "" {
 				err = serveHTTP(ctx, *httpAddr, server.NewStreamableHTTPServer(s))
 			} else {

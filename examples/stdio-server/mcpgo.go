@@ -75,6 +75,11 @@ func mcpGoTools() []server.ServerTool {
 			Handler: textHandler(func(context.Context, mcp.CallToolRequest) (string, error) { return Crash() })},
 		{Tool: noArgs("quote", "Quotes an exchange rate; the rate limit is always hit."),
 			Handler: textHandler(func(context.Context, mcp.CallToolRequest) (string, error) { return Quote() })},
+		{Tool: mcp.NewToolWithRawSchema("place_order", "Places an order.", placeOrderSchema),
+			Handler: textHandler(func(_ context.Context, req mcp.CallToolRequest) (string, error) {
+				items, _ := req.GetArguments()["items"].([]any) // loosely, as many servers read
+				return PlaceOrder(len(items)), nil
+			})},
 		{Tool: noArgs("slow", "Runs out of time."),
 			Handler: textHandler(func(ctx context.Context, _ mcp.CallToolRequest) (string, error) { return Slow(ctx) })},
 	}
@@ -96,9 +101,17 @@ func forecast(_ context.Context, _ mcp.CallToolRequest, args cityArgs) (Forecast
 
 // mcpGoServer returns the server with every tool, resource and prompt,
 // with mcperr installed first, configured with opts, unless bare.
-func mcpGoServer(logger *slog.Logger, bare bool, opts ...filter.Option) (*server.MCPServer, error) {
+//
+// With sdkValidation the server also has mcp-go's own
+// server.WithInputSchemaValidation, whose refusals, made before any
+// middleware, Install answers as VALIDATION_ERROR too.
+func mcpGoServer(logger *slog.Logger, bare, sdkValidation bool, opts ...filter.Option) (*server.MCPServer, error) {
+	serverOpts := []server.ServerOption{server.WithToolHandlerMiddleware(timeLimit)}
+	if sdkValidation {
+		serverOpts = append(serverOpts, server.WithInputSchemaValidation())
+	}
 	if bare {
-		s := server.NewMCPServer("mcperr-stdio-server", "1.0.0", server.WithToolHandlerMiddleware(timeLimit))
+		s := server.NewMCPServer("mcperr-stdio-server", "1.0.0", serverOpts...)
 		s.AddTools(mcpGoTools()...)
 		s.AddTool(forecastTool, mcp.NewStructuredToolHandler(forecast))
 		s.AddTool(forecastHelperTool, mcp.NewStructuredToolHandler(forecast))
@@ -109,7 +122,7 @@ func mcpGoServer(logger *slog.Logger, bare bool, opts ...filter.Option) (*server
 	if err != nil {
 		return nil, err
 	}
-	s := server.NewMCPServer("mcperr-stdio-server", "1.0.0", server.WithToolHandlerMiddleware(timeLimit))
+	s := server.NewMCPServer("mcperr-stdio-server", "1.0.0", serverOpts...)
 	if err := mcpgo.Install(s, p); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -115,4 +116,18 @@ func GetForecast(city string) (Forecast, error) {
 		return Forecast{}, fmt.Errorf("weather api: 401 for key hunter2")
 	}
 	return Forecast{City: city, TempC: 21.5, Summary: "Sunny"}, nil
+}
+
+// placeOrderSchema is the input schema of place_order: a customer, and
+// items each with a sku and a whole quantity of at least 1.
+var placeOrderSchema = json.RawMessage(`{"type":"object","properties":{` +
+	`"customer":{"type":"string"},` +
+	`"items":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"},"qty":{"type":"integer","minimum":1}},"required":["sku","qty"]}}},` +
+	`"required":["customer","items"]}`)
+
+// PlaceOrder places an order of n items. Its handlers read their arguments
+// loosely, as many servers do: without the check of arguments before the
+// handler (-check-arguments), an order with a quantity of "two" is placed.
+func PlaceOrder(n int) string {
+	return fmt.Sprintf("Order placed: %d items.", n)
 }

@@ -96,6 +96,27 @@ func ReportOnly(on bool) callctx.Settings {
 	return callctx.Settings{ReportOnly: 1}
 }
 
+// ArgumentCheck returns the tool settings of an adapter's
+// WithArgumentCheck(on).
+func ArgumentCheck(on bool) callctx.Settings {
+	if on {
+		return callctx.Settings{ArgumentCheck: 2}
+	}
+	return callctx.Settings{ArgumentCheck: 1}
+}
+
+// CheckNotWrapped returns the definition error of a WithArgumentCheck
+// given to fn, a wrapper of pkg: arguments are checked where the call
+// enters the server, before any wrapped handler, which cannot say
+// otherwise.
+func CheckNotWrapped(pkg, fn string, s callctx.Settings) error {
+	if s.ArgumentCheck == 0 {
+		return nil
+	}
+	return &codes.DefinitionError{Mistake: codes.InvalidOption,
+		Reason: pkg + ".WithArgumentCheck cannot be given to " + pkg + "." + fn + ": arguments are checked where the call enters the server, before a wrapped handler runs; give it to " + pkg + ".AddTool, or filter.WithArgumentCheck to the server's pipeline"}
+}
+
 // HandBuilt returns the tool settings of an adapter's WithHandBuilt(h), or
 // the definition error of a policy that is none of filter's constants.
 func HandBuilt(pkg string, h filter.HandBuilt) (callctx.Settings, error) {

@@ -69,7 +69,17 @@ type Settings struct {
 	// HandBuilt is 1 + the filter.HandBuilt policy of the tool's error
 	// results built by the handler itself.
 	HandBuilt int8
+	// ArgumentCheck is 1 for a tool whose arguments are not checked
+	// before its handler runs, 2 for one whose are.
+	ArgumentCheck int8
 }
+
+// Modes is set by package filter when it is initialised, and never after:
+// for a *filter.Pipeline and the settings of one tool, whether the tool's
+// arguments are checked before its handler runs, and whether its
+// failures are only reported. The adapters ask it before a call, where no
+// failure has reached the pipeline yet.
+var Modes func(pipeline any, tool Settings) (checkArguments, reportOnly bool)
 
 // Merge returns s with the fields that o sets replaced by o's.
 func (s Settings) Merge(o Settings) Settings {
@@ -78,6 +88,9 @@ func (s Settings) Merge(o Settings) Settings {
 	}
 	if o.HandBuilt != 0 {
 		s.HandBuilt = o.HandBuilt
+	}
+	if o.ArgumentCheck != 0 {
+		s.ArgumentCheck = o.ArgumentCheck
 	}
 	return s
 }

@@ -1,0 +1,182 @@
+package gosdk_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
+)
+
+// checkedTool is adaptertest.CheckedTool as go-sdk declares it.
+func checkedTool() *mcp.Tool {
+	return &mcp.Tool{Name: adaptertest.CheckedTool, InputSchema: adaptertest.CheckedSchema}
+}
+
+// checkedHandlers returns a raw and a typed handler of the checked tool,
+// which count the calls that reach them and answer
+// adaptertest.CheckedReply.
+func checkedHandlers(ran *atomic.Int64) (mcp.ToolHandler, mcp.ToolHandlerFor[map[string]any, any]) {
+	reply := func() *mcp.CallToolResult {
+		ran.Add(1)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: adaptertest.CheckedReply}}}
+	}
+	return func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return reply(), nil },
+		func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
+			return reply(), nil, nil
+		}
+}
+
+// TestArgumentCheck checks the check of arguments before the handler, on
+// for the server or for one tool: every case of adaptertest.ArgumentCases
+// gets the same answer, whichever way the tool was added, and the handler
+// does not run for arguments that do not fit.
+func TestArgumentCheck(t *testing.T) {
+	for _, way := range []struct {
+		name string
+		add  func(t *testing.T, s *mcp.Server, ran *atomic.Int64)
+		opts []filter.Option
+	}{
+		{"server, raw tool added with the SDK", func(t *testing.T, s *mcp.Server, ran *atomic.Int64) {
+			raw, _ := checkedHandlers(ran)
+			s.AddTool(checkedTool(), raw)
+		}, []filter.Option{filter.WithArgumentCheck(true)}},
+		{"server, typed tool added with the SDK", func(t *testing.T, s *mcp.Server, ran *atomic.Int64) {
+			_, typed := checkedHandlers(ran)
+			mcp.AddTool(s, checkedTool(), typed)
+		}, []filter.Option{filter.WithArgumentCheck(true)}},
+		{"server, raw tool wrapped", func(t *testing.T, s *mcp.Server, ran *atomic.Int64) {
+			raw, _ := checkedHandlers(ran)
+			s.AddTool(checkedTool(), gosdk.WrapRaw(raw))
+		}, []filter.Option{filter.WithArgumentCheck(true)}},
+		{"tool, AddRawTool", func(t *testing.T, s *mcp.Server, ran *atomic.Int64) {
+			raw, _ := checkedHandlers(ran)
+			must(t, gosdk.AddRawTool(s, checkedTool(), raw, gosdk.WithArgumentCheck(true)))
+		}, nil},
+		{"tool, AddTool", func(t *testing.T, s *mcp.Server, ran *atomic.Int64) {
+			_, typed := checkedHandlers(ran)
+			must(t, gosdk.AddTool(s, checkedTool(), typed, gosdk.WithArgumentCheck(true)))
+		}, nil},
+	} {
+		t.Run(way.name, func(t *testing.T) {
+			var log adaptertest.Log
+			p, err := filter.New(append([]filter.Option{filter.WithLogger(log.Logger())}, way.opts...)...)
+			must(t, err)
+			s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+			must(t, gosdk.Install(s, p))
+			var ran atomic.Int64
+			way.add(t, s, &ran)
+			cs := connect(t, s, "")
+			for _, c := range adaptertest.ArgumentCases() {
+				before := ran.Load()
+				r, _ := call(context.Background(), cs, adaptertest.Case{Tool: adaptertest.CheckedTool, Args: c.Args})
+				adaptertest.CheckRefusal(t, c, r, ran.Load() > before)
+				recs := log.Records(t)
+				if c.Fields != nil && (len(recs) != 1 || recs[0]["level"] == "ERROR" || recs[0]["code"] != "VALIDATION_ERROR") {
+					t.Errorf("%s: records %v, want one VALIDATION_ERROR record below error level", c.Name, recs)
+				}
+				if c.Fields == nil && len(recs) != 0 {
+					t.Errorf("%s: records %v for a success", c.Name, recs)
+				}
+			}
+		})
+	}
+}
+
+// TestArgumentCheckOff checks that the check is off by default and that a
+// tool can turn it off on a server that has it on: the handler answers
+// arguments that do not fit, and a success stays a success.
+func TestArgumentCheckOff(t *testing.T) {
+	for _, way := range []struct {
+		name string
+		opts []filter.Option
+		tool []gosdk.Option
+	}{
+		{"off by default", nil, nil},
+		{"on for the server, off for the tool", []filter.Option{filter.WithArgumentCheck(true)}, []gosdk.Option{gosdk.WithArgumentCheck(false)}},
+	} {
+		t.Run(way.name, func(t *testing.T) {
+			var log adaptertest.Log
+			p, err := filter.New(append([]filter.Option{filter.WithLogger(log.Logger())}, way.opts...)...)
+			must(t, err)
+			s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+			must(t, gosdk.Install(s, p))
+			var ran atomic.Int64
+			raw, _ := checkedHandlers(&ran)
+			must(t, gosdk.AddRawTool(s, checkedTool(), raw, way.tool...))
+			cs := connect(t, s, "")
+			for _, c := range adaptertest.ArgumentCases() {
+				before := ran.Load()
+				r, _ := call(context.Background(), cs, adaptertest.Case{Tool: adaptertest.CheckedTool, Args: c.Args})
+				if r.IsError || ran.Load() != before+1 {
+					t.Errorf("%s: got %s, handler ran %d times, want the handler's success", c.Name, r.Raw, ran.Load()-before)
+				}
+				if recs := log.Records(t); len(recs) != 0 {
+					t.Errorf("%s: records %v, want none", c.Name, recs)
+				}
+			}
+		})
+	}
+}
+
+// TestArgumentCheckReportOnly checks the check in report-only mode: the
+// client receives what the bare SDK sends (the handler runs and succeeds),
+// and one record says what mcperr would have sent.
+func TestArgumentCheckReportOnly(t *testing.T) {
+	var log adaptertest.Log
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithArgumentCheck(true), filter.WithReportOnly(true))
+	must(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	must(t, gosdk.Install(s, p))
+	var ran atomic.Int64
+	raw, _ := checkedHandlers(&ran)
+	s.AddTool(checkedTool(), raw)
+	cs := connect(t, s, "")
+	for _, c := range adaptertest.ArgumentCases() {
+		before := ran.Load()
+		r, _ := call(context.Background(), cs, adaptertest.Case{Tool: adaptertest.CheckedTool, Args: c.Args})
+		if r.IsError || ran.Load() != before+1 || r.Envelope() != nil {
+			t.Errorf("%s: got %s, want the handler's own success", c.Name, r.Raw)
+		}
+		recs := log.Records(t)
+		if c.Fields == nil {
+			if len(recs) != 0 {
+				t.Errorf("%s: records %v for arguments that fit", c.Name, recs)
+			}
+			continue
+		}
+		if len(recs) != 1 || recs[0]["report_only"] != true || recs[0]["code"] != "VALIDATION_ERROR" {
+			t.Errorf("%s: records %v, want one report-only record of the VALIDATION_ERROR mcperr would send", c.Name, recs)
+		}
+	}
+}
+
+// TestArgumentCheckNotForWrap checks that WithArgumentCheck given to Wrap
+// or WrapRaw, which run after the check, is a definition error at
+// start-up that says where to give it.
+func TestArgumentCheckNotForWrap(t *testing.T) {
+	raw, typed := checkedHandlers(new(atomic.Int64))
+	for name, wrap := range map[string]func(){
+		"Wrap":    func() { gosdk.Wrap(typed, gosdk.WithArgumentCheck(true)) },
+		"WrapRaw": func() { gosdk.WrapRaw(raw, gosdk.WithArgumentCheck(false)) },
+	} {
+		func() {
+			defer func() {
+				var de *codes.DefinitionError
+				if err, _ := recover().(error); !errors.As(err, &de) || de.Mistake != codes.InvalidOption {
+					t.Errorf("%s with WithArgumentCheck: panicked with %v, want a *codes.DefinitionError", name, err)
+				} else if want := "give it to gosdk.AddTool"; !strings.Contains(de.Error(), want) {
+					t.Errorf("%s: %v does not say %q", name, de, want)
+				}
+			}()
+			wrap()
+		}()
+	}
+}

@@ -1,0 +1,167 @@
+package mcpgo_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
+)
+
+// checkedTool is adaptertest.CheckedTool as mcp-go declares it.
+func checkedTool() mcp.Tool {
+	return mcp.NewToolWithRawSchema(adaptertest.CheckedTool, "Places an order.", adaptertest.CheckedSchema)
+}
+
+// checkedHandler returns the checked tool's handler, which counts the
+// calls that reach it and answers adaptertest.CheckedReply.
+func checkedHandler(ran *atomic.Int64) server.ToolHandlerFunc {
+	return func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ran.Add(1)
+		return mcp.NewToolResultText(adaptertest.CheckedReply), nil
+	}
+}
+
+// TestArgumentCheck checks the check of arguments before the handler, on
+// for the server or for one tool: every case of adaptertest.ArgumentCases
+// gets the same answer as on go-sdk, whichever way the tool was added,
+// over both transports, and the handler does not run for arguments that
+// do not fit.
+func TestArgumentCheck(t *testing.T) {
+	for _, way := range []struct {
+		name string
+		add  func(t *testing.T, s *server.MCPServer, ran *atomic.Int64)
+		opts []filter.Option
+	}{
+		{"server, tool added with the SDK", func(t *testing.T, s *server.MCPServer, ran *atomic.Int64) {
+			s.AddTool(checkedTool(), checkedHandler(ran))
+		}, []filter.Option{filter.WithArgumentCheck(true)}},
+		{"server, tool wrapped", func(t *testing.T, s *server.MCPServer, ran *atomic.Int64) {
+			s.AddTool(checkedTool(), mcpgo.Wrap(checkedHandler(ran)))
+		}, []filter.Option{filter.WithArgumentCheck(true)}},
+		{"tool, AddTool", func(t *testing.T, s *server.MCPServer, ran *atomic.Int64) {
+			if err := mcpgo.AddTool(s, checkedTool(), checkedHandler(ran), mcpgo.WithArgumentCheck(true)); err != nil {
+				t.Fatal(err)
+			}
+		}, nil},
+	} {
+		for _, transport := range []string{"in-process", "streamable HTTP"} {
+			t.Run(way.name+"/"+transport, func(t *testing.T) {
+				var log adaptertest.Log
+				s := server.NewMCPServer("orders", "1.0.0")
+				if err := mcpgo.Install(s, testPipeline(log.Logger(), way.opts...)); err != nil {
+					t.Fatal(err)
+				}
+				var ran atomic.Int64
+				way.add(t, s, &ran)
+				connect := inProcess
+				if transport != "in-process" {
+					connect = overHTTP
+				}
+				c := connect(t, s, mcp.LATEST_PROTOCOL_VERSION)
+				for _, tc := range adaptertest.ArgumentCases() {
+					before := ran.Load()
+					r := call(t, c, adaptertest.CheckedTool, tc.Args)
+					adaptertest.CheckRefusal(t, tc, r, ran.Load() > before)
+					recs := log.Records(t)
+					if tc.Fields != nil && (len(recs) != 1 || recs[0]["level"] == "ERROR" || recs[0]["code"] != "VALIDATION_ERROR") {
+						t.Errorf("%s: records %v, want one VALIDATION_ERROR record below error level", tc.Name, recs)
+					}
+					if tc.Fields == nil && len(recs) != 0 {
+						t.Errorf("%s: records %v for a success", tc.Name, recs)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestArgumentCheckOff checks that the check is off by default and that a
+// tool can turn it off on a server that has it on: the handler answers
+// arguments that do not fit, and a success stays a success.
+func TestArgumentCheckOff(t *testing.T) {
+	for _, way := range []struct {
+		name string
+		opts []filter.Option
+		tool []mcpgo.Option
+	}{
+		{"off by default", nil, nil},
+		{"on for the server, off for the tool", []filter.Option{filter.WithArgumentCheck(true)}, []mcpgo.Option{mcpgo.WithArgumentCheck(false)}},
+	} {
+		t.Run(way.name, func(t *testing.T) {
+			var log adaptertest.Log
+			s := server.NewMCPServer("orders", "1.0.0")
+			if err := mcpgo.Install(s, testPipeline(log.Logger(), way.opts...)); err != nil {
+				t.Fatal(err)
+			}
+			var ran atomic.Int64
+			if err := mcpgo.AddTool(s, checkedTool(), checkedHandler(&ran), way.tool...); err != nil {
+				t.Fatal(err)
+			}
+			c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+			for _, tc := range adaptertest.ArgumentCases() {
+				before := ran.Load()
+				r := call(t, c, adaptertest.CheckedTool, tc.Args)
+				if r.IsError || ran.Load() != before+1 {
+					t.Errorf("%s: got %s, handler ran %d times, want the handler's success", tc.Name, r.Raw, ran.Load()-before)
+				}
+				if recs := log.Records(t); len(recs) != 0 {
+					t.Errorf("%s: records %v, want none", tc.Name, recs)
+				}
+			}
+		})
+	}
+}
+
+// TestArgumentCheckReportOnly checks the check in report-only mode: the
+// client receives what the bare SDK sends (the handler runs and succeeds),
+// and one record says what mcperr would have sent.
+func TestArgumentCheckReportOnly(t *testing.T) {
+	var log adaptertest.Log
+	s := server.NewMCPServer("orders", "1.0.0")
+	if err := mcpgo.Install(s, testPipeline(log.Logger(), filter.WithArgumentCheck(true), filter.WithReportOnly(true))); err != nil {
+		t.Fatal(err)
+	}
+	var ran atomic.Int64
+	s.AddTool(checkedTool(), checkedHandler(&ran))
+	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	for _, tc := range adaptertest.ArgumentCases() {
+		before := ran.Load()
+		r := call(t, c, adaptertest.CheckedTool, tc.Args)
+		if r.IsError || ran.Load() != before+1 || r.Envelope() != nil {
+			t.Errorf("%s: got %s, want the handler's own success", tc.Name, r.Raw)
+		}
+		recs := log.Records(t)
+		if tc.Fields == nil {
+			if len(recs) != 0 {
+				t.Errorf("%s: records %v for arguments that fit", tc.Name, recs)
+			}
+			continue
+		}
+		if len(recs) != 1 || recs[0]["report_only"] != true || recs[0]["code"] != "VALIDATION_ERROR" {
+			t.Errorf("%s: records %v, want one report-only record of the VALIDATION_ERROR mcperr would send", tc.Name, recs)
+		}
+	}
+}
+
+// TestArgumentCheckNotForWrap checks that WithArgumentCheck given to Wrap
+// or a completion wrapper, which run after the check, is a definition
+// error at start-up that says where to give it.
+func TestArgumentCheckNotForWrap(t *testing.T) {
+	defer func() {
+		var de *codes.DefinitionError
+		if err, _ := recover().(error); !errors.As(err, &de) || de.Mistake != codes.InvalidOption ||
+			!strings.Contains(de.Error(), "give it to mcpgo.AddTool") {
+			t.Errorf("Wrap with WithArgumentCheck: panicked with %v, want a *codes.DefinitionError that says to give it to AddTool", err)
+		}
+	}()
+	mcpgo.Wrap(checkedHandler(new(atomic.Int64)), mcpgo.WithArgumentCheck(true))
+}

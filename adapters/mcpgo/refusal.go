@@ -1,0 +1,81 @@
+package mcpgo
+
+import (
+	"context"
+	"weak"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/callctx"
+)
+
+// hook adds to s the hooks that answer the SDK's own refusal of a call's
+// arguments: server.WithInputSchemaValidation refuses them before any
+// middleware runs, with the validator's text, which can hold the refused
+// value. It adds to the hooks s has, or gives s hooks of its own if it has
+// none.
+func (st *serverState) hook(s *server.MCPServer) {
+	st.self = weak.Make(s)
+	hooks := s.GetHooks()
+	if hooks == nil {
+		hooks = &server.Hooks{}
+		server.WithHooks(hooks)(s)
+	}
+	hooks.AddAfterCallTool(st.afterCallTool)
+	hooks.AddOnError(func(ctx context.Context, _ any, method mcp.MCPMethod, _ any, _ error) {
+		if method == mcp.MethodToolsCall {
+			st.passed.Delete(ctx)
+		}
+	})
+}
+
+// ran records that the call whose context, as the SDK gave it, is ctx
+// reached the middleware, which sent res: an error result it did not
+// answer itself (one a handler built, or any in report-only mode) is left
+// alone by the after-call hook.
+func (st *serverState) ran(ctx context.Context, res *mcp.CallToolResult) {
+	if res != nil && res.IsError && !hasEnvelope(res) {
+		st.passed.Store(ctx, struct{}{})
+	}
+}
+
+// hasEnvelope reports whether res carries an mcperr envelope in its _meta.
+func hasEnvelope(res *mcp.CallToolResult) bool {
+	return res.Meta != nil && res.Meta.AdditionalFields[filter.MetaKey] != nil
+}
+
+// afterCallTool answers, once the SDK has the result of a tools/call, an
+// error result that no handler and no middleware produced (the call did
+// not reach mcperr's middleware) and whose arguments do not fit the tool's
+// input schema: the SDK's refusal of the arguments. The client reads
+// VALIDATION_ERROR naming the fields, as mcperr's own check answers, and
+// one record keeps the call; in report-only mode the record alone. The
+// result is the SDK's own, built for this call, and is filled in place:
+// the hook can change nothing else.
+func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallToolRequest, result any) {
+	res, ok := result.(*mcp.CallToolResult)
+	if !ok || res == nil || !res.IsError || req == nil {
+		return // a success costs a type assertion
+	}
+	if _, ran := st.passed.LoadAndDelete(ctx); ran || hasEnvelope(res) || server.ServerFromContext(ctx) != st.self.Value() {
+		return
+	}
+	refusal := st.checkArguments(ctx, req)
+	if refusal == nil {
+		return // arguments that fit: not a refusal of them
+	}
+	ctx = callctx.With(ctx, st)
+	c := callctx.From(ctx)
+	c.Describe("tools/call", req.Params.Name, "", "", callOf(ctx, req).SessionID)
+	var tool config
+	if added, ok := st.added.Load(req.Params.Name); ok {
+		tool = *added.(*config)
+	}
+	c.Settings = c.Settings.Merge(tool.settings)
+	f := st.p.Handle(ctx, callOf(ctx, req), refusal, tool.filters...)
+	if f != nil && !f.ReportOnly {
+		*res = *errorResult(f)
+	}
+}
