@@ -180,3 +180,46 @@ func TestArgumentCheckNotForWrap(t *testing.T) {
 		}()
 	}
 }
+
+// BenchmarkArgumentCheck measures a successful call of
+// adaptertest.CheckedTool through a real client and server, with arguments
+// that fit: a raw tool with the SDK alone (no check), a typed tool, which
+// the SDK itself validates, and each with mcperr's check on.
+//
+//	go test -run='^$' -bench=ArgumentCheck -benchmem ./adapters/gosdk
+func BenchmarkArgumentCheck(b *testing.B) {
+	var ran atomic.Int64
+	raw, typed := checkedHandlers(&ran)
+	checked, err := filter.New(filter.WithArgumentCheck(true))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name  string
+		setup func(*mcp.Server)
+	}{
+		{"raw, SDK alone", func(s *mcp.Server) { s.AddTool(checkedTool(), raw) }},
+		{"raw, Install+WithArgumentCheck", func(s *mcp.Server) {
+			orPanic(gosdk.Install(s, checked))
+			s.AddTool(checkedTool(), raw)
+		}},
+		{"typed, SDK's own validation", func(s *mcp.Server) { mcp.AddTool(s, checkedTool(), typed) }},
+		{"typed, Install+WithArgumentCheck", func(s *mcp.Server) {
+			orPanic(gosdk.Install(s, checked))
+			mcp.AddTool(s, checkedTool(), typed)
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil)
+			bc.setup(s)
+			cs := connect(b, s, "")
+			params := &mcp.CallToolParams{Name: adaptertest.CheckedTool, Arguments: adaptertest.ArgumentCases()[0].Args}
+			b.ReportAllocs()
+			for b.Loop() {
+				if res, err := cs.CallTool(context.Background(), params); err != nil || res.IsError {
+					b.Fatalf("call failed: %v %v", res, err)
+				}
+			}
+		})
+	}
+}

@@ -72,7 +72,10 @@ type toolEntry struct {
 //     middleware knows the schemas of the tools added with AddTool and
 //     AddRawTool, and learns the others from the tools/list results that
 //     clients ask for, or, for a tool no client listed, from the server's
-//     own tools/list handler, asked once the call has failed.
+//     own tools/list handler, asked once the call has failed;
+//   - with filter.WithArgumentCheck or a tool's WithArgumentCheck, the same
+//     for every call's arguments, checked before the handler, which does not
+//     run when they do not fit.
 //
 // A resources/read, prompts/get or completion/complete that fails becomes a
 // JSON-RPC error with the message the pipeline chose, the code the MCP

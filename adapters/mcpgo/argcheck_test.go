@@ -165,3 +165,45 @@ func TestArgumentCheckNotForWrap(t *testing.T) {
 	}()
 	mcpgo.Wrap(checkedHandler(new(atomic.Int64)), mcpgo.WithArgumentCheck(true))
 }
+
+// BenchmarkArgumentCheck measures a successful call of
+// adaptertest.CheckedTool through a real client and server in process, with
+// arguments that fit: with the SDK alone (no check), with mcp-go's own
+// server.WithInputSchemaValidation, with mcperr installed and its check
+// off, and on.
+//
+//	go test -run='^$' -bench=ArgumentCheck -benchmem ./adapters/mcpgo
+func BenchmarkArgumentCheck(b *testing.B) {
+	var ran atomic.Int64
+	for _, bc := range []struct {
+		name string
+		opts []server.ServerOption
+		p    []filter.Option
+		bare bool
+	}{
+		{"SDK alone", nil, nil, true},
+		{"SDK's WithInputSchemaValidation", []server.ServerOption{server.WithInputSchemaValidation()}, nil, true},
+		{"Install", nil, nil, false},
+		{"Install+WithArgumentCheck", nil, []filter.Option{filter.WithArgumentCheck(true)}, false},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			s := server.NewMCPServer("bench", "1.0.0", bc.opts...)
+			if !bc.bare {
+				if err := mcpgo.Install(s, testPipeline(new(adaptertest.Log).Logger(), bc.p...)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			s.AddTool(checkedTool(), checkedHandler(&ran))
+			c := inProcess(b, s, mcp.LATEST_PROTOCOL_VERSION)
+			req := mcp.CallToolRequest{}
+			req.Params.Name = adaptertest.CheckedTool
+			req.Params.Arguments = adaptertest.ArgumentCases()[0].Args
+			b.ReportAllocs()
+			for b.Loop() {
+				if res, err := c.CallTool(context.Background(), req); err != nil || res.IsError {
+					b.Fatalf("call failed: %v %v", res, err)
+				}
+			}
+		})
+	}
+}
