@@ -64,6 +64,27 @@ func ArgumentCases() []ArgumentCase {
 	}
 }
 
+// RunArgumentCases calls CheckedTool with each of ArgumentCases through
+// call, on a server whose argument check is on, whose handler counts its
+// calls in ran and which logs into log, and checks each answer
+// (CheckRefusal) and its records: one below error level for a refusal,
+// none for a success. ran is read after each call; every call is made
+// before the next starts.
+func RunArgumentCases(t testing.TB, call func(args map[string]any) Result, ran func() int64, log *Log) {
+	t.Helper()
+	for _, c := range ArgumentCases() {
+		before := ran()
+		CheckRefusal(t, c, call(c.Args), ran() > before)
+		recs := log.Records(t)
+		if c.Fields != nil && (len(recs) != 1 || recs[0]["level"] == "ERROR" || recs[0]["code"] != "VALIDATION_ERROR") {
+			t.Errorf("%s: records %v, want one VALIDATION_ERROR record below error level", c.Name, recs)
+		}
+		if c.Fields == nil && len(recs) != 0 {
+			t.Errorf("%s: records %v for a success", c.Name, recs)
+		}
+	}
+}
+
 // CheckRefusal checks r, the answer to c on a server whose argument check
 // is on: the refusal with exactly the fields and texts of c, no value, and
 // ran false; or, for arguments that fit, the handler's own reply.
