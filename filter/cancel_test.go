@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/toolerr"
 )
 
 // endedAs returns ctx, or a context derived from it that has ended the way
@@ -61,6 +62,50 @@ func TestOnlyTheRequestsOwnContextIsTheClients(t *testing.T) {
 			}
 			if tc.code == codes.InternalError && (f.Envelope.Message != masked(f.Envelope.Ref) || f.Envelope.Retryable) {
 				t.Errorf("a sub-operation's failure: %+v, want the masked text, not retryable", f.Envelope)
+			}
+		})
+	}
+}
+
+// TestRequestsEndBeforeFilters checks that the end of the request's own
+// context is decided before any filter runs: a sentinel filter of the
+// application's (sql.ErrNoRows as NOT_FOUND) never sees the failure of a
+// cancelled or timed-out request, which is CANCELLED or TIMEOUT whatever
+// the error; a panic and a public error keep their answers; and while the
+// request is alive the filter answers as ever.
+func TestRequestsEndBeforeFilters(t *testing.T) {
+	call := filter.Call{Tool: "get_order", RequestID: "7"}
+	noRows := errors.New("sql: no rows in result set")
+	seen := 0
+	counting := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		seen++
+		return nil, nil
+	})
+	sentinel := filter.Is(noRows, filter.Response{Code: codes.NotFound, Message: "No such order."})
+	cancelled := endedAs(context.Background(), context.Canceled)
+	for _, tc := range []struct {
+		name    string
+		ctx     context.Context
+		err     error
+		code    codes.Code
+		filters int // how many times the filters ran
+	}{
+		{"a sentinel on a cancelled request", cancelled, fmt.Errorf("get order: %w", noRows), codes.Cancelled, 0},
+		{"a sentinel on a timed-out request", endedAs(context.Background(), context.DeadlineExceeded), noRows, codes.Timeout, 0},
+		{"a driver's own error on a cancelled request", cancelled, errors.New("driver: bad connection"), codes.Cancelled, 0},
+		{"a ToolError on a cancelled request keeps its words", cancelled, toolerr.New("Stopped: nothing was changed."), codes.ToolFailed, 1},
+		{"a panic on a cancelled request is masked", cancelled, &filter.PanicError{Value: "boom"}, codes.InternalError, 1},
+		{"a sentinel while the request is alive", context.Background(), noRows, codes.NotFound, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			seen = 0
+			h := newHarness(t, filter.WithGlobalFilters(counting, sentinel))
+			f := h.handle(t, tc.ctx, call, tc.err)
+			if f.Envelope.Code != tc.code || seen != tc.filters {
+				t.Errorf("code %s, the filters ran %d times; want %s and %d", f.Envelope.Code, seen, tc.code, tc.filters)
+			}
+			if recs := h.records(t); len(recs) != 1 {
+				t.Errorf("records %v, want one", recs)
 			}
 		})
 	}

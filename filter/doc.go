@@ -21,8 +21,9 @@
 //   - a ToolError: its message exactly as written, its code, hint and retry
 //     advice;
 //   - a domain error: its code, its public message and public details;
-//   - a cancelled context or exceeded deadline: CANCELLED or TIMEOUT,
-//     retryable, the TIMEOUT text ending with its ref;
+//   - any other failure of a request whose own context is cancelled or
+//     past its deadline: CANCELLED or TIMEOUT, retryable, the TIMEOUT text
+//     ending with its ref, decided before any filter runs;
 //   - an error of a call whose arguments do not fit the tool's input
 //     schema, as the adapter checks them: VALIDATION_ERROR naming the
 //     fields, never their values;

@@ -73,19 +73,22 @@ func New(opts ...Option) (*Pipeline, error) {
 // The filters run in one order: filters (those given to the tool, resource
 // or prompt where it was registered), then the global filters, then the
 // built-in mapping; in each list the first is outermost. The first filter
-// that answers decides. A filter that panics, or answers with an empty
+// that answers decides. A request whose own context has ended is answered
+// before any filter runs (see the mapping below), so that no filter needs
+// to check ctx.Err(). A filter that panics, or answers with an empty
 // message, is recovered and the request reported as an internal error.
 //
 // The built-in mapping:
 //
 //   - a public error (a ToolError, a domain error): its code, message,
 //     details and retry advice, and a ToolError's hint;
-//   - the request's own context cancelled or past its deadline, with
-//     context.Canceled or context.DeadlineExceeded in the chain: CANCELLED
-//     (retryable, no ref) or TIMEOUT (a server error, retryable, its text
-//     ending with its ref), as ctx.Err() says. A cancellation or deadline
-//     of another context, such as a sub-operation's while the request is
-//     alive, is an internal error like any other;
+//   - the request's own context cancelled or past its deadline, decided
+//     before any filter runs, whatever the error but a panic or a public
+//     error: CANCELLED (retryable, no ref) or TIMEOUT (a server error,
+//     retryable, its text ending with its ref), as ctx.Err() says. A
+//     cancellation or deadline of another context, such as a
+//     sub-operation's while the request is alive, is an internal error
+//     like any other;
 //   - an error of a call whose arguments do not fit the tool's input schema,
 //     as the adapter says: VALIDATION_ERROR naming the fields, never their
 //     values; the record keeps the error;
@@ -151,8 +154,10 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 		r = Response{Code: codes.ToolFailed, Message: hb.Text}
 	default:
 		var ok bool
-		if r, ok = p.runFilters(ctx, h, filters); !ok {
-			r = p.mapSafely(ctx, h)
+		if r, ok = p.ended(ctx, h); !ok {
+			if r, ok = p.runFilters(ctx, h, filters); !ok {
+				r = p.mapSafely(ctx, h)
+			}
 		}
 	}
 	f = p.finish(ctx, h, &r)
@@ -326,20 +331,6 @@ func (p *Pipeline) mapError(ctx context.Context, h *handling) Response {
 		h.public = pub
 		return r
 	}
-	if f.canceled || f.deadline {
-		// Only the request's own context makes a cancellation or a timeout
-		// the client's to know of: a sub-operation's context, cancelled or
-		// past its deadline while the request is alive, is a server
-		// failure like any other, masked below.
-		switch requestErr(ctx) {
-		case context.Canceled:
-			h.ownText = true
-			return Response{Code: codes.Cancelled, Message: cancelledText(h.call)}
-		case context.DeadlineExceeded:
-			h.ownText = true
-			return Response{Code: codes.Timeout, Message: timeoutText(h.call)}
-		}
-	}
 	if v := refused(ctx); v != nil {
 		// The call failed and its arguments do not fit the tool's schema:
 		// the client's failure, which it can correct. The record keeps the
@@ -348,6 +339,37 @@ func (p *Pipeline) mapError(ctx context.Context, h *handling) Response {
 		return Response{Code: v.ErrorCode(), Message: v.PublicMessage(), Details: v.PublicDetails()}
 	}
 	return p.internal(h)
+}
+
+// ended answers the failure of a request whose own context is done, before
+// any filter runs, so that no filter, a pack's or the application's, needs
+// to ask: CANCELLED or TIMEOUT, as ctx.Err() says, whatever the error (a
+// driver's, a sentinel) says of the moment the request ended. A panic and
+// a public error, whose words are deliberate, are answered as ever; so is
+// any failure while the request is alive, a sub-operation's cancelled
+// context included.
+func (p *Pipeline) ended(ctx context.Context, h *handling) (r Response, ok bool) {
+	done := requestErr(ctx)
+	if done != context.Canceled && done != context.DeadlineExceeded {
+		return Response{}, false
+	}
+	defer func() {
+		if recover() != nil {
+			r, ok = Response{}, false // an As or Is method that panics: the mapping masks it
+		}
+	}()
+	f := h.facts
+	if f.custom {
+		f = slowFacts(h.err)
+	}
+	if f.panicked || f.public != nil {
+		return Response{}, false
+	}
+	h.ownText = true
+	if done == context.Canceled {
+		return Response{Code: codes.Cancelled, Message: cancelledText(h.call)}, true
+	}
+	return Response{Code: codes.Timeout, Message: timeoutText(h.call)}, true
 }
 
 // requestErr returns the error of the request's own context, which is

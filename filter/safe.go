@@ -1,7 +1,6 @@
 package filter
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,8 +52,6 @@ type chainFacts struct {
 	panicked  bool                // a *PanicError is in the chain
 	public    toolerr.PublicError // the first public error
 	valuer    slog.LogValuer      // the first error with a log view
-	canceled  bool                // context.Canceled is in the chain
-	deadline  bool                // context.DeadlineExceeded is in the chain
 	custom    bool                // an error has an As or Is method of its own
 	formatter error               // the first fmt.Formatter, whose %+v may hold a stack
 }
@@ -104,12 +101,6 @@ func scan(err error) (f chainFacts, reason string) {
 
 // note records what e is.
 func (f *chainFacts) note(e error) {
-	switch e {
-	case context.Canceled:
-		f.canceled = true
-	case context.DeadlineExceeded:
-		f.deadline = true
-	}
 	if _, ok := e.(*PanicError); ok {
 		f.panicked = true
 	}
@@ -148,8 +139,6 @@ func slowFacts(err error) chainFacts {
 	if errors.As(err, &pub) {
 		f.public = pub
 	}
-	f.canceled = errors.Is(err, context.Canceled)
-	f.deadline = errors.Is(err, context.DeadlineExceeded)
 	var val *domain.Validation
 	var lv interface {
 		error

@@ -58,10 +58,9 @@
 // # The request's own end
 //
 // A Canceled or DeadlineExceeded status that comes while the request's own
-// context is done is the request's, not the backend's: the filter hands
-// the pipeline the error joined with the context's error, and the pipeline
-// answers as it does for every request that ends, CANCELLED or TIMEOUT
-// with its own text. While the request is alive, the same codes are the
+// context is done is the request's, not the backend's: the pipeline
+// answers it, as every failure of a request that ends, with CANCELLED or
+// TIMEOUT in its own text, before any filter runs. While the request is alive, the same codes are the
 // backend's (or a deadline the tool set on its call) and map as above.
 //
 // # What is never sent

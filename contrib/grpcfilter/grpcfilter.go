@@ -81,11 +81,6 @@ func (g *grpcFilter) Catch(ctx context.Context, _ filter.Call, err error) (*filt
 		return nil, nil
 	}
 	code := st.Code()
-	if code == grpccodes.Canceled || code == grpccodes.DeadlineExceeded {
-		if done := ctx.Err(); done != nil {
-			return nil, requestEnded(err, done)
-		}
-	}
 	m, ok := mappings[code]
 	if !ok {
 		m = mappings[grpccodes.Unknown]
@@ -109,17 +104,6 @@ func (g *grpcFilter) Catch(ctx context.Context, _ filter.Call, err error) (*filt
 		}
 	}
 	return r, nil
-}
-
-// requestEnded returns err joined with done, the error of the request's
-// own context, so that the pipeline finds the context's error in the
-// chain and answers as it does for a request that ends. An err that holds
-// a context error already is returned as it is.
-func requestEnded(err, done error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return fmt.Errorf("%w (the request ended: %w)", err, done)
 }
 
 // mapping is how one gRPC code is answered.

@@ -50,11 +50,10 @@
 //
 // # The request's own end
 //
-// A timeout while the request's own context is done is the request's end,
-// which the pipeline answers (TIMEOUT or CANCELLED, with its own text): the
-// filter passes on an error that holds a context error, and hands the
-// pipeline any other timeout joined with the context's error. While the
-// request is alive, a timeout is the tool's own deadline for a call it
+// A failure while the request's own context is done is the request's end,
+// which the pipeline answers (TIMEOUT or CANCELLED, with its own text)
+// before any filter runs: the filter never sees it. While the request is
+// alive, a timeout is the tool's own deadline for a call it
 // made, and reads as TIMEOUT with the sentence above, which names the
 // service the tool depends on; the database, gRPC and HTTP packs answer
 // their timeouts with TIMEOUT too.

@@ -3,7 +3,6 @@ package osfilter
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"net"
 	"os"
@@ -37,14 +36,6 @@ const (
 // catch answers err as the package documentation's table says.
 func catch(ctx context.Context, _ filter.Call, err error) (*filter.Response, error) {
 	if timedOut(err) {
-		if done := ctx.Err(); done != nil {
-			// The request itself has ended: its end is the pipeline's to
-			// answer, which it does when the chain holds a context error.
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return nil, nil
-			}
-			return nil, fmt.Errorf("%w (the request ended: %w)", err, done)
-		}
 		return answer(codes.Timeout, textTimeout, true, 0), nil
 	}
 	var op *net.OpError

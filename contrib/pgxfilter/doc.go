@@ -120,10 +120,9 @@
 //     not one of its own; the next use of that connection is answered
 //     (pgconn.ErrConnClosed).
 //   - Every error while the request's own context is done: the pipeline
-//     answers it as the call being cancelled or out of time. A statement
-//     cancelled with its context can come back from the server as 57014;
-//     the filter hands it on joined with the context's error, so the
-//     pipeline still finds the request's end in the chain.
+//     answers it as the call being cancelled or out of time before any
+//     filter runs, a statement cancelled with its context that comes back
+//     from the server as 57014 included.
 //
 // A missing row reads the same as in the sqlfilter and sqlitefilter
 // packs: "Record not found.", or "Order not found." with the details

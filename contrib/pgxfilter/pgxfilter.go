@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -54,18 +53,12 @@ type pgxFilter struct {
 }
 
 // Catch answers err if it is, or wraps, an error the package documentation
-// lists, and passes every other error on.
-func (f *pgxFilter) Catch(ctx context.Context, call filter.Call, err error) (*filter.Response, error) {
+// lists, and passes every other error on. A request whose own context has
+// ended never reaches it: the pipeline answers CANCELLED or TIMEOUT first.
+func (f *pgxFilter) Catch(_ context.Context, call filter.Call, err error) (*filter.Response, error) {
 	r := f.answer(call.Tool, err)
 	if r == nil {
 		return nil, nil
-	}
-	if ctx != nil {
-		if done := ctx.Err(); done != nil {
-			// The request itself ended: the pipeline answers CANCELLED or
-			// TIMEOUT, whatever the database said meanwhile.
-			return nil, requestEnded(err, done)
-		}
 	}
 	return r, nil
 }
@@ -211,15 +204,4 @@ func unavailable(msg string) *filter.Response {
 func retryable(code codes.Code, msg string, after time.Duration) *filter.Response {
 	yes := true
 	return &filter.Response{Code: code, Message: msg, Retryable: &yes, RetryAfter: after}
-}
-
-// requestEnded returns err joined with done, the error of the request's
-// own context, so that the pipeline finds the context's error in the chain
-// and answers as it does for a request that ends; nil, to pass err on as
-// it is, if it holds a context error already.
-func requestEnded(err, done error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return nil
-	}
-	return fmt.Errorf("%w (the request ended: %w)", err, done)
 }

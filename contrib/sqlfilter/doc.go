@@ -49,9 +49,8 @@
 //     value to find, and an application closes its pool only as it stops:
 //     masked the same way.
 //   - Every error while the request's own context is done: the pipeline
-//     answers it as the call being cancelled or out of time. An error the
-//     pack would have answered is passed on joined with the context's
-//     error, so that the pipeline finds it in the chain.
+//     answers it as the call being cancelled or out of time before any
+//     filter runs.
 //
 // The drivers' own errors (constraint violations, lock timeouts, lost
 // connections) are the business of the driver's pack: sqlitefilter for

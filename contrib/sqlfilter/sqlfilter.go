@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/mcperr/mcperr/codes"
@@ -48,20 +47,12 @@ type sqlFilter struct {
 }
 
 // Catch answers sql.ErrNoRows, sql.ErrConnDone and driver.ErrBadConn, and
-// passes every other error on.
-//
-// While the request's own context is done, it answers nothing: it passes
-// on the error it would have answered joined with the context's error, so
-// that the pipeline answers CANCELLED or TIMEOUT.
-func (f *sqlFilter) Catch(ctx context.Context, call filter.Call, err error) (*filter.Response, error) {
+// passes every other error on. A request whose own context has ended never
+// reaches it: the pipeline answers CANCELLED or TIMEOUT first.
+func (f *sqlFilter) Catch(_ context.Context, call filter.Call, err error) (*filter.Response, error) {
 	r := f.answer(call.Tool, err)
 	if r == nil {
 		return nil, nil
-	}
-	if ctx != nil {
-		if done := ctx.Err(); done != nil {
-			return nil, requestEnded(err, done)
-		}
 	}
 	return r, nil
 }
@@ -88,14 +79,4 @@ func (f *sqlFilter) notFound(tool string) *filter.Response {
 	}
 	return &filter.Response{Code: codes.NotFound, Message: name + " not found.",
 		Details: map[string]any{"resourceType": name}}
-}
-
-// requestEnded returns err joined with done, the error of the request's
-// own context, so that the pipeline finds the context's error in the
-// chain; nil, passing err on as it is, when the chain holds it already.
-func requestEnded(err, done error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return nil
-	}
-	return fmt.Errorf("%w (the request ended: %w)", err, done)
 }

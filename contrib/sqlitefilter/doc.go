@@ -92,9 +92,7 @@
 // application's own...), which the built-in mapping masks as
 // INTERNAL_ERROR with a ref; and every error while the request's own
 // context is done, which the pipeline answers as the call being cancelled
-// or out of time (an error the pack would have answered is passed on
-// joined with the context's error, so that the pipeline finds it in the
-// chain).
+// or out of time before any filter runs.
 //
 // database/sql's other errors, such as sql.ErrConnDone, are sqlfilter's.
 package sqlitefilter

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -62,21 +61,12 @@ type sqliteFilter struct {
 
 // Catch answers the *sqlite.Error in err's chain by its extended result
 // code, and sql.ErrNoRows as a missing record of the tool called, and
-// passes every other error on.
-//
-// While the request's own context is done, it answers nothing: it passes
-// on the error it would have answered joined with the context's error, so
-// that the pipeline answers CANCELLED or TIMEOUT, whatever the database
-// said meanwhile.
-func (f *sqliteFilter) Catch(ctx context.Context, call filter.Call, err error) (*filter.Response, error) {
+// passes every other error on. A request whose own context has ended never
+// reaches it: the pipeline answers CANCELLED or TIMEOUT first.
+func (f *sqliteFilter) Catch(_ context.Context, call filter.Call, err error) (*filter.Response, error) {
 	r := f.answer(call.Tool, err)
 	if r == nil {
 		return nil, nil
-	}
-	if ctx != nil {
-		if done := ctx.Err(); done != nil {
-			return nil, requestEnded(err, done)
-		}
 	}
 	return r, nil
 }
@@ -143,16 +133,6 @@ func (f *sqliteFilter) notFound(tool string) *filter.Response {
 	}
 	return &filter.Response{Code: codes.NotFound, Message: name + " not found.",
 		Details: map[string]any{"resourceType": name}}
-}
-
-// requestEnded returns err joined with done, the error of the request's
-// own context, so that the pipeline finds the context's error in the
-// chain; nil, passing err on as it is, when the chain holds it already.
-func requestEnded(err, done error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return nil
-	}
-	return fmt.Errorf("%w (the request ended: %w)", err, done)
 }
 
 // constraint returns the application's answer to the constraint SQLite
