@@ -148,8 +148,7 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	}
 	cause := r.GetError()
 	if me, ok := cause.(*mappedError); ok {
-		fill(r, me)
-		return res, nil
+		return answered(r, me), nil
 	}
 	if callctx.From(ctx).Passes(cause) || callctx.From(ctx).Passes(r) {
 		return res, nil
@@ -166,7 +165,7 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		m = st.mapError(ctx, req, cause)
 	}
 	if m != nil {
-		fill(r, m)
+		return answered(r, m), nil
 	}
 	return res, nil
 }

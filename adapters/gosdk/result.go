@@ -184,6 +184,17 @@ type resultParts struct {
 	env     filter.Envelope
 }
 
+// answered returns a copy of r, a result the handler or the SDK built, made
+// the error result of m: r itself is never written into, so that a
+// handler that returns one shared value gets a ref, a record and an answer
+// of its own for each failure. The copy keeps what the SDK set in r that
+// is not the failure's.
+func answered(r *mcp.CallToolResult, m *mappedError) *mcp.CallToolResult {
+	cp := *r
+	fill(&cp, m)
+	return &cp
+}
+
 // errorResult returns a new error result for m.
 func errorResult(m *mappedError) *mcp.CallToolResult {
 	r := &mcp.CallToolResult{}

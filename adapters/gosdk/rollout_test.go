@@ -591,3 +591,59 @@ func TestForwardedEnvelopeIsHandBuilt(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedHandBuiltResult checks that mcperr never writes into a result
+// the handler returned: a shared hand-built error result, masked under
+// MaskHandBuilt on every entry point, answers each call with a ref of its
+// own and one record each, and stays as the handler built it.
+func TestSharedHandBuiltResult(t *testing.T) {
+	for _, way := range []string{viaMiddleware + "/raw", viaMiddleware + "/typed", viaAddTool, viaWrap} {
+		t.Run(way, func(t *testing.T) {
+			// The error result the handler keeps, as some servers keep one
+			// in a package-level value, and returns on every failure.
+			shared := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "backend down: password=" + rolloutSecret}}}
+			raw := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return shared, nil }
+			typed := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+				return shared, nil, nil
+			}
+			var log adaptertest.Log
+			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithHandBuilt(filter.MaskHandBuilt))
+			must(t, err)
+			s := mcp.NewServer(&mcp.Implementation{Name: "shared", Version: "1.0.0"}, nil)
+			must(t, gosdk.Install(s, p))
+			tool := &mcp.Tool{Name: "backend", InputSchema: adaptertest.EmptySchema}
+			switch way {
+			case viaMiddleware + "/raw":
+				s.AddTool(tool, raw)
+			case viaMiddleware + "/typed":
+				mcp.AddTool(s, &mcp.Tool{Name: "backend"}, typed)
+			case viaAddTool:
+				must(t, gosdk.AddRawTool(s, tool, raw))
+			case viaWrap:
+				s.AddTool(tool, gosdk.WrapRaw(raw))
+			}
+			cs := connect(t, s, "")
+			var refs []string
+			for range 2 {
+				got, res := wire(t, cs, rolloutCall{tool: "backend"})
+				env, _ := gosdk.EnvelopeOf(res)
+				if env.Code != codes.InternalError || strings.Contains(got, rolloutSecret) {
+					t.Fatalf("sent %s, want a masked INTERNAL_ERROR", got)
+				}
+				recs := log.Records(t)
+				if len(recs) != 1 || recs[0]["ref"] != env.Ref {
+					t.Errorf("records %v, want one with the ref %s the client read", recs, env.Ref)
+				}
+				refs = append(refs, env.Ref)
+			}
+			if refs[0] == refs[1] {
+				t.Errorf("both calls answered with the ref %s", refs[0])
+			}
+			// The SDK itself may add its own _meta keys; mcperr adds nothing.
+			if len(shared.Content) != 1 || shared.Meta[filter.MetaKey] != nil || shared.StructuredContent != nil ||
+				shared.Content[0].(*mcp.TextContent).Text != "backend down: password="+rolloutSecret || shared.GetError() != nil {
+				t.Errorf("the handler's own result was written into: %+v", shared)
+			}
+		})
+	}
+}

@@ -269,11 +269,11 @@ func wrapRaw(h mcp.ToolHandler, b *binding) mcp.ToolHandler {
 			return res, nil
 		case res.GetError() != nil:
 			if m := b.fail(ctx, st, req, res.GetError(), false); m != nil {
-				fill(res, m)
+				return answered(res, m), nil
 			}
 		default:
 			if m := st.handBuilt(ctx, req, res, b.filters); m != nil {
-				fill(res, m)
+				return answered(res, m), nil
 			}
 		}
 		return res, nil

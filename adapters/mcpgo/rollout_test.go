@@ -552,3 +552,50 @@ func TestForwardedEnvelopeIsHandBuilt(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedHandBuiltResult checks that mcperr never writes into a result
+// the handler returned: a shared hand-built error result, masked under
+// MaskHandBuilt on every entry point, answers each call with a ref of its
+// own and one record each, and stays as the handler built it.
+func TestSharedHandBuiltResult(t *testing.T) {
+	for _, way := range []string{"middleware", "AddTool", "Wrap"} {
+		t.Run(way, func(t *testing.T) {
+			shared := mcp.NewToolResultError("backend down: password=" + rolloutSecret)
+			h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return shared, nil }
+			var log adaptertest.Log
+			s := server.NewMCPServer("shared", "1.0.0")
+			if err := mcpgo.Install(s, testPipeline(log.Logger(), filter.WithHandBuilt(filter.MaskHandBuilt))); err != nil {
+				t.Fatal(err)
+			}
+			switch way {
+			case "middleware":
+				s.AddTool(mcp.NewTool("backend"), h)
+			case "AddTool":
+				if err := mcpgo.AddTool(s, mcp.NewTool("backend"), h); err != nil {
+					t.Fatal(err)
+				}
+			case "Wrap":
+				s.AddTool(mcp.NewTool("backend"), mcpgo.Wrap(h))
+			}
+			c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+			var refs []any
+			for range 2 {
+				r := call(t, c, "backend", nil)
+				env := r.Envelope()
+				if env["code"] != "INTERNAL_ERROR" || strings.Contains(string(r.Raw), rolloutSecret) {
+					t.Fatalf("sent %s, want a masked INTERNAL_ERROR", r.Raw)
+				}
+				if recs := log.Records(t); len(recs) != 1 || recs[0]["ref"] != env["ref"] {
+					t.Errorf("records %v, want one with the ref %v the client read", recs, env["ref"])
+				}
+				refs = append(refs, env["ref"])
+			}
+			if refs[0] == refs[1] {
+				t.Errorf("both calls answered with the ref %v", refs[0])
+			}
+			if len(shared.Content) != 1 || shared.Meta != nil || shared.Content[0].(mcp.TextContent).Text != "backend down: password="+rolloutSecret {
+				t.Errorf("the handler's own result was written into: %+v", shared)
+			}
+		})
+	}
+}
