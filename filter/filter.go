@@ -5,6 +5,8 @@ import (
 	"errors"
 	"maps"
 	"slices"
+
+	"github.com/mcperr/mcperr/codes"
 )
 
 // Filter is an exception filter: it decides what the client receives for an
@@ -35,13 +37,26 @@ func (f Func) Catch(ctx context.Context, call Call, err error) (*Response, error
 //	})
 //
 // fn receives the matched error and returns like Filter.Catch; returning nil
-// and nil passes on the whole original error.
+// and nil passes on the whole original error. A nil fn makes a filter that
+// WithGlobalFilters and the adapters' WithFilters refuse with a definition
+// error that names Catch.
 func Catch[E error](fn func(ctx context.Context, call Call, err E) (*Response, error)) Filter {
 	if fn == nil {
-		return nil
+		return misdefined{&codes.DefinitionError{Mistake: codes.NilValue,
+			Reason: "filter.Catch needs a function that answers the error type it catches"}}
 	}
 	return typed[E](fn)
 }
+
+// misdefined is a Filter that Catch or Is could not build: it answers
+// nothing, and every place that takes a filter refuses it at start-up with
+// its definition error, which names the mistake where it was made.
+type misdefined struct{ err *codes.DefinitionError }
+
+func (misdefined) Catch(context.Context, Call, error) (*Response, error) { return nil, nil }
+
+// DefinitionError returns the mistake the filter was built with.
+func (m misdefined) DefinitionError() error { return m.err }
 
 type typed[E error] func(ctx context.Context, call Call, err E) (*Response, error)
 
@@ -60,11 +75,17 @@ func (t typed[E]) Catch(ctx context.Context, call Call, err error) (*Response, e
 //	filter.Is(sql.ErrNoRows, filter.Response{Code: codes.NotFound, Message: "No such order."})
 //
 // The Response is copied when Is is called; each answer is a copy of it.
-// Is returns nil, which WithGlobalFilters and the adapters' WithFilters
-// refuse with a definition error, if target is nil or r has no message.
+// If target is nil or r has no message, Is makes a filter that
+// WithGlobalFilters and the adapters' WithFilters refuse with a definition
+// error that names Is and the mistake.
 func Is(target error, r Response) Filter {
-	if target == nil || r.Message == "" {
-		return nil
+	switch {
+	case target == nil:
+		return misdefined{&codes.DefinitionError{Mistake: codes.NilValue,
+			Reason: "filter.Is needs the sentinel error to answer, such as sql.ErrNoRows; it was given nil"}}
+	case r.Message == "":
+		return misdefined{&codes.DefinitionError{Mistake: codes.InvalidOption,
+			Reason: "filter.Is needs a Response with the message the model reads, such as {Code: codes.NotFound, Message: \"No such order.\"}"}}
 	}
 	r.Details = maps.Clone(r.Details)
 	r.Hints = slices.Clone(r.Hints)

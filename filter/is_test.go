@@ -38,17 +38,22 @@ func TestIs(t *testing.T) {
 	}
 }
 
+// TestIsRefusesWhatCannotAnswer checks that a sentinel filter without a
+// sentinel or without words is refused where it is given, with a
+// definition error that names filter.Is and the mistake, not the filter's
+// place in a list.
 func TestIsRefusesWhatCannotAnswer(t *testing.T) {
-	for name, f := range map[string]filter.Filter{
-		"nil target":    filter.Is(nil, filter.Response{Message: "x"}),
-		"empty message": filter.Is(sql.ErrNoRows, filter.Response{Code: codes.NotFound}),
+	for name, tc := range map[string]struct {
+		f    filter.Filter
+		want codes.Mistake
+		says string
+	}{
+		"nil target":    {filter.Is(nil, filter.Response{Message: "x"}), codes.NilValue, "filter.Is needs the sentinel error"},
+		"empty message": {filter.Is(sql.ErrNoRows, filter.Response{Code: codes.NotFound}), codes.InvalidOption, "filter.Is needs a Response with the message"},
 	} {
-		if f != nil {
-			t.Errorf("%s: Is returned a filter", name)
-		}
 		var de *codes.DefinitionError
-		if _, err := filter.New(filter.WithGlobalFilters(f)); !errors.As(err, &de) || de.Mistake != codes.NilValue {
-			t.Errorf("%s: WithGlobalFilters gave %v, want a NIL_VALUE definition error", name, err)
+		if _, err := filter.New(filter.WithGlobalFilters(tc.f)); !errors.As(err, &de) || de.Mistake != tc.want || !strings.Contains(de.Reason, tc.says) {
+			t.Errorf("%s: WithGlobalFilters gave %v, want a %s definition error saying %q", name, err, tc.want, tc.says)
 		}
 	}
 }

@@ -35,11 +35,8 @@ func WithRegistry(r *codes.Registry) Option {
 // nil filter is a definition error.
 func WithGlobalFilters(filters ...Filter) Option {
 	return func(p *Pipeline) error {
-		for i, f := range filters {
-			if nilness.IsNil(f) {
-				return &codes.DefinitionError{Mistake: codes.NilValue,
-					Reason: "filter " + strconv.Itoa(i) + " given to WithGlobalFilters is nil; pass a filter.Filter, a filter.Func or a filter.Catch"}
-			}
+		if err := nilness.CheckFilters("WithGlobalFilters", filters); err != nil {
+			return err
 		}
 		p.global = append(p.global[:len(p.global):len(p.global)], filters...)
 		return nil

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -54,9 +55,10 @@ const maxUnknownWarnings = 1024
 // filter, is a *codes.DefinitionError.
 func New(opts ...Option) (*Pipeline, error) {
 	p := &Pipeline{newRef: newRef, fallback: slog.NewTextHandler(os.Stderr, nil)}
-	for _, opt := range opts {
+	for i, opt := range opts {
 		if opt == nil {
-			continue
+			return nil, &codes.DefinitionError{Mistake: codes.NilValue,
+				Reason: "option " + strconv.Itoa(i) + " given to filter.New is nil; leave it out, or pass the option you meant"}
 		}
 		if err := opt(p); err != nil {
 			return nil, err

@@ -509,7 +509,8 @@ func TestDefinitionErrors(t *testing.T) {
 			"filter 1 given to WithGlobalFilters is nil"},
 		{"nil filter function", filter.WithGlobalFilters(filter.Func(nil)), "filter 0 given to WithGlobalFilters is nil"},
 		{"nil pointer filter", filter.WithGlobalFilters((*countingFilter)(nil)), "filter 0 given to WithGlobalFilters is nil"},
-		{"nil typed filter", filter.WithGlobalFilters(filter.Catch[*domain.NotFound](nil)), "filter 0 given to WithGlobalFilters is nil"},
+		{"nil typed filter", filter.WithGlobalFilters(filter.Catch[*domain.NotFound](nil)), "filter.Catch needs a function"},
+		{"sentinel filter without a sentinel", filter.WithGlobalFilters(filter.Is(nil, filter.Response{Message: "No such order."})), "filter.Is needs the sentinel error"},
 		{"nil observer", filter.WithObserver(nil), "WithObserver needs an observer"},
 		{"nil renderer", filter.WithRenderer(nil), "WithRenderer needs a function"},
 		{"nil ref generator", filter.WithRefGenerator(nil), "WithRefGenerator needs a function"},
@@ -526,9 +527,40 @@ func TestDefinitionErrors(t *testing.T) {
 			}
 		})
 	}
-	if p, err := filter.New(nil, filter.WithLogger(nil), filter.WithRegistry(nil)); err != nil || p == nil {
-		t.Fatalf("New with a nil option, logger and registry = %v, %v; want the defaults", p, err)
+	if p, err := filter.New(filter.WithLogger(nil), filter.WithRegistry(nil)); err != nil || p == nil {
+		t.Fatalf("New with a nil logger and registry = %v, %v; want the defaults", p, err)
 	}
+	// A nil option, such as one left unset in a list, and a sentinel
+	// filter without words: what was meant is not known.
+	for _, tc := range []struct {
+		opts []filter.Option
+		want codes.Mistake
+		says string
+	}{
+		{[]filter.Option{filter.WithRedaction(true), nil}, codes.NilValue, "option 1 given to filter.New is nil"},
+		{[]filter.Option{filter.WithGlobalFilters(filter.Is(errors.New("no rows"), filter.Response{Code: codes.NotFound}))}, codes.InvalidOption,
+			"filter.Is needs a Response with the message"},
+	} {
+		p, err := filter.New(tc.opts...)
+		var de *codes.DefinitionError
+		if !errors.As(err, &de) || de.Mistake != tc.want || !strings.Contains(de.Reason, tc.says) || p != nil {
+			t.Errorf("New = %v, %v; want a %s definition error saying %q", p, err, tc.want, tc.says)
+		}
+	}
+}
+
+// TestLogHandlerNil checks that LogHandler refuses a nil handler at
+// start-up, as regexp.MustCompile does a bad pattern, rather than return a
+// handler that panics at the first record.
+func TestLogHandlerNil(t *testing.T) {
+	defer func() {
+		var de *codes.DefinitionError
+		if err, _ := recover().(error); !errors.As(err, &de) || de.Mistake != codes.NilValue || !strings.Contains(de.Reason, "filter.LogHandler needs") {
+			t.Errorf("LogHandler(nil) panicked with %v, want a NIL_VALUE definition error", err)
+		}
+	}()
+	filter.LogHandler(nil)
+	t.Error("LogHandler(nil) returned")
 }
 
 // TestAbortHandlerIsMasked checks that http.ErrAbortHandler, which a tool

@@ -4,7 +4,9 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/internal/callctx"
+	"github.com/mcperr/mcperr/internal/nilness"
 )
 
 // RequestIDFromContext returns the id of the request ctx serves: a UUID of
@@ -34,9 +36,14 @@ func RequestIDFromContext(ctx context.Context) string {
 //
 // The request must be served under the adapter's Install; the attributes
 // go where the record's other attributes go, inside any group of next.
+//
+// Like regexp.MustCompile, LogHandler panics with a *codes.DefinitionError,
+// at start-up, if next is nil: a nil handler would panic at the first
+// record instead.
 func LogHandler(next slog.Handler) slog.Handler {
-	if next == nil {
-		return nil
+	if nilness.IsNil(next) {
+		panic(&codes.DefinitionError{Mistake: codes.NilValue,
+			Reason: "filter.LogHandler needs the slog.Handler that writes the records, such as slog.NewJSONHandler(os.Stderr, nil)"})
 	}
 	return logHandler{next: next}
 }

@@ -25,15 +25,15 @@ func BenchmarkSuccessfulCall(b *testing.B) {
 	}{
 		{"bare", func(s *mcp.Server) { mcp.AddTool(s, &mcp.Tool{Name: "ship"}, shipOrder) }},
 		{"Install", func(s *mcp.Server) {
-			orPanic(gosdk.Install(s, nil))
+			orPanic(gosdk.Install(s, defaults()))
 			mcp.AddTool(s, &mcp.Tool{Name: "ship"}, shipOrder)
 		}},
 		{"Install+Wrap", func(s *mcp.Server) {
-			orPanic(gosdk.Install(s, nil))
+			orPanic(gosdk.Install(s, defaults()))
 			mcp.AddTool(s, &mcp.Tool{Name: "ship"}, gosdk.Wrap(shipOrder))
 		}},
 		{"Install+AddTool", func(s *mcp.Server) {
-			orPanic(gosdk.Install(s, nil))
+			orPanic(gosdk.Install(s, defaults()))
 			orPanic(gosdk.AddTool(s, &mcp.Tool{Name: "ship"}, shipOrder))
 		}},
 	} {
@@ -83,15 +83,15 @@ func TestSuccessfulCallAllocs(t *testing.T) {
 		setup func(*mcp.Server)
 	}{
 		{"Install", func(s *mcp.Server) {
-			orPanic(gosdk.Install(s, nil))
+			orPanic(gosdk.Install(s, defaults()))
 			mcp.AddTool(s, &mcp.Tool{Name: "ship"}, shipOrder)
 		}},
 		{"Install+Wrap", func(s *mcp.Server) {
-			orPanic(gosdk.Install(s, nil))
+			orPanic(gosdk.Install(s, defaults()))
 			mcp.AddTool(s, &mcp.Tool{Name: "ship"}, gosdk.Wrap(shipOrder))
 		}},
 		{"Install+AddTool", func(s *mcp.Server) {
-			orPanic(gosdk.Install(s, nil))
+			orPanic(gosdk.Install(s, defaults()))
 			orPanic(gosdk.AddTool(s, &mcp.Tool{Name: "ship"}, shipOrder))
 		}},
 	} {

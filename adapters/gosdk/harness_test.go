@@ -128,10 +128,10 @@ func added(s *mcp.Server, p *filter.Pipeline) registrar {
 	}
 }
 
-// addedDefaults installs the default configuration on s, with a nil
-// pipeline, and adds tools with AddTool and AddRawTool.
+// addedDefaults installs the default configuration on s, filter.New(),
+// and adds tools with AddTool and AddRawTool.
 func addedDefaults(s *mcp.Server, _ *filter.Pipeline) registrar {
-	return added(s, nil)
+	return added(s, defaults())
 }
 
 // styles are the ways of putting mcperr on a server that must all answer the
@@ -149,8 +149,8 @@ var styles = []style{
 	{"Install+AddTool/typed-SetError", typedSetErrHandlers, added, false},
 	{"Install+AddRawTool/raw", rawHandlers, added, false},
 	{"Install+AddRawTool/raw-SetError", rawSetErrHandlers, added, false},
-	{"Install(nil)+AddTool/typed", typedHandlers, addedDefaults, true},
-	{"Install(nil)+AddRawTool/raw", rawHandlers, addedDefaults, true},
+	{"Install(defaults)+AddTool/typed", typedHandlers, addedDefaults, true},
+	{"Install(defaults)+AddRawTool/raw", rawHandlers, addedDefaults, true},
 }
 
 func styleNamed(name string) (style, bool) {
@@ -164,6 +164,14 @@ func styleNamed(name string) (style, bool) {
 
 // orPanic panics with err, a mistake in setting up a server, if it is not
 // nil.
+// defaults returns a new pipeline with the default configuration, which
+// logs to slog.Default.
+func defaults() *filter.Pipeline {
+	p, err := filter.New()
+	orPanic(err)
+	return p
+}
+
 func orPanic(err error) {
 	if err != nil {
 		panic(err)

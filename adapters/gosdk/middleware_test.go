@@ -264,7 +264,7 @@ func TestMiddlewareOtherMethods(t *testing.T) {
 // ones.
 func TestNilFilter(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "f", Version: "1.0.0"}, nil)
-	must(t, gosdk.Install(s, nil))
+	must(t, gosdk.Install(s, defaults()))
 	noop := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
 		return nil, nil, nil
 	}
@@ -280,6 +280,14 @@ func TestNilFilter(t *testing.T) {
 	}
 	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.Wrap(noop, gosdk.WithFilters(nil)) })
 	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.WrapRaw(rawOK, gosdk.WithFilters(filter.Func(nil))) })
+	// A nil option, and a filter Is could not build, named where they were made.
+	if err := gosdk.AddTool(s, &mcp.Tool{Name: "c"}, noop, nil); mistakeOf(err) != codes.NilValue || !strings.Contains(err.Error(), "option 0 given to gosdk.AddTool is nil") {
+		t.Errorf("AddTool with a nil option: %v", err)
+	}
+	if err := gosdk.AddTool(s, &mcp.Tool{Name: "d"}, noop, gosdk.WithFilters(filter.Is(nil, filter.Response{Message: "x"}))); !strings.Contains(fmt.Sprint(err), "filter.Is needs the sentinel") {
+		t.Errorf("AddTool with a misdefined filter.Is: %v", err)
+	}
+	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.Wrap(noop, nil) })
 }
 
 // checkDefinitionPanic checks that fn panics with a *codes.DefinitionError

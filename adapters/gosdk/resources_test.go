@@ -47,7 +47,7 @@ func rpcServer(t testing.TB, way string, p *filter.Pipeline) *mcp.Server {
 	case rpcInstall:
 		must(t, gosdk.Install(s, p))
 	case rpcDefaults:
-		must(t, gosdk.Install(s, nil))
+		must(t, gosdk.Install(s, defaults()))
 	}
 	for _, r := range adaptertest.Resources() {
 		if r.Template {

@@ -337,7 +337,7 @@ func TestReportOnlyReportsHandBuiltResultsWithThePolicy(t *testing.T) {
 
 func TestBadHandBuiltPolicyIsADefinitionError(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	must(t, gosdk.Install(s, nil))
+	must(t, gosdk.Install(s, defaults()))
 	h := func(context.Context, *mcp.CallToolRequest, countIn) (*mcp.CallToolResult, any, error) {
 		return nil, nil, nil
 	}

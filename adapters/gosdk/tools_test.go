@@ -50,7 +50,7 @@ func listedTools(t *testing.T, s *mcp.Server) []string {
 // right definition error and registers nothing.
 func TestToolsDefinitionErrors(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "defs", Version: "1.0.0"}, nil)
-	must(t, gosdk.Install(s, nil))
+	must(t, gosdk.Install(s, defaults()))
 	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "taken"}, typedOK))
 	must(t, gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_taken", InputSchema: adaptertest.EmptySchema}, rawOK))
 
@@ -123,8 +123,9 @@ func TestToolsDefinitionErrors(t *testing.T) {
 }
 
 // TestInstallErrors checks that a server gets one configuration: Install
-// refuses a nil server and a second, different configuration, and does
-// nothing when given the same one again.
+// refuses a nil server, a nil pipeline (a caller who ignored filter.New's
+// error), and a second, different configuration, and does nothing when
+// given the same one again.
 func TestInstallErrors(t *testing.T) {
 	newServer := func() *mcp.Server { return mcp.NewServer(&mcp.Implementation{Name: "n", Version: "1"}, nil) }
 	p, err := filter.New()
@@ -134,8 +135,7 @@ func TestInstallErrors(t *testing.T) {
 
 	installed := newServer()
 	must(t, gosdk.Install(installed, p))
-	defaults := newServer()
-	must(t, gosdk.Install(defaults, nil))
+	bare := newServer()
 
 	for _, tt := range []struct {
 		name string
@@ -144,9 +144,8 @@ func TestInstallErrors(t *testing.T) {
 		says string
 	}{
 		{"nil server", gosdk.Install(nil, p), codes.NilValue, "*mcp.Server"},
+		{"nil pipeline", gosdk.Install(bare, nil), codes.NilValue, "filter.New"},
 		{"another pipeline", gosdk.Install(installed, other), codes.ConflictingConfiguration, "once per server"},
-		{"the defaults after a pipeline", gosdk.Install(installed, nil), codes.ConflictingConfiguration, "once per server"},
-		{"a pipeline after the defaults", gosdk.Install(defaults, p), codes.ConflictingConfiguration, "once per server"},
 	} {
 		var de *codes.DefinitionError
 		if !errors.As(tt.err, &de) || de.Mistake != tt.want || !strings.Contains(de.Reason, tt.says) {
@@ -156,8 +155,8 @@ func TestInstallErrors(t *testing.T) {
 	if err := gosdk.Install(installed, p); err != nil {
 		t.Errorf("installing the same pipeline again: %v, want nil", err)
 	}
-	if err := gosdk.Install(defaults, nil); err != nil {
-		t.Errorf("installing the defaults again: %v, want nil", err)
+	if err := gosdk.Install(bare, p); err != nil {
+		t.Errorf("a nil pipeline installed something: installing one afterwards: %v, want nil", err)
 	}
 }
 

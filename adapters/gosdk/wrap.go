@@ -3,6 +3,7 @@ package gosdk
 import (
 	"context"
 	"log/slog"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,6 +13,7 @@ import (
 	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/guard"
+	"github.com/mcperr/mcperr/internal/nilness"
 )
 
 // Option configures one tool where it is added or wrapped: given to
@@ -71,15 +73,17 @@ func WithArgumentCheck(on bool) Option {
 // newConfig applies opts in order and checks the filters given to fn.
 func newConfig(fn string, opts []Option) (config, error) {
 	var c config
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&c)
+	for i, opt := range opts {
+		if opt == nil {
+			return c, &codes.DefinitionError{Mistake: codes.NilValue,
+				Reason: "option " + strconv.Itoa(i) + " given to gosdk." + fn + " is nil; leave it out, or pass the option you meant"}
 		}
+		opt(&c)
 	}
 	if c.bad != nil {
 		return c, c.bad
 	}
-	return c, bind.CheckFilters(fn, c.filters)
+	return c, nilness.CheckFilters(fn, c.filters)
 }
 
 // Wrap returns a typed tool handler that runs the errors and panics of h

@@ -23,8 +23,7 @@ var servers bind.Table[server.MCPServer, serverState]
 // serverState is mcperr on one server: its one configuration and the input
 // schemas compiled so far. It is safe for concurrent use.
 type serverState struct {
-	p        *filter.Pipeline
-	defaults bool // Install was given a nil pipeline
+	p *filter.Pipeline
 
 	// checkAll says the pipeline checks every tool's arguments before its
 	// handler (filter.WithArgumentCheck); someChecks, that a tool added
@@ -57,7 +56,7 @@ type serverState struct {
 //		log.Fatal(err)
 //	}
 //
-// A nil p means filter.New() with its defaults. The middleware turns into
+// The middleware turns into
 // error results, mapped and logged once:
 //
 //   - an error a handler returns, which the SDK alone sends as a JSON-RPC
@@ -95,23 +94,21 @@ type serverState struct {
 // error are handled as that error: masked, or VALIDATION_ERROR for
 // arguments they could not bind; Structured keeps a ToolError's words.
 //
-// Install returns a *codes.DefinitionError if s is nil, or if s has mcperr
+// Install returns a *codes.DefinitionError if s or p is nil, or if s has mcperr
 // installed already with another pipeline (codes.ConflictingConfiguration).
 // Installing the same pipeline twice does nothing.
 func Install(s *server.MCPServer, p *filter.Pipeline) error {
 	if s == nil {
 		return &codes.DefinitionError{Mistake: codes.NilValue, Reason: "Install needs the *server.MCPServer to install mcperr on"}
 	}
-	st := &serverState{p: p, defaults: p == nil}
 	if p == nil {
-		var err error
-		if st.p, err = filter.New(); err != nil {
-			return err
-		}
+		return &codes.DefinitionError{Mistake: codes.NilValue,
+			Reason: "Install needs the server's *filter.Pipeline; build it with filter.New (filter.New() for the defaults) and check its error"}
 	}
+	st := &serverState{p: p}
 	st.checkAll, _ = callctx.Modes(st.p, callctx.Settings{})
 	if old, loaded := servers.LoadOrStore(s, st); loaded {
-		if old.p == p || old.defaults && st.defaults {
+		if old.p == p {
 			return nil
 		}
 		return bind.Conflict("mcpgo")

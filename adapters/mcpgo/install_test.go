@@ -149,8 +149,7 @@ func TestInstallTwice(t *testing.T) {
 		{"another pipeline", pipelineOf, func(*filter.Pipeline) *filter.Pipeline {
 			return testPipeline(new(adaptertest.Log).Logger())
 		}, codes.ConflictingConfiguration},
-		{"the default after a pipeline", pipelineOf, func(*filter.Pipeline) *filter.Pipeline { return nil }, codes.ConflictingConfiguration},
-		{"the default twice", nil, func(*filter.Pipeline) *filter.Pipeline { return nil }, ""},
+		{"the default after a pipeline", pipelineOf, func(*filter.Pipeline) *filter.Pipeline { return defaults() }, codes.ConflictingConfiguration},
 		{"a pipeline after the default", nil, func(*filter.Pipeline) *filter.Pipeline {
 			return testPipeline(new(adaptertest.Log).Logger())
 		}, codes.ConflictingConfiguration},
@@ -163,6 +162,7 @@ func TestInstallTwice(t *testing.T) {
 				p = tt.first(&log)
 			} else {
 				useDefaultLogger(t, log.Logger())
+				p = defaults()
 			}
 			s := server.NewMCPServer("t", "1.0.0")
 			if err := mcpgo.Install(s, p); err != nil {
@@ -238,6 +238,13 @@ func TestInstallRefusesNilServer(t *testing.T) {
 	checkDefinitionError(t, mcpgo.Install(nil, testPipeline(new(adaptertest.Log).Logger())), codes.NilValue,
 		"Install needs the *server.MCPServer")
 	checkDefinitionError(t, mcpgo.Install(nil, nil), codes.NilValue, "Install needs the *server.MCPServer")
+	// A caller who ignored filter.New's error gets a definition error, not
+	// the defaults without its logger and registry.
+	s := server.NewMCPServer("n", "1")
+	checkDefinitionError(t, mcpgo.Install(s, nil), codes.NilValue, "filter.New")
+	if err := mcpgo.Install(s, testPipeline(new(adaptertest.Log).Logger())); err != nil {
+		t.Errorf("a nil pipeline installed something: installing one afterwards: %v", err)
+	}
 }
 
 // checkDefinitionError checks that err is a *codes.DefinitionError with
@@ -254,4 +261,24 @@ func checkDefinitionError(t *testing.T, err error, want codes.Mistake, reason st
 	if !errors.As(err, &de) || de.Mistake != want || !strings.Contains(de.Reason, reason) {
 		t.Errorf("got %v, want a %s definition error saying %q", err, want, reason)
 	}
+}
+
+// TestNilOption checks that a nil option, such as one left unset in a
+// list, is a definition error that names it, from AddTool and, as a panic
+// at start-up, from Wrap.
+func TestNilOption(t *testing.T) {
+	s := server.NewMCPServer("n", "1")
+	if err := mcpgo.Install(s, defaults()); err != nil {
+		t.Fatal(err)
+	}
+	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
+	checkDefinitionError(t, mcpgo.AddTool(s, mcp.NewTool("t"), h, mcpgo.WithReportOnly(true), nil), codes.NilValue,
+		"option 1 given to mcpgo.AddTool is nil")
+	defer func() {
+		var de *codes.DefinitionError
+		if err, _ := recover().(error); !errors.As(err, &de) || de.Mistake != codes.NilValue {
+			t.Errorf("Wrap with a nil option panicked with %v, want a NIL_VALUE definition error", err)
+		}
+	}()
+	mcpgo.Wrap(h, nil)
 }

@@ -96,6 +96,16 @@ func testPipeline(logger *slog.Logger, opts ...filter.Option) *filter.Pipeline {
 	return p
 }
 
+// defaults returns a new pipeline with the default configuration, which
+// logs to slog.Default.
+func defaults() *filter.Pipeline {
+	p, err := filter.New()
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
 // tableServer returns a server with the tools of the table and mcperr put in
 // place the way way says, with p as its configuration unless way uses the
 // default one.

@@ -331,7 +331,7 @@ func TestHandBuiltPolicies(t *testing.T) {
 
 func TestBadHandBuiltPolicyIsADefinitionError(t *testing.T) {
 	s := server.NewMCPServer("s", "1")
-	if err := mcpgo.Install(s, nil); err != nil {
+	if err := mcpgo.Install(s, defaults()); err != nil {
 		t.Fatal(err)
 	}
 	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }

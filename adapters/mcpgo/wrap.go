@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"strconv"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -11,6 +12,7 @@ import (
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/callctx"
+	"github.com/mcperr/mcperr/internal/nilness"
 )
 
 // Option configures one tool or completion provider where it is added or
@@ -69,15 +71,17 @@ func WithArgumentCheck(on bool) Option {
 // newConfig applies opts in order and checks the filters given to fn.
 func newConfig(fn string, opts []Option) (config, error) {
 	var c config
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&c)
+	for i, opt := range opts {
+		if opt == nil {
+			return c, &codes.DefinitionError{Mistake: codes.NilValue,
+				Reason: "option " + strconv.Itoa(i) + " given to mcpgo." + fn + " is nil; leave it out, or pass the option you meant"}
 		}
+		opt(&c)
 	}
 	if c.bad != nil {
 		return c, c.bad
 	}
-	return c, bind.CheckFilters(fn, c.filters)
+	return c, nilness.CheckFilters(fn, c.filters)
 }
 
 // Wrap returns a tool handler that runs the errors and panics of h through

@@ -103,7 +103,11 @@ func TestMisordered(t *testing.T) {
 	tm := newTelemetry(t)
 	s := mcp.NewServer(&mcp.Implementation{Name: "misordered", Version: "0.1.0"}, nil)
 	s.AddReceivingMiddleware(otelmcp.GoSDKMiddleware(tm.options()...)) // before Install: inside mcperr's
-	if err := gosdk.Install(s, nil); err != nil {
+	p, err := filter.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gosdk.Install(s, p); err != nil {
 		t.Fatal(err)
 	}
 	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "ping"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {

@@ -11,7 +11,6 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/callctx"
-	"github.com/mcperr/mcperr/internal/nilness"
 )
 
 // Table maps servers of type K, by identity, to their mcperr state. It is
@@ -59,19 +58,6 @@ func (t *Table[K, V]) forget(wp weak.Pointer[K]) {
 	t.mu.Lock()
 	delete(t.m, wp)
 	t.mu.Unlock()
-}
-
-// CheckFilters returns a *codes.DefinitionError with mistake
-// codes.NilValue if any of filters is nil, a nil filter.Func or a nil
-// pointer, naming what it was given to.
-func CheckFilters(to string, filters []filter.Filter) error {
-	for i, f := range filters {
-		if nilness.IsNil(f) {
-			return &codes.DefinitionError{Mistake: codes.NilValue,
-				Reason: "filter " + strconv.Itoa(i) + " given to " + to + " is nil; pass a filter.Filter, a filter.Func or a filter.Catch"}
-		}
-	}
-	return nil
 }
 
 // Conflict returns the definition error of a second Install on a server

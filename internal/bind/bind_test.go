@@ -1,7 +1,6 @@
 package bind
 
 import (
-	"context"
 	"errors"
 	"runtime"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mcperr/mcperr/codes"
-	"github.com/mcperr/mcperr/filter"
 )
 
 type server struct{ name string }
@@ -65,30 +63,6 @@ func TestTableForgets(t *testing.T) {
 		t.Fatal("the entry of a live server went")
 	}
 	runtime.KeepAlive(kept)
-}
-
-type nilFilter struct{}
-
-func (*nilFilter) Catch(context.Context, filter.Call, error) (*filter.Response, error) {
-	return nil, nil
-}
-
-func TestCheckFilters(t *testing.T) {
-	good := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
-	if err := CheckFilters("WithFilters", nil); err != nil {
-		t.Errorf("no filters: %v", err)
-	}
-	if err := CheckFilters("WithFilters", []filter.Filter{good, &nilFilter{}}); err != nil {
-		t.Errorf("good filters: %v", err)
-	}
-	for i, bad := range []filter.Filter{nil, filter.Func(nil), (*nilFilter)(nil)} {
-		err := CheckFilters("gosdk.WithFilters", []filter.Filter{good, bad})
-		var de *codes.DefinitionError
-		if !errors.As(err, &de) || de.Mistake != codes.NilValue ||
-			!strings.Contains(de.Reason, "filter 1 given to gosdk.WithFilters is nil") {
-			t.Errorf("bad filter %d: CheckFilters = %v, want a NIL_VALUE definition error naming filter 1", i, err)
-		}
-	}
 }
 
 func TestDefinitionErrors(t *testing.T) {

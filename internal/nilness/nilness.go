@@ -2,7 +2,12 @@
 // a nil filter, reporter or handler when a server is put together.
 package nilness
 
-import "reflect"
+import (
+	"reflect"
+	"strconv"
+
+	"github.com/mcperr/mcperr/codes"
+)
 
 // IsNil reports whether v is nil, or an interface holding a nil pointer,
 // function, map, channel or slice: a value whose methods would panic or do
@@ -17,4 +22,22 @@ func IsNil(v any) bool {
 		return rv.IsNil()
 	}
 	return false
+}
+
+// CheckFilters returns the *codes.DefinitionError of the first of filters
+// that cannot serve, naming what it was given to: a nil one (a nil
+// filter.Func or pointer included, NIL_VALUE), or one that filter.Is or
+// filter.Catch could not build, whose own definition error names the
+// mistake.
+func CheckFilters[F any](to string, filters []F) error {
+	for i, f := range filters {
+		if IsNil(f) {
+			return &codes.DefinitionError{Mistake: codes.NilValue,
+				Reason: "filter " + strconv.Itoa(i) + " given to " + to + " is nil; pass a filter.Filter, a filter.Func or a filter.Catch"}
+		}
+		if m, ok := any(f).(interface{ DefinitionError() error }); ok {
+			return m.DefinitionError()
+		}
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/filter"
 )
 
 type args struct {
@@ -21,7 +22,11 @@ func greet(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolRes
 
 func main() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "1.0.0"}, nil)
-	if err := gosdk.Install(s, nil); err != nil {
+	p, err := filter.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := gosdk.Install(s, p); err != nil {
 		log.Fatal(err)
 	}
 	if err := gosdk.AddTool(s, &mcp.Tool{Name: "greet"}, greet); err != nil {
