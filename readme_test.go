@@ -2,9 +2,11 @@ package mcperr_test
 
 import (
 	"bufio"
+	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -120,4 +122,48 @@ func quoted(lines []string, files [][]string) bool {
 		}
 	}
 	return false
+}
+
+// readmeLines is the most lines README.md may have: what a Go developer who
+// has never heard of mcperr reads first, the two commands, the tour on both
+// SDKs and the behaviour table. Details live in docs/ and the packs'
+// READMEs, linked from it.
+const readmeLines = 300
+
+// TestReadmeLength checks README.md against readmeLines.
+func TestReadmeLength(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := bytes.Count(b, []byte("\n"))
+	t.Logf("README.md: %d lines (limit %d)", n, readmeLines)
+	if n > readmeLines {
+		t.Errorf("README.md has %d lines, over the limit of %d: move the detail to docs/ and link it", n, readmeLines)
+	}
+}
+
+// TestDocLinks checks that every relative link of README.md and docs/*.md
+// names a file or folder of the checkout.
+func TestDocLinks(t *testing.T) {
+	pages, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := regexp.MustCompile(`\]\(([^)#\s]+)(#[^)]*)?\)`)
+	for _, page := range append(pages, "README.md") {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(b), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(page), target)); err != nil {
+				t.Errorf("%s links to %s, which does not exist", page, target)
+			}
+		}
+	}
 }
