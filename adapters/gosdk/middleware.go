@@ -54,13 +54,10 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// checkFirst runs the call req, whose arguments are checked before its
-// handler if the server or the tool asks for it (filter.WithArgumentCheck,
-// WithArgumentCheck): arguments that do not fit the tool's input schema
-// are refused with VALIDATION_ERROR, and nothing of the tool runs. In
-// report-only mode the call runs as without mcperr; should it succeed, the
-// refusal mcperr would have sent is logged (a failure is logged as a
-// failure of arguments that do not fit, once).
+// checkFirst runs req with its arguments checked first, if the server or
+// the tool asks for it: VALIDATION_ERROR for arguments that do not fit, the
+// tool not run. In report-only mode the call runs, and a success logs the
+// refusal mcperr would have sent (a failure is logged once, as ever).
 func (st *serverState) checkFirst(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
 	if req.Params == nil {
 		return st.callTool(ctx, next, req)
@@ -101,6 +98,11 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 			c := callctx.From(ctx)
 			if c.Passes(v) {
 				panic(v) // reported by an inner layer: on, as without mcperr
+			}
+			if _, reportOnly := callctx.Modes(st.p, c.Settings); reportOnly && c.PassedOn() {
+				// The SDK failed on a failure an inner layer reported and passed
+				// on (calling its Error method): one failure, one record.
+				panic(v)
 			}
 			if failure := guard.Recovered(ctx, v); failure != nil {
 				st.argumentsOf(ctx, req, true)

@@ -75,10 +75,11 @@ func (st *serverState) mapWith(ctx context.Context, req *mcp.CallToolRequest, er
 // handler built itself: the failure that replaces it, or nil to send res as
 // it is.
 func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult, filters []filter.Filter) *mappedError {
-	if callctx.From(ctx).Passes(res) {
+	text := textOf(res.Content)
+	if c := callctx.From(ctx); c.Passes(res) || c.Judged(text) {
 		return nil
 	}
-	hb := callctx.From(ctx).HandBuiltError(textOf(res.Content))
+	hb := callctx.From(ctx).HandBuiltError(text)
 	f := st.p.Handle(ctx, callOf(req), hb, filters...)
 	if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
 		if f != nil {

@@ -34,13 +34,10 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 	}
 }
 
-// checkFirst runs the call req, whose arguments are checked before its
-// handler if the server or the tool asks for it (filter.WithArgumentCheck,
-// WithArgumentCheck): arguments that do not fit the tool's input schema
-// are refused with VALIDATION_ERROR, and nothing of the tool runs. In
-// report-only mode the call runs as without mcperr; should it succeed, the
-// refusal mcperr would have sent is logged (a failure is logged as a
-// failure of arguments that do not fit, once).
+// checkFirst runs req with its arguments checked first, if the server or
+// the tool asks for it: VALIDATION_ERROR for arguments that do not fit, the
+// tool not run. In report-only mode the call runs, and a success logs the
+// refusal mcperr would have sent (a failure is logged once, as ever).
 func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
 	var tool config
 	if c, ok := st.added.Load(req.Params.Name); ok {
