@@ -29,7 +29,7 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 		} else {
 			res, err = st.serve(ctx, req, next, nil)
 		}
-		st.ran(outer, res)
+		st.ran(outer, &req, res)
 		return res, err
 	}
 }

@@ -31,17 +31,16 @@ func (st *serverState) hook(s *server.MCPServer) {
 	})
 }
 
-// ran records that the call whose context, as the SDK gave it, is ctx
-// reached the middleware, which sent res: an error result it did not
-// answer itself (one a handler built, or any in report-only mode) is left
-// alone by the after-call hook.
-func (st *serverState) ran(ctx context.Context, res *mcp.CallToolResult) {
-	if res != nil && res.IsError && !hasEnvelope(res) {
+// ran records that the call req, whose context as the SDK gave it is ctx,
+// reached the middleware, which sent res: the after-call hook leaves an
+// error result it did not answer alone. A task's call has no such hook.
+func (st *serverState) ran(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult) {
+	if res != nil && res.IsError && req.Params.Task == nil && !hasEnvelope(res) {
 		st.passed.Store(ctx, struct{}{})
 	}
 }
 
-// hasEnvelope reports whether res carries an mcperr envelope in its _meta.
+// hasEnvelope reports whether res carries an mcperr envelope.
 func hasEnvelope(res *mcp.CallToolResult) bool {
 	return res.Meta != nil && res.Meta.AdditionalFields[filter.MetaKey] != nil
 }
