@@ -16,7 +16,8 @@
 //     (*mcp.Server).AddTool, take per-tool options (WithFilters) and refuse
 //     a bad definition with a *codes.DefinitionError at start-up;
 //   - Wrap and WrapRaw return the SDK's own handler types, with per-tool
-//     options, for tools that something else registers.
+//     options, for tools that something else registers; without Install
+//     they are the handler unchanged, and say so once in the log.
 //
 // A failed call reaches the client as a tool result with isError set, the
 // text blocks the pipeline rendered for the model and its envelope under
