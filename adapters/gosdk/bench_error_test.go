@@ -143,3 +143,45 @@ func TestErrorCallAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalCostIndependentOfTools pins that an argument refusal costs
+// what it costs whatever the number of tools the server has: the
+// middleware never lists or compiles the other tools. It logs the ratio to
+// the SDK's own refusal (about 1.64 on go-sdk v1.8.0: the schema check
+// that names the fields, the record and the larger answer).
+func TestRefusalCostIndependentOfTools(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures real calls")
+	}
+	if raceEnabled {
+		t.Skip("the race detector's own allocations vary from call to call")
+	}
+	h := func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, textOut, error) {
+		return nil, textOut{Text: "ok"}, nil
+	}
+	logger := filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	measure := func(tools int, installed bool) float64 {
+		s := mcp.NewServer(&mcp.Implementation{Name: "pin", Version: "1.0.0"}, nil)
+		if installed {
+			p, err := filter.New(logger)
+			must(t, err)
+			must(t, gosdk.Install(s, p))
+		}
+		for i := range tools {
+			mcp.AddTool(s, &mcp.Tool{Name: fmt.Sprintf("ship%d", i)}, h)
+		}
+		cs := connect(t, s, "")
+		params := &mcp.CallToolParams{Name: "ship1", Arguments: map[string]any{"id": "ord_1", "count": "two"}}
+		return testing.AllocsPerRun(100, func() {
+			// go-sdk before v1.5.0 refuses with a protocol error of its own.
+			if res, err := cs.CallTool(context.Background(), params); (installed || err == nil) && (err != nil || !res.IsError) {
+				t.Fatalf("the call was not refused: %v %v", res, err)
+			}
+		})
+	}
+	bare, few, many := measure(3, false), measure(3, true), measure(2000, true)
+	t.Logf("a refusal: the SDK alone %.0f allocations; mcperr %.0f on 3 tools, %.0f on 2000 (%.2fx)", bare, few, many, few/bare)
+	if many > few+2 {
+		t.Errorf("a refusal on a server of 2000 tools costs %.0f allocations, %.0f on 3 tools", many, few)
+	}
+}

@@ -234,3 +234,45 @@ func TestMaskedAllocs(t *testing.T) {
 		t.Errorf("a masked failure costs %v allocations on a tool of 41 properties, %v on a tool of 1: the schema is encoded again on each failure", large, small)
 	}
 }
+
+// TestRefusalCostIndependentOfTools pins that a failure whose arguments do
+// not fit the schema, answered VALIDATION_ERROR, costs what it costs
+// whatever the number of tools the server has.
+func TestRefusalCostIndependentOfTools(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures real calls")
+	}
+	if raceEnabled {
+		t.Skip("the race detector's own allocations vary from call to call")
+	}
+	h := func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if _, err := req.RequireFloat("count"); err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText("ok"), nil
+	}
+	measure := func(tools int) float64 {
+		s := server.NewMCPServer("pin", "1.0.0")
+		if err := mcpgo.Install(s, testPipeline(new(adaptertest.Log).Logger())); err != nil {
+			t.Fatal(err)
+		}
+		for i := range tools {
+			s.AddTool(mcp.NewTool(fmt.Sprintf("ship%d", i), mcp.WithNumber("count", mcp.Required())), h)
+		}
+		c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "ship1"
+		req.Params.Arguments = map[string]any{"count": "two"}
+		return testing.AllocsPerRun(100, func() {
+			res, err := c.CallTool(context.Background(), req)
+			if err != nil || !res.IsError {
+				t.Fatalf("the call was not refused: %v %v", res, err)
+			}
+		})
+	}
+	few, many := measure(3), measure(2000)
+	t.Logf("a refusal: %.0f allocations on 3 tools, %.0f on 2000", few, many)
+	if many > few+2 {
+		t.Errorf("a refusal on a server of 2000 tools costs %.0f allocations, %.0f on 3 tools", many, few)
+	}
+}
