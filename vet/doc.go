@@ -15,7 +15,8 @@
 //   - StructuredHandler (mcperrstructured): mcp-go's NewStructuredToolHandler
 //     and NewTypedToolHandler in a package that uses mcperr's mcp-go adapter;
 //   - NotInstalled (mcperrinstall): tools added with an SDK's own AddTool to
-//     a server that is never given to Install.
+//     a server that is never given to Install, a handler wrapped by
+//     gosdk.Wrap included.
 //
 // The text analyzers follow values through SSA: err.Error(), an error
 // formatted by fmt (in any verb), errors.Join, concatenation, the strings,

@@ -193,10 +193,10 @@ func toolAddedWithoutInstall(srv *ssa.Call, sdk string) ssa.CallInstruction {
 			switch name {
 			case "AddTool", "AddTools", "SetTools":
 				for _, a := range c.Args {
-					if fromMcperr(a) {
-						// A handler wrapped by mcperr (gosdk.Wrap runs
-						// with a default pipeline without Install): the
-						// author chose mcperr for this server.
+					if sdk == pathMCPGoS && fromMcperr(a) {
+						// A handler wrapped by mcperr: mcpgo.Wrap alone
+						// serves it with the default pipeline. gosdk.Wrap
+						// alone is the handler unchanged, and is reported.
 						return nil
 					}
 				}
@@ -232,12 +232,14 @@ func fromMcperr(v ssa.Value) bool {
 }
 
 // callsAdapter reports whether fn calls a function of one of mcperr's
-// adapter packages.
+// adapter packages, but gosdk.Wrap and WrapRaw, which alone, without
+// Install, are the handler unchanged.
 func callsAdapter(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
 			if c, ok := in.(ssa.CallInstruction); ok {
-				if pkg, _ := funcPath(c.Common().StaticCallee()); pkg == pathGosdkA || pkg == pathMcpgoA {
+				pkg, name := funcPath(c.Common().StaticCallee())
+				if pkg == pathMcpgoA || pkg == pathGosdkA && name != "Wrap" && name != "WrapRaw" {
 					return true
 				}
 			}

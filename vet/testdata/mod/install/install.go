@@ -112,10 +112,11 @@ func adapterAddTool() error {
 	return gosdk.AddTool(s, &mcp.Tool{Name: "lookup"}, lookup)
 }
 
-// A handler wrapped by mcperr: gosdk.Wrap serves it with a default pipeline.
+// A handler wrapped by gosdk.Wrap on a server without Install: Wrap alone is
+// the handler unchanged, so the server is unguarded.
 func wrapped(ctx context.Context) error {
 	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "lookup"}, gosdk.Wrap(lookup))
+	mcp.AddTool(s, &mcp.Tool{Name: "lookup"}, gosdk.Wrap(lookup)) // want `a tool is added with the SDK's own AddTool.*gosdk.Install`
 	s.AddTool(&mcp.Tool{Name: "raw"}, raw)
 	return s.Run(ctx, &mcp.StdioTransport{})
 }
