@@ -126,7 +126,7 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		if callctx.From(ctx).Passes(err) {
 			return res, err
 		}
-		if st.refusedBySDK(ctx, req) || invalidParams(err) {
+		if invalidParams(err) {
 			// go-sdk before v1.5.0 refuses arguments with a Go error that
 			// wraps its invalid-params *jsonrpc.Error.
 			st.refusal(ctx, req, err)
@@ -159,7 +159,7 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	switch {
 	case cause == nil:
 		m = st.handBuilt(ctx, req, r, st.enterTool(ctx, req))
-	case st.refusedBySDK(ctx, req) || decodeRefusal(req, cause):
+	case decodeRefusal(req, cause):
 		st.refusal(ctx, req, cause)
 		m = st.mapError(ctx, req, cause)
 	default:
@@ -172,16 +172,8 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	return res, nil
 }
 
-// refusedBySDK reports whether the failed call req is the SDK's refusal of
-// its arguments: the tool's handler is the adapter's (added with AddTool)
-// and did not start.
-func (st *serverState) refusedBySDK(ctx context.Context, req *mcp.CallToolRequest) bool {
-	c := callctx.From(ctx)
-	return c != nil && !c.Ran && st.tool(callOf(req).Tool) != nil
-}
-
-// decodeRefusal reports whether err, with which a call of a tool that
-// mcperr did not add failed, is the SDK's refusal to decode one of the
+// decodeRefusal reports whether err, with which a tools/call failed, is
+// the SDK's refusal to decode one of the
 // arguments the client sent into the tool's typed input: go-sdk sends the
 // decoder's *json.UnmarshalTypeError as it is, naming the field, and that
 // field is one the call's arguments hold. Arguments over 64 KiB are not

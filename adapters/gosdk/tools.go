@@ -47,8 +47,9 @@ func AddTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In
 			return invalidSchema(tool.Name, "the input schema cannot be inferred from the argument type: "+err.Error())
 		}
 	}
-	b := &binding{st: st, fn: "AddTool", filters: c.filters, settings: c.settings}
-	if err := st.register(tool.Name, func() { mcp.AddTool(s, &tt, wrap(h, b)) }); err != nil {
+	// The handler is registered as it is: the middleware of Install handles
+	// its failures, with the options declared here.
+	if err := st.register(tool.Name, func() { mcp.AddTool(s, &tt, h) }); err != nil {
 		return err
 	}
 	st.setTool(tool.Name, &toolEntry{compiled: compileSchema(&st.schemas, tt.InputSchema), filters: c.filters, settings: c.settings})
@@ -74,8 +75,7 @@ func AddRawTool(s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler, opts ...Option
 		st.release(tool.Name)
 		return err
 	}
-	b := &binding{st: st, fn: "AddRawTool", filters: c.filters, settings: c.settings}
-	if err := st.register(tool.Name, func() { s.AddTool(tool, wrapRaw(h, b)) }); err != nil {
+	if err := st.register(tool.Name, func() { s.AddTool(tool, h) }); err != nil {
 		return err
 	}
 	st.setTool(tool.Name, &toolEntry{compiled: schema, filters: c.filters, settings: c.settings})

@@ -146,12 +146,10 @@ func mustBinding(fn string, nilHandler bool, opts []Option) *binding {
 	return &binding{fn: fn, filters: c.filters, settings: c.settings}
 }
 
-// binding says where a wrapped handler finds its configuration: the state
-// of the server it was added to by AddTool or AddRawTool, or else that of
-// the server running the call, from the context.
+// binding is what Wrap or WrapRaw was given; the configuration is that of
+// the server running the call, found in the context the middleware made.
 type binding struct {
-	st       *serverState // set by AddTool and AddRawTool
-	fn       string       // the function that wrapped the handler
+	fn       string // the function that wrapped the handler
 	filters  []filter.Filter
 	settings callctx.Settings // the tool's own, from its options
 
@@ -162,9 +160,6 @@ type binding struct {
 // without mcperr installed, where the first call writes one ERROR record
 // saying so.
 func (b *binding) state(ctx context.Context, req *mcp.CallToolRequest) *serverState {
-	if b.st != nil {
-		return b.st
-	}
 	if c := callctx.From(ctx); c != nil {
 		if st, ok := c.State.(*serverState); ok {
 			return st
@@ -285,12 +280,10 @@ func wrapRaw(h mcp.ToolHandler, b *binding) mcp.ToolHandler {
 }
 
 // enter returns the context of one call of the wrapped handler, as it is
-// under the middleware, with the tool's own settings, and notes that the
-// handler started.
+// under the middleware, with the tool's own settings.
 func (b *binding) enter(ctx context.Context) context.Context {
 	ctx = callctx.With(ctx, nil)
 	c := callctx.From(ctx)
-	c.Ran = true
 	if b.settings != (callctx.Settings{}) {
 		c.Settings = c.Settings.Merge(b.settings)
 	}

@@ -16,18 +16,24 @@ import (
 )
 
 // middleware is the tool handler middleware that Install puts on a server.
-// It gives every call a context that carries the state of st and the
-// call's request id.
+// It gives every call a context that carries the state of st, the call's
+// request id and the options of a tool added with AddTool.
 func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		outer := ctx
 		ctx = callctx.With(ctx, st)
+		c := callctx.From(ctx)
 		d := callOf(ctx, &req)
-		callctx.From(ctx).Describe("tools/call", d.Tool, "", "", d.SessionID)
+		c.Describe("tools/call", d.Tool, "", "", d.SessionID)
+		var tool config
+		if added, ok := st.added.Load(req.Params.Name); ok {
+			tool = *added.(*config)
+			c.Settings = c.Settings.Merge(tool.settings)
+		}
 		if st.checkAll || st.someChecks.Load() {
-			res, err = st.checkFirst(ctx, req, next)
+			res, err = st.checkFirst(ctx, req, next, tool)
 		} else {
-			res, err = st.serve(ctx, req, next, nil)
+			res, err = st.serve(ctx, req, next, tool.filters)
 		}
 		st.ran(outer, &req, res)
 		return res, err
@@ -38,31 +44,22 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 // the tool asks for it: VALIDATION_ERROR for arguments that do not fit, the
 // tool not run. In report-only mode the call runs, and a success logs the
 // refusal mcperr would have sent (a failure is logged once, as ever).
-func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
-	var tool config
-	if c, ok := st.added.Load(req.Params.Name); ok {
-		tool = *c.(*config)
-	}
+func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, tool config) (*mcp.CallToolResult, error) {
 	check, reportOnly := callctx.Modes(st.p, tool.settings)
 	if !check {
-		return st.serve(ctx, req, next, nil)
+		return st.serve(ctx, req, next, tool.filters)
 	}
 	err := st.checkArguments(ctx, &req)
 	if err == nil {
-		return st.serve(ctx, req, next, nil)
+		return st.serve(ctx, req, next, tool.filters)
 	}
-	refusal := func() *filter.Failure {
-		if c := callctx.From(ctx); c != nil {
-			c.Settings = c.Settings.Merge(tool.settings)
-		}
-		return st.p.Handle(ctx, callOf(ctx, &req), err, tool.filters...)
-	}
+	refusal := func() *filter.Failure { return st.p.Handle(ctx, callOf(ctx, &req), err, tool.filters...) }
 	if !reportOnly {
 		if f := refusal(); !f.ReportOnly {
 			return errorResult(f), nil
 		}
 	}
-	res, rerr := st.serve(ctx, req, next, nil)
+	res, rerr := st.serve(ctx, req, next, tool.filters)
 	if rerr == nil && res != nil && !res.IsError {
 		refusal() // report-only: the record alone
 	}

@@ -55,7 +55,6 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 	if err := st.checkInputSchema(&tool); err != nil {
 		return err
 	}
-	w := &wrapper{st: st, next: h, filters: c.filters, settings: c.settings}
 	// The server is the one list of its tools, those added with s.AddTool
 	// included, and a deleted tool's name is free again.
 	st.adding.Lock()
@@ -64,7 +63,9 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 		return &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name,
 			Reason: "a tool with this name is already registered on this server; give each tool its own name"}
 	}
-	if err := register(s, tool, w.handle); err != nil {
+	// The handler is registered as it is: the middleware of Install handles
+	// its failures, with the options recorded here.
+	if err := register(s, tool, h); err != nil {
 		return err
 	}
 	st.added.Store(tool.Name, &c)

@@ -143,11 +143,10 @@ func Structured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResu
 	}
 }
 
-// wrapper is a handler wrapped by Wrap or AddTool.
+// wrapper is a handler or completion provider wrapped by Wrap or a
+// completion wrapper; its configuration is that of the server running the
+// call.
 type wrapper struct {
-	// st is the state of the server the tool was added to by AddTool; for
-	// Wrap it is nil, and the state is that of the server running the call.
-	st       *serverState
 	next     server.ToolHandlerFunc
 	filters  []filter.Filter
 	settings callctx.Settings // the tool's own, from its options
@@ -193,12 +192,9 @@ func (w *wrapper) enter(ctx context.Context) (context.Context, *serverState) {
 	return ctx, st
 }
 
-// state returns the configuration of the call in ctx: the state AddTool
-// bound w to, or that of the server running the call, or the default one.
+// state returns the configuration of the call in ctx: that of the server
+// running the call, or the default one.
 func (w *wrapper) state(ctx context.Context) *serverState {
-	if w.st != nil {
-		return w.st
-	}
 	if st := stateOf(ctx); st != nil {
 		return st
 	}

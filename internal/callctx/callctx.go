@@ -34,11 +34,6 @@ type Call struct {
 	// it only for a failure it would otherwise mask.
 	Arguments func() error
 
-	// Ran is set when a handler wrapped by the adapter started: a failure
-	// of a tool whose handler is the adapter's and did not start is the
-	// SDK's refusal of the arguments.
-	Ran bool
-
 	// Kind names what the request serves, as the pipeline's records do:
 	// "tool", "resource", "prompt" or "completion"; Target is its name or
 	// URI, and SessionID the session's id, "" without one. The adapters
