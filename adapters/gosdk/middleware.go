@@ -149,9 +149,6 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		return res, nil
 	}
 	cause := r.GetError()
-	if me, ok := cause.(*mappedError); ok {
-		return answered(r, me), nil
-	}
 	if callctx.From(ctx).Passes(cause) || callctx.From(ctx).Passes(r) {
 		return res, nil
 	}

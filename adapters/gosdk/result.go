@@ -15,11 +15,10 @@ import (
 	"github.com/mcperr/mcperr/internal/envelope"
 )
 
-// mappedError is an error the pipeline has handled. A wrapped typed handler
-// returns it, so that the SDK writes exactly the failure's message as the
-// result's text; an error result carries it through SetError, so that
-// middleware further out fills the result instead of mapping and logging
-// the error a second time.
+// mappedError is an error the pipeline has handled: the error of the error
+// result the middleware answers with (CallToolResult.GetError), so that
+// middleware further out can read the failure's message and, with
+// errors.Is and errors.As, the error the handler returned.
 type mappedError struct {
 	f   *filter.Failure
 	err error // as the handler returned it; for the server only
@@ -45,24 +44,24 @@ func (st *serverState) mapError(ctx context.Context, req *mcp.CallToolRequest, e
 // wrapper, such as arguments the SDK refused. It is called only when the
 // call failed, so that a success costs no lookup.
 func (st *serverState) enterTool(ctx context.Context, req *mcp.CallToolRequest) []filter.Filter {
+	c := callctx.From(ctx)
 	e := st.tool(callOf(req).Tool)
 	if e == nil {
-		return nil
+		if c == nil {
+			return nil
+		}
+		declared, _ := c.Filters.([]filter.Filter) // a wrapped handler's
+		return declared
 	}
-	if c := callctx.From(ctx); c != nil && e.settings != (callctx.Settings{}) {
+	if c != nil && e.settings != (callctx.Settings{}) {
 		c.Settings = c.Settings.Merge(e.settings)
 	}
 	return e.filters
 }
 
 // mapWith hands err, raised by the call req, to the pipeline of st with the
-// tool's filters, unless it was mapped already; nil in report-only mode.
-// Only the exact type is recognised: an error that merely wraps a
-// mappedError is a new error and is mapped again.
+// tool's filters; nil in report-only mode, where err passes on as it came.
 func (st *serverState) mapWith(ctx context.Context, req *mcp.CallToolRequest, err error, filters []filter.Filter) *mappedError {
-	if m, ok := err.(*mappedError); ok {
-		return m
-	}
 	f := st.p.Handle(ctx, callOf(req), err, filters...)
 	if f.ReportOnly {
 		callctx.From(ctx).Pass(err)

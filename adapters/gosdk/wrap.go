@@ -12,7 +12,6 @@ import (
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/callctx"
-	"github.com/mcperr/mcperr/internal/guard"
 	"github.com/mcperr/mcperr/internal/nilness"
 )
 
@@ -86,9 +85,9 @@ func newConfig(fn string, opts []Option) (config, error) {
 	return c, nilness.CheckFilters(fn, c.filters)
 }
 
-// Wrap returns a typed tool handler that runs the errors and panics of h
-// through the mcperr configuration of the server it runs on, with the
-// filters given by WithFilters bound to this tool:
+// Wrap returns a typed tool handler that declares, for each call of h, the
+// tool's own options (WithFilters, WithReportOnly, WithHandBuilt) to the
+// middleware of Install, which handles the call's failures with them:
 //
 //	mcp.AddTool(s, tool, gosdk.Wrap(h, gosdk.WithFilters(f)))
 //
@@ -114,16 +113,12 @@ func Wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], opts ...Option) mcp.ToolHa
 	return wrap(h, b)
 }
 
-// WrapRaw returns a raw tool handler that runs the errors and panics of h
-// through the mcperr configuration of the server it runs on, as Wrap does
-// for typed handlers:
+// WrapRaw is Wrap for a raw tool handler:
 //
 //	s.AddTool(tool, gosdk.WrapRaw(h))
 //
-// When h fails, the wrapped handler returns a complete error result: the
-// text blocks the pipeline rendered, the envelope in _meta[filter.MetaKey],
-// no structured content. Like regexp.MustCompile, WrapRaw panics with a
-// *codes.DefinitionError, at start-up, if h or a filter is nil.
+// Like regexp.MustCompile, WrapRaw panics with a *codes.DefinitionError, at
+// start-up, if h or a filter is nil.
 func WrapRaw(h mcp.ToolHandler, opts ...Option) mcp.ToolHandler {
 	b := mustBinding("WrapRaw", h == nil, opts)
 	return wrapRaw(h, b)
@@ -174,140 +169,38 @@ func (b *binding) state(ctx context.Context, req *mcp.CallToolRequest) *serverSt
 	return nil
 }
 
-// fail maps err, raised by the call req, with st, the configuration of the
-// call, and the filters of b. A raw handler's error is answered
-// VALIDATION_ERROR if it would be masked and the arguments do not fit,
-// unless checked says there is nothing to check: a panic, or a typed
-// handler's error, whose arguments the SDK checked. In report-only mode,
-// or for an error an inner layer reported already, it returns nil: the
-// error passes on as it came.
-func (b *binding) fail(ctx context.Context, st *serverState, req *mcp.CallToolRequest, err error, checked bool) *mappedError {
-	if m, ok := err.(*mappedError); ok {
-		return m
-	}
-	if callctx.From(ctx).Passes(err) {
-		return nil
-	}
-	st.argumentsOf(ctx, req, checked)
-	return st.mapWith(ctx, req, err, b.filters)
-}
-
-// wrap wraps h with b. h runs on the calling goroutine; a panic is
-// recovered there with defer.
+// wrap returns h bound to b: under the middleware it declares the tool's
+// options for the call and runs h, whose failures the middleware handles;
+// without mcperr it is h.
 func wrap[In, Out any](h mcp.ToolHandlerFor[In, Out], b *binding) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
-		st := b.state(ctx, req)
-		if st == nil {
-			return h(ctx, req, in)
-		}
-		ctx = b.enter(ctx)
-		returned := false
-		defer func() {
-			if !returned {
-				v := recover()
-				if m := b.recovered(ctx, st, req, v); m != nil {
-					var zero Out
-					res, out, err = nil, zero, m
-				}
-			}
-		}()
-		res, out, err = h(ctx, req, in)
-		returned = true
-		var m *mappedError
-		switch {
-		case err != nil && isProtocolError(err):
-			return res, out, encodable(err)
-		case err != nil:
-			// The SDK checked the arguments before h ran: nothing to classify.
-			m = b.fail(ctx, st, req, err, true)
-		case res == nil || !res.IsError:
-			return res, out, nil
-		case res.GetError() != nil:
-			// An error result marked with SetError: return its error, so that
-			// the SDK builds the error result and attaches no output.
-			m = b.fail(ctx, st, req, res.GetError(), true)
-		default:
-			m = st.handBuilt(ctx, req, res, b.filters)
-		}
-		if m == nil {
-			return res, out, err // reported, or a result the policy passes
-		}
-		var zero Out
-		return nil, zero, m
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		b.declare(ctx, req)
+		return h(ctx, req, in)
 	}
 }
 
-// wrapRaw wraps h with b. h runs on the calling goroutine; a panic is
-// recovered there with defer.
+// wrapRaw is wrap for a raw handler.
 func wrapRaw(h mcp.ToolHandler, b *binding) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		st := b.state(ctx, req)
-		if st == nil {
-			return h(ctx, req)
-		}
-		ctx = b.enter(ctx)
-		returned := false
-		defer func() {
-			if !returned {
-				if m := b.recovered(ctx, st, req, recover()); m != nil {
-					res, err = errorResult(m), nil
-				}
-			}
-		}()
-		res, err = h(ctx, req)
-		returned = true
-		switch {
-		case err != nil && isProtocolError(err):
-			return res, encodable(err)
-		case err != nil:
-			if m := b.fail(ctx, st, req, err, false); m != nil {
-				return errorResult(m), nil
-			}
-			return res, err
-		case res == nil || !res.IsError:
-			return res, nil
-		case res.GetError() != nil:
-			if m := b.fail(ctx, st, req, res.GetError(), false); m != nil {
-				return answered(res, m), nil
-			}
-		default:
-			if m := st.handBuilt(ctx, req, res, b.filters); m != nil {
-				return answered(res, m), nil
-			}
-		}
-		return res, nil
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		b.declare(ctx, req)
+		return h(ctx, req)
 	}
 }
 
-// enter returns the context of one call of the wrapped handler, as it is
-// under the middleware, with the tool's own settings.
-func (b *binding) enter(ctx context.Context) context.Context {
-	ctx = callctx.With(ctx, nil)
+// declare gives the call in ctx the tool's own options, where the
+// middleware finds them for every failure of the call that reaches it
+// after the handler started.
+func (b *binding) declare(ctx context.Context, req *mcp.CallToolRequest) {
+	if b.state(ctx, req) == nil {
+		return
+	}
 	c := callctx.From(ctx)
 	if b.settings != (callctx.Settings{}) {
 		c.Settings = c.Settings.Merge(b.settings)
 	}
-	return ctx
-}
-
-// recovered handles v, the value of recover() where the handler did not
-// return, and returns its failure; in report-only mode, where the layer is
-// to panic again, it does so itself after the record is written.
-func (b *binding) recovered(ctx context.Context, st *serverState, req *mcp.CallToolRequest, v any) *mappedError {
-	c := callctx.From(ctx)
-	if c.Passes(v) {
-		panic(v)
+	if len(b.filters) > 0 {
+		c.Filters = b.filters
 	}
-	failure := guard.Recovered(ctx, v)
-	if failure == nil {
-		return nil
-	}
-	m := b.fail(ctx, st, req, failure, true)
-	if m == nil && v != nil {
-		c.Pass(v)
-		panic(v) // report-only: as without mcperr
-	}
-	return m
 }
 
 // warn writes one ERROR record to slog.Default; a default handler that

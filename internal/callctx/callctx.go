@@ -50,6 +50,9 @@ type Call struct {
 	// given them where the tool was added or wrapped; the zero value means
 	// the server's.
 	Settings Settings
+	// Filters are the filters a wrapped handler declared for its tool (the
+	// adapter's []filter.Filter), for the failures that follow.
+	Filters any
 
 	passed    any       // what a layer reported and passed on unchanged
 	handBuilt HandBuilt // the error of the call's hand-built result
