@@ -95,20 +95,10 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	defer func() {
 		if !returned {
 			v := recover()
-			c := callctx.From(ctx)
-			if c.Passes(v) {
-				panic(v) // reported by an inner layer: on, as without mcperr
-			}
-			if _, reportOnly := callctx.Modes(st.p, c.Settings); reportOnly && c.PassedOn() {
-				// The SDK failed on a failure an inner layer reported and passed
-				// on (calling its Error method): one failure, one record.
-				panic(v)
-			}
 			if failure := guard.Recovered(ctx, v); failure != nil {
 				st.argumentsOf(ctx, req, true)
 				m := st.mapError(ctx, req, failure)
 				if m == nil && v != nil {
-					c.Pass(v)
 					panic(v) // report-only: as without mcperr
 				}
 				if m != nil {
@@ -122,9 +112,6 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	if err != nil {
 		if isProtocolError(err) {
 			return res, encodable(err)
-		}
-		if callctx.From(ctx).Passes(err) {
-			return res, err
 		}
 		if invalidParams(err) {
 			// go-sdk before v1.5.0 refuses arguments with a Go error that
@@ -149,9 +136,6 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		return res, nil
 	}
 	cause := r.GetError()
-	if callctx.From(ctx).Passes(cause) || callctx.From(ctx).Passes(r) {
-		return res, nil
-	}
 	var m *mappedError
 	switch {
 	case cause == nil:

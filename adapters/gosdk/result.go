@@ -64,7 +64,6 @@ func (st *serverState) enterTool(ctx context.Context, req *mcp.CallToolRequest) 
 func (st *serverState) mapWith(ctx context.Context, req *mcp.CallToolRequest, err error, filters []filter.Filter) *mappedError {
 	f := st.p.Handle(ctx, callOf(req), err, filters...)
 	if f.ReportOnly {
-		callctx.From(ctx).Pass(err)
 		return nil
 	}
 	return &mappedError{f: f, err: err}
@@ -74,16 +73,9 @@ func (st *serverState) mapWith(ctx context.Context, req *mcp.CallToolRequest, er
 // handler built itself: the failure that replaces it, or nil to send res as
 // it is.
 func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult, filters []filter.Filter) *mappedError {
-	text := textOf(res.Content)
-	if c := callctx.From(ctx); c.Passes(res) || c.Judged(text) {
-		return nil
-	}
-	hb := callctx.From(ctx).HandBuiltError(text)
+	hb := callctx.From(ctx).HandBuiltError(textOf(res.Content))
 	f := st.p.Handle(ctx, callOf(req), hb, filters...)
 	if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
-		if f != nil {
-			callctx.From(ctx).Pass(res)
-		}
 		return nil
 	}
 	return &mappedError{f: f, err: hb}

@@ -84,7 +84,7 @@ func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next 
 				panic(v) // reported by an inner layer: on to the SDK's recovery
 			}
 			if failure := guard.Recovered(ctx, v); failure != nil {
-				f := st.p.Handle(ctx, callOf(ctx, &req), failure, filters...)
+				f := st.p.Handle(ctx, callOf(ctx, &req), failure, declared(ctx, filters)...)
 				if f.ReportOnly && v != nil {
 					c.Pass(v)
 					panic(v)
@@ -95,6 +95,7 @@ func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next 
 	}()
 	res, err = next(ctx, req)
 	returned = true
+	filters = declared(ctx, filters)
 	switch {
 	case err != nil:
 		if isProtocolError(err) || callctx.From(ctx).Passes(err) {
@@ -108,6 +109,15 @@ func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next 
 		return st.helperFailure(ctx, req, res, refusal, text, filters), nil
 	}
 	return st.handBuilt(ctx, &req, res, filters), nil
+}
+
+// declared returns filters, or, if there are none, those a wrapped handler
+// declared for the call in ctx.
+func declared(ctx context.Context, filters []filter.Filter) []filter.Filter {
+	if c := callctx.From(ctx); len(filters) == 0 && c != nil {
+		filters, _ = c.Filters.([]filter.Filter)
+	}
+	return filters
 }
 
 // handBuilt applies the hand-built policy to res, an error result the

@@ -172,8 +172,19 @@ func mustWrapper(fn string, nilHandler bool, opts []Option) *wrapper {
 	return &wrapper{filters: c.filters, settings: c.settings}
 }
 
-// handle is the wrapped handler.
+// handle is the wrapped handler. Under the middleware of Install, which
+// handles the call's failures, it declares the tool's options for the call
+// and runs the handler; elsewhere it handles them itself.
 func (w *wrapper) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if c := callctx.From(ctx); c != nil {
+		if _, served := c.State.(*serverState); served {
+			c.Settings = c.Settings.Merge(w.settings)
+			if len(w.filters) > 0 {
+				c.Filters = w.filters
+			}
+			return w.next(ctx, req)
+		}
+	}
 	ctx, st := w.enter(ctx)
 	return st.serve(ctx, req, w.next, w.filters)
 }

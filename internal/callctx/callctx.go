@@ -56,7 +56,6 @@ type Call struct {
 
 	passed    any       // what a layer reported and passed on unchanged
 	handBuilt HandBuilt // the error of the call's hand-built result
-	judged    bool      // a layer applied the hand-built policy to the call's result
 }
 
 // Settings are one tool's own choice of how its failures are handled, over
@@ -106,17 +105,8 @@ func (c *Call) HandBuiltError(text string) error {
 		return &HandBuilt{Text: text}
 	}
 	c.handBuilt = HandBuilt{Text: text}
-	c.judged = true
 	return &c.handBuilt
 }
-
-// Judged reports whether a layer of the call judged a hand-built result
-// whose text is text already: go-sdk hands outer layers a copy of one
-// without content, which is the same result.
-func (c *Call) Judged(text string) bool { return c != nil && c.judged && c.handBuilt.Text == text }
-
-// PassedOn reports whether a layer of the call reported and passed on a failure.
-func (c *Call) PassedOn() bool { return c != nil && c.passed != nil }
 
 // Pass records that a layer of the call reported v, the error, result or
 // panic value of the call, and passed it on unchanged (nothing on a nil c), so that the outer
