@@ -44,7 +44,7 @@ const surfaceLimit = 161
 // and Wrap only declaring the tool's options under the middleware, which
 // alone handles every failure, took 147 away. The redesign to one
 // interception point is where the budget comes down.
-const linkedLinesLimit = 6803
+const linkedLinesLimit = 6802
 
 // surfacePackages are the packages whose exported API is the library's
 // public surface.

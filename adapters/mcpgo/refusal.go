@@ -45,19 +45,18 @@ func hasEnvelope(res *mcp.CallToolResult) bool {
 	return res.Meta != nil && res.Meta.AdditionalFields[filter.MetaKey] != nil
 }
 
-// afterCallTool answers, once the SDK has the result of a tools/call, an
-// error result that no handler and no middleware produced (the call did
-// not reach mcperr's middleware) and whose arguments do not fit the tool's
-// input schema: the SDK's refusal of the arguments. The client reads
-// VALIDATION_ERROR naming the fields, as mcperr's own check answers, and
-// one record keeps the call; in report-only mode the record alone. The
-// result is the SDK's own, built for this call, and is filled in place:
-// the hook can change nothing else.
+// afterCallTool answers an error result of a tools/call that did not reach
+// the middleware and whose arguments do not fit the tool's input schema:
+// the SDK's refusal of the arguments. The client reads VALIDATION_ERROR
+// naming the fields, as from mcperr's own check, with one record (the
+// record alone in report-only mode). The result is the SDK's own, built
+// for this call, and is filled in place: the hook can change nothing else.
 func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallToolRequest, result any) {
 	res, ok := result.(*mcp.CallToolResult)
 	if !ok || res == nil || !res.IsError || req == nil {
 		return // a success costs a type assertion
 	}
+	defer func() { _ = recover() }() // outside every middleware: never take the server down
 	if _, ran := st.passed.LoadAndDelete(ctx); ran || hasEnvelope(res) || server.ServerFromContext(ctx) != st.self.Value() {
 		return
 	}
