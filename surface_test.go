@@ -42,9 +42,10 @@ const surfaceLimit = 161
 // not build, and answers that never write into a handler's result added
 // about 60 more. AddTool registering the handler as it is on both SDKs,
 // and Wrap only declaring the tool's options under the middleware, which
-// alone handles every failure, took 147 away. The redesign to one
+// alone handles every failure, took 147 away; recovering the check before
+// the handler, which runs outside the middleware's recovery, added 6. The redesign to one
 // interception point is where the budget comes down.
-const linkedLinesLimit = 6802
+const linkedLinesLimit = 6808
 
 // surfacePackages are the packages whose exported API is the library's
 // public surface.

@@ -215,3 +215,38 @@ func BenchmarkArgumentCheck(b *testing.B) {
 		})
 	}
 }
+
+// TestArgumentCheckThatPanics checks that the check before the handler,
+// which runs before the call is under the middleware's recovery, cannot
+// take the server down: when learning the schema panics (here the server's
+// own tools/list handler, asked for a tool no client listed), nothing is
+// checked and the call runs.
+func TestArgumentCheckThatPanics(t *testing.T) {
+	p, err := filter.New(filter.WithLogger(new(adaptertest.Log).Logger()), filter.WithArgumentCheck(true))
+	must(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
+	var listing atomic.Bool
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler { // inside mcperr's
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" && listing.Load() {
+				panic("tools/list broke")
+			}
+			return next(ctx, method, req)
+		}
+	})
+	must(t, gosdk.Install(s, p))
+	var ran atomic.Int64
+	raw, _ := checkedHandlers(&ran)
+	s.AddTool(checkedTool(), raw)
+	listing.Store(true)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(context.Background(), st, nil)
+	must(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil).Connect(context.Background(), ct, nil)
+	must(t, err)
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	r, _ := call(context.Background(), cs, adaptertest.Case{Tool: adaptertest.CheckedTool, Args: adaptertest.ArgumentCases()[1].Args})
+	if r.ProtocolErr != nil || r.IsError || ran.Load() != 1 {
+		t.Errorf("got %s, %v (handler ran %d times), want the call run unchecked", r.Raw, r.ProtocolErr, ran.Load())
+	}
+}

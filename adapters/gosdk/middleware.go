@@ -70,7 +70,10 @@ func (st *serverState) checkFirst(ctx context.Context, next mcp.MethodHandler, r
 	if !check {
 		return st.callTool(ctx, next, req)
 	}
-	v := st.checkArguments(ctx, req)
+	v := func() *domain.Validation {
+		defer func() { _ = recover() }() // outside callTool's recovery: a check that panics checks nothing
+		return st.checkArguments(ctx, req)
+	}()
 	if v == nil {
 		return st.callTool(ctx, next, req)
 	}

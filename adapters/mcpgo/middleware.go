@@ -49,7 +49,10 @@ func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, 
 	if !check {
 		return st.serve(ctx, req, next, tool.filters)
 	}
-	err := st.checkArguments(ctx, &req)
+	err := func() (err error) {
+		defer func() { _ = recover() }() // outside serve's recovery: a check that panics checks nothing
+		return st.checkArguments(ctx, &req)
+	}()
 	if err == nil {
 		return st.serve(ctx, req, next, tool.filters)
 	}
