@@ -3,6 +3,7 @@ package gosdk_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -248,5 +249,46 @@ func TestArgumentCheckThatPanics(t *testing.T) {
 	r, _ := call(context.Background(), cs, adaptertest.Case{Tool: adaptertest.CheckedTool, Args: adaptertest.ArgumentCases()[1].Args})
 	if r.ProtocolErr != nil || r.IsError || ran.Load() != 1 {
 		t.Errorf("got %s, %v (handler ran %d times), want the call run unchecked", r.Raw, r.ProtocolErr, ran.Load())
+	}
+}
+
+// TestArgumentCheckCombined combines on one server, in report-only mode
+// with redaction, a tool whose arguments are checked before its handler
+// and that enforces (AddRawTool), one that keeps the server's settings (the
+// SDK's own registration, the check off), and a wrapped tool that
+// enforces: each answers as its own options say, with one record.
+func TestArgumentCheckCombined(t *testing.T) {
+	var log adaptertest.Log
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true), filter.WithRedaction(true))
+	must(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "combined", Version: "1.0.0"}, nil)
+	must(t, gosdk.Install(s, p))
+	var ran atomic.Int64
+	raw, _ := checkedHandlers(&ran)
+	must(t, gosdk.AddRawTool(s, checkedTool(), raw, gosdk.WithArgumentCheck(true), gosdk.WithReportOnly(false)))
+	loose := checkedTool()
+	loose.Name = "loose"
+	s.AddTool(loose, raw)
+	fail := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("dial db: password=" + adaptertest.Canary)
+	}
+	s.AddTool(&mcp.Tool{Name: "wrapped", InputSchema: adaptertest.EmptySchema}, gosdk.WrapRaw(fail, gosdk.WithReportOnly(false)))
+	cs := connect(t, s, "")
+	bad := adaptertest.ArgumentCases()[2]
+
+	r, _ := call(context.Background(), cs, adaptertest.Case{Tool: adaptertest.CheckedTool, Args: bad.Args})
+	adaptertest.CheckRefusal(t, bad, r, false)
+	if recs := log.Records(t); len(recs) != 1 || recs[0]["report_only"] != nil {
+		t.Errorf("checked tool: records %v, want one enforcing record", recs)
+	}
+	if r, _ := call(context.Background(), cs, adaptertest.Case{Tool: "loose", Args: bad.Args}); r.IsError || ran.Load() != 1 {
+		t.Errorf("loose tool: got %s, want the handler's success", r.Raw)
+	}
+	r, _ = call(context.Background(), cs, adaptertest.Case{Tool: "wrapped"})
+	if env := r.Envelope(); env["code"] != "INTERNAL_ERROR" || strings.Contains(string(r.Raw), adaptertest.Canary) {
+		t.Errorf("wrapped tool: got %s, want a masked INTERNAL_ERROR", r.Raw)
+	}
+	if recs := log.Records(t); len(recs) != 1 || strings.Contains(fmt.Sprint(recs), adaptertest.Canary) {
+		t.Errorf("records %v, want one, redacted", recs)
 	}
 }

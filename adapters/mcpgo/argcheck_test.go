@@ -3,6 +3,7 @@ package mcpgo_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -196,5 +197,44 @@ func BenchmarkArgumentCheck(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestArgumentCheckCombined combines on one server, in report-only mode
+// with redaction, a tool whose arguments are checked before its handler
+// and that enforces (AddTool), one that keeps the server's settings (the
+// SDK's own registration, the check off), and a wrapped tool that
+// enforces: each answers as its own options say, with one record.
+func TestArgumentCheckCombined(t *testing.T) {
+	var log adaptertest.Log
+	s := server.NewMCPServer("combined", "1.0.0")
+	if err := mcpgo.Install(s, testPipeline(log.Logger(), filter.WithReportOnly(true), filter.WithRedaction(true))); err != nil {
+		t.Fatal(err)
+	}
+	var ran atomic.Int64
+	if err := mcpgo.AddTool(s, checkedTool(), checkedHandler(&ran), mcpgo.WithArgumentCheck(true), mcpgo.WithReportOnly(false)); err != nil {
+		t.Fatal(err)
+	}
+	s.AddTool(mcp.NewToolWithRawSchema("loose", "", adaptertest.CheckedSchema), checkedHandler(&ran))
+	fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("dial db: password=" + adaptertest.Canary)
+	}
+	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(fail, mcpgo.WithReportOnly(false)))
+	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	bad := adaptertest.ArgumentCases()[2]
+
+	adaptertest.CheckRefusal(t, bad, call(t, c, adaptertest.CheckedTool, bad.Args), false)
+	if recs := log.Records(t); len(recs) != 1 || recs[0]["report_only"] != nil {
+		t.Errorf("checked tool: records %v, want one enforcing record", recs)
+	}
+	if r := call(t, c, "loose", bad.Args); r.IsError || ran.Load() != 1 {
+		t.Errorf("loose tool: got %s, want the handler's success", r.Raw)
+	}
+	r := call(t, c, "wrapped", nil)
+	if env := r.Envelope(); env["code"] != "INTERNAL_ERROR" || strings.Contains(string(r.Raw), adaptertest.Canary) {
+		t.Errorf("wrapped tool: got %s, want a masked INTERNAL_ERROR", r.Raw)
+	}
+	if recs := log.Records(t); len(recs) != 1 || strings.Contains(fmt.Sprint(recs), adaptertest.Canary) {
+		t.Errorf("records %v, want one, redacted", recs)
 	}
 }
