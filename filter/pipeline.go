@@ -118,7 +118,14 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	reportOnly, policy := p.settings(ctx)
+	var in callctx.Input
+	if x, ok := err.(*callctx.Input); ok && x != nil {
+		in, err = *x, x.Err // an adapter's: the tool's settings and arguments
+		if err == nil {
+			return nil
+		}
+	}
+	reportOnly, policy := p.settings(in.Settings)
 	hb, handBuilt := err.(*callctx.HandBuilt)
 	if handBuilt && policy == PassHandBuilt && !reportOnly {
 		return nil // the adapter sends the result as the handler built it
@@ -128,7 +135,7 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 			call.RequestID = callctx.NewID()
 		}
 	}
-	h := &handling{call: call, reportOnly: reportOnly, handBuilt: handBuilt}
+	h := &handling{call: call, reportOnly: reportOnly, handBuilt: handBuilt, arguments: in.Arguments}
 	h.setErr(err)
 	// A chain that cannot be walked safely is set aside whole: nothing, not
 	// the log, not an observer, asks it for its text again.
@@ -173,39 +180,27 @@ func init() {
 		if p == nil {
 			return false, false
 		}
-		checkArguments, reportOnly = p.checkArgs, p.reportOnly
-		switch tool.ArgumentCheck {
-		case 1:
-			checkArguments = false
-		case 2:
-			checkArguments = true
+		checkArguments = p.checkArgs
+		if tool.ArgumentCheck != 0 {
+			checkArguments = tool.ArgumentCheck == 2
 		}
-		switch tool.ReportOnly {
-		case 1:
-			reportOnly = false
-		case 2:
-			reportOnly = true
-		}
+		reportOnly, _ = p.settings(tool)
 		return checkArguments, reportOnly
 	}
 }
 
-// settings returns the mode and hand-built policy of the request in ctx:
-// the pipeline's, or the tool's where its adapter was given its own.
-func (p *Pipeline) settings(ctx context.Context) (reportOnly bool, policy HandBuilt) {
+// settings returns the mode and hand-built policy of a failure of a tool
+// with settings tool: the pipeline's, or the tool's own where it has them.
+func (p *Pipeline) settings(tool callctx.Settings) (reportOnly bool, policy HandBuilt) {
 	reportOnly, policy = p.reportOnly, p.handBuilt
-	c := callctx.From(ctx)
-	if c == nil {
-		return reportOnly, policy
-	}
-	switch c.Settings.ReportOnly {
+	switch tool.ReportOnly {
 	case 1:
 		reportOnly = false
 	case 2:
 		reportOnly = true
 	}
-	if c.Settings.HandBuilt != 0 {
-		policy = HandBuilt(c.Settings.HandBuilt - 1)
+	if tool.HandBuilt != 0 {
+		policy = HandBuilt(tool.HandBuilt - 1)
 	}
 	return reportOnly, policy
 }
@@ -220,6 +215,7 @@ type handling struct {
 	filterErr   error              // a filter that panicked or answered badly
 	public      error              // the public error the built-in mapping answered with
 	refused     *domain.Validation // how the arguments did not fit, when that decided
+	arguments   func() error       // the adapter's check of the arguments, or nil
 	masked      bool
 	reportOnly  bool // nothing of the Failure is sent: it is reported
 	handBuilt   bool // the error stands for a result the handler built
@@ -333,7 +329,7 @@ func (p *Pipeline) mapError(ctx context.Context, h *handling) Response {
 		h.public = pub
 		return r
 	}
-	if v := refused(ctx); v != nil {
+	if v := refused(h.arguments); v != nil {
 		// The call failed and its arguments do not fit the tool's schema:
 		// the client's failure, which it can correct. The record keeps the
 		// error the call failed with.
@@ -385,12 +381,11 @@ func requestErr(ctx context.Context) (err error) {
 	return ctx.Err()
 }
 
-// refused asks the adapter, through the request's context, how the
-// arguments of the call do not fit the tool's input schema; nil if they fit,
-// cannot be checked, or the check panics.
-func refused(ctx context.Context) (v *domain.Validation) {
-	c := callctx.From(ctx)
-	if c == nil || c.Arguments == nil {
+// refused asks check, the adapter's check of the call's arguments, how
+// they do not fit the tool's input schema; nil if they fit, cannot be
+// checked, or the check panics.
+func refused(check func() error) (v *domain.Validation) {
+	if check == nil {
 		return nil
 	}
 	defer func() {
@@ -398,7 +393,7 @@ func refused(ctx context.Context) (v *domain.Validation) {
 			v = nil
 		}
 	}()
-	v, _ = c.Arguments().(*domain.Validation)
+	v, _ = check().(*domain.Validation)
 	return v
 }
 

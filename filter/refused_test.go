@@ -8,19 +8,18 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// withArguments returns a context whose call says its arguments do not fit:
-// as an adapter prepares it for a failed call.
-func withArguments(v *domain.Validation, asked *int) context.Context {
-	ctx := callctx.With(context.Background(), nil)
-	callctx.From(ctx).Arguments = func() error {
+// withArguments returns err as an adapter hands it to the pipeline for a
+// failed call whose arguments do not fit, as v says.
+func withArguments(err error, v *domain.Validation, asked *int) error {
+	return &callctx.Input{Err: err, Arguments: func() error {
 		*asked++
 		return v
-	}
-	return ctx
+	}}
 }
 
 // TestArgumentsDecideOnlyWhatWouldBeMasked checks that a failure the
@@ -33,7 +32,7 @@ func TestArgumentsDecideOnlyWhatWouldBeMasked(t *testing.T) {
 
 	var asked int
 	h := newHarness(t)
-	f := h.handle(t, withArguments(v, &asked), call, errors.New("strconv: parsing "+canary))
+	f := h.handle(t, context.Background(), call, withArguments(errors.New("strconv: parsing "+canary), v, &asked))
 	if f.Envelope.Code != codes.ValidationError || f.Envelope.Message != "Validation failed for b: must be number, not string" || f.Envelope.Ref != "" {
 		t.Errorf("envelope %+v, want the VALIDATION_ERROR of the arguments", f.Envelope)
 	}
@@ -57,7 +56,7 @@ func TestArgumentsDecideOnlyWhatWouldBeMasked(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			asked = 0
-			f := newHarness(t).handle(t, endedAs(withArguments(v, &asked), tt.err), call, tt.err)
+			f := newHarness(t).handle(t, endedAs(context.Background(), tt.err), call, withArguments(tt.err, v, &asked))
 			if f.Envelope.Code != tt.code {
 				t.Errorf("code %s, want %s", f.Envelope.Code, tt.code)
 			}
@@ -68,11 +67,37 @@ func TestArgumentsDecideOnlyWhatWouldBeMasked(t *testing.T) {
 	}
 
 	t.Run("a check that panics", func(t *testing.T) {
-		ctx := callctx.With(context.Background(), nil)
-		callctx.From(ctx).Arguments = func() error { panic("validator bug") }
+		err := &callctx.Input{Err: errors.New("x"), Arguments: func() error { panic("validator bug") }}
 		h := newHarness(t)
-		if f := h.handle(t, ctx, call, errors.New("x")); f.Envelope.Code != codes.InternalError {
+		if f := h.handle(t, context.Background(), call, err); f.Envelope.Code != codes.InternalError {
 			t.Errorf("code %s, want the masked INTERNAL_ERROR", f.Envelope.Code)
 		}
 	})
+}
+
+// TestInputIsTakenApart checks that what an adapter hands the pipeline
+// with a failure, the tool's settings and its check of the arguments, is
+// read from the error given to Handle and never seen past it: filters,
+// observers and the record see the error the handler returned, and the
+// tool's report-only setting holds over the server's.
+func TestInputIsTakenApart(t *testing.T) {
+	handlerErr := errors.New("dial db: " + canary)
+	var seen []error
+	saw := filter.Func(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
+		seen = append(seen, err)
+		return nil, nil
+	})
+	var observed []error
+	h := newHarness(t, filter.WithObserver(func(_ context.Context, f filter.Failure) { observed = append(observed, f.Err) }))
+	in := &callctx.Input{Err: handlerErr, Settings: callctx.Settings{ReportOnly: 2}}
+	f := h.handle(t, context.Background(), call, in, saw)
+	if !f.ReportOnly {
+		t.Errorf("the tool's report-only setting did not hold: %+v", f)
+	}
+	if len(seen) != 1 || seen[0] != handlerErr || len(observed) != 1 || observed[0] != handlerErr || f.Err != handlerErr {
+		t.Errorf("filters saw %v, observers %v, the Failure %v; want the handler's error alone", seen, observed, f.Err)
+	}
+	if recs := h.records(t); len(recs) != 1 || strings.Contains(recs[0]["error"].(string), "callctx") {
+		t.Errorf("records %v, want one with the handler's error", recs)
+	}
 }

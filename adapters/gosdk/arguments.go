@@ -7,7 +7,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/domain"
-	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/inputschema"
 )
 
@@ -17,13 +16,14 @@ import (
 // through this package was compiled when it was added; that of any other
 // tool is learned from the tools/list results the clients asked for, and,
 // for a tool no client listed, by asking the server's own tools/list
-// handler, through the handlers inside the middleware, once.
-func (st *serverState) checkArguments(ctx context.Context, req *mcp.CallToolRequest) *domain.Validation {
+// handler, next, the handlers inside the middleware, once a tool for the
+// life of the server.
+func (st *serverState) checkArguments(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) *domain.Validation {
 	if req.Params == nil {
 		return nil
 	}
 	s := st.schemaOf(req.Params.Name)
-	if s == nil && st.listFor(ctx, req) {
+	if s == nil && st.listFor(ctx, next, req) {
 		s = st.schemaOf(req.Params.Name)
 	}
 	if s == nil {
@@ -49,18 +49,13 @@ const maxListPages = 64
 // listFor asks the server's own tools/list handler for the tools of the
 // session of req, page by page, until it has seen the tool req calls, and
 // reports whether it asked. It asks only for a tool neither added through
-// this package nor listed by any client, and only under the middleware,
-// whose handler chain the call's context holds.
-func (st *serverState) listFor(ctx context.Context, req *mcp.CallToolRequest) bool {
-	c := callctx.From(ctx)
-	if c == nil || req.Session == nil {
+// this package nor listed by any client, and once a tool for the life of
+// the server, so that a server's failures never cost more of its own
+// handlers than that.
+func (st *serverState) listFor(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) bool {
+	if next == nil || req.Session == nil || !st.firstAsk(req.Params.Name) {
 		return false
 	}
-	next, ok := c.Next.(mcp.MethodHandler)
-	if !ok || next == nil {
-		return false
-	}
-	c.Next = nil // once a call
 	cursor := ""
 	for range maxListPages {
 		res, err := next(ctx, methodListTools, &mcp.ListToolsRequest{Session: req.Session, Params: &mcp.ListToolsParams{Cursor: cursor}})
@@ -77,6 +72,26 @@ func (st *serverState) listFor(ctx context.Context, req *mcp.CallToolRequest) bo
 		}
 		cursor = list.NextCursor
 	}
+	return true
+}
+
+// maxAsked bounds the tool names the server's tools/list is asked for, so
+// that calls of names made up by a client cannot grow the record of them
+// without end.
+const maxAsked = 4096
+
+// firstAsk reports whether the server's tools/list was never asked for the
+// tool named name before, and records that it now is.
+func (st *serverState) firstAsk(name string) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.asked[name] || len(st.asked) >= maxAsked {
+		return false
+	}
+	if st.asked == nil {
+		st.asked = make(map[string]bool)
+	}
+	st.asked[name] = true
 	return true
 }
 

@@ -32,6 +32,8 @@ type serverState struct {
 
 	mu      sync.RWMutex
 	tools   map[string]*toolEntry // added with AddTool or AddRawTool
+	wrapped map[string]*binding   // run through Wrap or WrapRaw, by tool name
+	asked   map[string]bool       // tools the server's own tools/list was asked for
 	listed  sync.Map              // tool name -> *listedTool, from tools/list results
 	schemas inputschema.Cache
 }
@@ -123,6 +125,46 @@ func (st *serverState) tool(name string) *toolEntry {
 	st.mu.RLock()
 	defer st.mu.RUnlock()
 	return st.tools[name]
+}
+
+// options returns the filters and settings that the tool named name
+// declared: where it was added with AddTool or AddRawTool, or where it was
+// wrapped with Wrap or WrapRaw, which a tool's handler declares on its
+// first call. AddTool's settings are over Wrap's, and its filters, if it
+// was given any, instead of Wrap's. It is called only when a call failed,
+// so that a success costs no lookup.
+func (st *serverState) options(name string) ([]filter.Filter, callctx.Settings) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	var filters []filter.Filter
+	var settings callctx.Settings
+	if b := st.wrapped[name]; b != nil {
+		filters, settings = b.filters, b.settings
+	}
+	if e := st.tools[name]; e != nil {
+		if len(e.filters) > 0 {
+			filters = e.filters
+		}
+		settings = settings.Merge(e.settings)
+	}
+	return filters, settings
+}
+
+// declare records that the tool named name runs through b, and costs only
+// a lookup once it has.
+func (st *serverState) declare(name string, b *binding) {
+	st.mu.RLock()
+	known := st.wrapped[name] == b
+	st.mu.RUnlock()
+	if known {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.wrapped == nil {
+		st.wrapped = make(map[string]*binding)
+	}
+	st.wrapped[name] = b
 }
 
 // reserve records name for a tool being added, and reports whether it was

@@ -33,7 +33,6 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if call, ok := req.(*mcp.CallToolRequest); ok {
 				ctx = callctx.With(ctx, st)
 				c := callctx.From(ctx)
-				c.Next = next
 				d := callOf(call)
 				c.Describe(methodCallTool, d.Tool, "", "", d.SessionID)
 				if st.checkAll || st.someChecks.Load() {
@@ -62,29 +61,26 @@ func (st *serverState) checkFirst(ctx context.Context, next mcp.MethodHandler, r
 	if req.Params == nil {
 		return st.callTool(ctx, next, req)
 	}
-	var settings callctx.Settings
-	if e := st.tool(req.Params.Name); e != nil {
-		settings = e.settings
-	}
+	_, settings := st.options(req.Params.Name)
 	check, reportOnly := callctx.Modes(st.p, settings)
 	if !check {
 		return st.callTool(ctx, next, req)
 	}
 	v := func() *domain.Validation {
 		defer func() { _ = recover() }() // outside callTool's recovery: a check that panics checks nothing
-		return st.checkArguments(ctx, req)
+		return st.checkArguments(ctx, next, req)
 	}()
 	if v == nil {
 		return st.callTool(ctx, next, req)
 	}
 	if !reportOnly {
-		if m := st.mapError(ctx, req, v); m != nil {
+		if m := st.mapError(ctx, req, v, nil); m != nil {
 			return errorResult(m), nil
 		}
 	}
 	res, err := st.callTool(ctx, next, req)
 	if r, ok := res.(*mcp.CallToolResult); err == nil && ok && r != nil && !r.IsError {
-		st.mapError(ctx, req, v) // report-only: the record alone
+		st.mapError(ctx, req, v, nil) // report-only: the record alone
 	}
 	return res, err
 }
@@ -99,8 +95,7 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		if !returned {
 			v := recover()
 			if failure := guard.Recovered(ctx, v); failure != nil {
-				st.argumentsOf(ctx, req, true)
-				m := st.mapError(ctx, req, failure)
+				m := st.mapError(ctx, req, failure, nil)
 				if m == nil && v != nil {
 					panic(v) // report-only: as without mcperr
 				}
@@ -116,14 +111,13 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 		if isProtocolError(err) {
 			return res, encodable(err)
 		}
+		check := st.arguments(ctx, next, req)
 		if invalidParams(err) {
 			// go-sdk before v1.5.0 refuses arguments with a Go error that
 			// wraps its invalid-params *jsonrpc.Error.
-			st.refusal(ctx, req, err)
-		} else {
-			st.argumentsOf(ctx, req, false)
+			check = st.refusal(ctx, next, req, err)
 		}
-		if m := st.mapError(ctx, req, err); m != nil {
+		if m := st.mapError(ctx, req, err, check); m != nil {
 			return errorResult(m), nil
 		}
 		return res, err
@@ -142,13 +136,11 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	var m *mappedError
 	switch {
 	case cause == nil:
-		m = st.handBuilt(ctx, req, r, st.enterTool(ctx, req))
+		m = st.handBuilt(ctx, req, r)
 	case decodeRefusal(req, cause):
-		st.refusal(ctx, req, cause)
-		m = st.mapError(ctx, req, cause)
+		m = st.mapError(ctx, req, cause, st.refusal(ctx, next, req, cause))
 	default:
-		st.argumentsOf(ctx, req, false)
-		m = st.mapError(ctx, req, cause)
+		m = st.mapError(ctx, req, cause, st.arguments(ctx, next, req))
 	}
 	if m != nil {
 		return answered(r, m), nil
@@ -196,14 +188,13 @@ func invalidParams(err error) (ok bool) {
 	return isRPC && rpc != nil && rpc.Code == jsonrpc.CodeInvalidParams
 }
 
-// refusal makes the arguments of req, which the SDK refused with err, the
-// client's failure: the fields the schema check finds, or else the field
+// refusal returns the check of the arguments of req, which the SDK
+// refused with err: the fields the schema check finds, or else the field
 // the SDK could not decode (a time.Time given "yesterday" fits a string
 // schema), never its value.
-func (st *serverState) refusal(ctx context.Context, req *mcp.CallToolRequest, err error) {
-	c := callctx.From(ctx)
-	c.Arguments = func() error {
-		if v := st.checkArguments(ctx, req); v != nil {
+func (st *serverState) refusal(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest, err error) func() error {
+	return func() error {
+		if v := st.checkArguments(ctx, next, req); v != nil {
 			return v
 		}
 		field := ""
@@ -215,17 +206,11 @@ func (st *serverState) refusal(ctx context.Context, req *mcp.CallToolRequest, er
 	}
 }
 
-func (st *serverState) argumentsOf(ctx context.Context, req *mcp.CallToolRequest, checked bool) {
-	c := callctx.From(ctx)
-	if c == nil {
-		return
-	}
-	if checked || req == nil {
-		c.Arguments = nil
-		return
-	}
-	c.Arguments = func() error {
-		if v := st.checkArguments(ctx, req); v != nil {
+// arguments returns the check of the arguments of req, for a failure of
+// the handler: how they do not fit the tool's input schema, or nil.
+func (st *serverState) arguments(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) func() error {
+	return func() error {
+		if v := st.checkArguments(ctx, next, req); v != nil {
 			return v
 		}
 		return nil

@@ -32,37 +32,14 @@ func (e *mappedError) Error() string { return e.f.Envelope.Message }
 func (e *mappedError) Unwrap() error { return e.err }
 
 // mapError hands err, raised by the call req, to the pipeline of st, with
-// the filters of the tool if it was added through this package; nil in
-// report-only mode, where err passes on as it came.
-func (st *serverState) mapError(ctx context.Context, req *mcp.CallToolRequest, err error) *mappedError {
-	return st.mapWith(ctx, req, err, st.enterTool(ctx, req))
-}
-
-// enterTool returns the filters of the tool of req, if it was added through
-// this package, and gives the call in ctx the tool's settings, for a
-// failure that reaches the middleware without passing the tool's own
-// wrapper, such as arguments the SDK refused. It is called only when the
-// call failed, so that a success costs no lookup.
-func (st *serverState) enterTool(ctx context.Context, req *mcp.CallToolRequest) []filter.Filter {
-	c := callctx.From(ctx)
-	e := st.tool(callOf(req).Tool)
-	if e == nil {
-		if c == nil {
-			return nil
-		}
-		declared, _ := c.Filters.([]filter.Filter) // a wrapped handler's
-		return declared
-	}
-	if c != nil && e.settings != (callctx.Settings{}) {
-		c.Settings = c.Settings.Merge(e.settings)
-	}
-	return e.filters
-}
-
-// mapWith hands err, raised by the call req, to the pipeline of st with the
-// tool's filters; nil in report-only mode, where err passes on as it came.
-func (st *serverState) mapWith(ctx context.Context, req *mcp.CallToolRequest, err error, filters []filter.Filter) *mappedError {
-	f := st.p.Handle(ctx, callOf(req), err, filters...)
+// the options the tool declared and check, which says how the call's
+// arguments do not fit the tool's input schema (nil where that cannot
+// explain the failure); nil in report-only mode, where err passes on as it
+// came.
+func (st *serverState) mapError(ctx context.Context, req *mcp.CallToolRequest, err error, check func() error) *mappedError {
+	call := callOf(req)
+	filters, settings := st.options(call.Tool)
+	f := st.p.Handle(ctx, call, callctx.From(ctx).Input(err, settings, check), filters...)
 	if f.ReportOnly {
 		return nil
 	}
@@ -72,9 +49,12 @@ func (st *serverState) mapWith(ctx context.Context, req *mcp.CallToolRequest, er
 // handBuilt applies the hand-built policy to res, an error result the
 // handler built itself: the failure that replaces it, or nil to send res as
 // it is.
-func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult, filters []filter.Filter) *mappedError {
-	hb := callctx.From(ctx).HandBuiltError(textOf(res.Content))
-	f := st.p.Handle(ctx, callOf(req), hb, filters...)
+func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult) *mappedError {
+	c := callctx.From(ctx)
+	hb := c.HandBuiltError(textOf(res.Content))
+	call := callOf(req)
+	filters, settings := st.options(call.Tool)
+	f := st.p.Handle(ctx, call, c.Input(hb, settings, nil), filters...)
 	if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
 		return nil
 	}

@@ -255,6 +255,38 @@ func TestReportOnlyPerTool(t *testing.T) {
 	}
 }
 
+// TestReportOnlyPerToolThroughWrap checks that a tool's own report-only
+// mode, given to Wrap, holds for the arguments the SDK refuses before the
+// handler runs, once the tool has run on the server, where its handler
+// declares its options: the client reads what the bare server sends, and
+// one record says what mcperr would have sent. Before that first run the
+// server's mode is the tool's, as Wrap's documentation says.
+func TestReportOnlyPerToolThroughWrap(t *testing.T) {
+	bad := rolloutCall{tool: "ok", args: map[string]any{"count": "five"}}
+	bareCS := connect(t, rolloutServer(t, nil, nil), "")
+	want, _ := wire(t, bareCS, bad)
+
+	var log adaptertest.Log
+	p, err := filter.New(filter.WithLogger(log.Logger()))
+	must(t, err)
+	cs := connect(t, rolloutServerVia(t, viaWrap, p, map[string][]gosdk.Option{"ok": {gosdk.WithReportOnly(true)}}), "")
+	if _, res := wire(t, cs, bad); res == nil || !res.IsError {
+		t.Errorf("before the tool's first run: %+v, want the server's enforcing answer", res)
+	} else if env, ok := gosdk.EnvelopeOf(res); !ok || env.Code != codes.ValidationError {
+		t.Errorf("before the tool's first run: envelope %+v (found %v), want the server's VALIDATION_ERROR", env, ok)
+	}
+	log.Records(t)
+	if got, res := wire(t, cs, rolloutCall{tool: "ok", args: map[string]any{"count": 5}}); res == nil || res.IsError {
+		t.Fatalf("a call that fits: %s", got)
+	}
+	if got, _ := wire(t, cs, bad); got != want {
+		t.Errorf("report-only through Wrap sent\n%s\nthe bare server sends\n%s", got, want)
+	}
+	if recs := log.Records(t); len(recs) != 1 || recs[0]["report_only"] != true || recs[0]["code"] != "VALIDATION_ERROR" {
+		t.Errorf("records %v, want one report-only VALIDATION_ERROR record", recs)
+	}
+}
+
 func TestHandBuiltPolicies(t *testing.T) {
 	bare := bareWire(t)
 	var handBuilt int

@@ -38,8 +38,9 @@ func WithFilters(filters ...filter.Filter) Option {
 // without mcperr and are only logged, with what mcperr would have sent;
 // off, mcperr handles them. Switching one tool of a report-only server to
 // enforcing is WithReportOnly(false). Arguments the SDK refuses before the
-// handler runs follow the tool's setting only for a tool added with AddTool
-// or AddRawTool; for one wrapped with Wrap, the server's.
+// handler runs follow it too; for a tool wrapped with Wrap, whose options
+// the middleware learns when its handler first runs, the server's mode
+// holds for them until then.
 func WithReportOnly(on bool) Option {
 	return func(c *config) { c.settings = c.settings.Merge(bind.ReportOnly(on)) }
 }
@@ -187,19 +188,12 @@ func wrapRaw(h mcp.ToolHandler, b *binding) mcp.ToolHandler {
 	}
 }
 
-// declare gives the call in ctx the tool's own options, where the
-// middleware finds them for every failure of the call that reaches it
-// after the handler started.
+// declare records, in the state of the server running the call in ctx,
+// that the tool req calls runs through b, where the middleware finds the
+// tool's options for every failure that follows, this call's included.
 func (b *binding) declare(ctx context.Context, req *mcp.CallToolRequest) {
-	if b.state(ctx, req) == nil {
-		return
-	}
-	c := callctx.From(ctx)
-	if b.settings != (callctx.Settings{}) {
-		c.Settings = c.Settings.Merge(b.settings)
-	}
-	if len(b.filters) > 0 {
-		c.Filters = b.filters
+	if st := b.state(ctx, req); st != nil {
+		st.declare(callOf(req).Tool, b)
 	}
 }
 

@@ -31,6 +31,7 @@ type serverState struct {
 	checkAll   bool
 	someChecks atomic.Bool
 	added      sync.Map // tool name -> *config, of the tools added with AddTool
+	wrapped    sync.Map // tool name -> *wrapper, of the tools run through Wrap
 
 	// self is the server, for the hooks, which a server's hooks may share
 	// with another's; passed holds the contexts of the calls whose error
@@ -41,6 +42,15 @@ type serverState struct {
 	adding  sync.Mutex // held by AddTool from its duplicate check to the registration
 	schemas inputschema.Cache
 	byTool  sync.Map // tool name -> *toolSchema
+}
+
+// declare records that the tool named name runs through w, where the
+// middleware finds the tool's options for every failure that follows; once
+// it has, a call costs a lookup.
+func (st *serverState) declare(name string, w *wrapper) {
+	if old, ok := st.wrapped.Load(name); !ok || old != w {
+		st.wrapped.Store(name, w)
+	}
 }
 
 // Install makes p the mcperr configuration of s, and installs on s the

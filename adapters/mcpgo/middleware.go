@@ -16,8 +16,9 @@ import (
 )
 
 // middleware is the tool handler middleware that Install puts on a server.
-// It gives every call a context that carries the state of st, the call's
-// request id and the options of a tool added with AddTool.
+// It is the one place that handles a call's failures, with the options the
+// tool declared where it was added or wrapped; it gives every call a
+// context that carries the state of st and the call's request id.
 func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		outer := ctx
@@ -25,44 +26,70 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 		c := callctx.From(ctx)
 		d := callOf(ctx, &req)
 		c.Describe("tools/call", d.Tool, "", "", d.SessionID)
-		var tool config
-		if added, ok := st.added.Load(req.Params.Name); ok {
-			tool = *added.(*config)
-			c.Settings = c.Settings.Merge(tool.settings)
-		}
 		if st.checkAll || st.someChecks.Load() {
-			res, err = st.checkFirst(ctx, req, next, tool)
+			res, err = st.checkFirst(ctx, req, next)
 		} else {
-			res, err = st.serve(ctx, req, next, tool.filters)
+			res, err = st.serve(ctx, req, next, nil)
 		}
 		st.ran(outer, &req, res)
 		return res, err
 	}
 }
 
+// options returns the filters and settings that the tool named name
+// declared: where it was added with AddTool, over those of the Wrap its
+// handler runs through, which it declares on its first call. AddTool's
+// filters, if it was given any, replace Wrap's.
+func (st *serverState) options(name string) config {
+	var o config
+	if w, ok := st.wrapped.Load(name); ok {
+		o.filters, o.settings = w.(*wrapper).filters, w.(*wrapper).settings
+	}
+	if added, ok := st.added.Load(name); ok {
+		a := added.(*config)
+		if len(a.filters) > 0 {
+			o.filters = a.filters
+		}
+		o.settings = o.settings.Merge(a.settings)
+	}
+	return o
+}
+
+// optionsOf returns own, the options of a handler that Wrap ran where no
+// middleware did, or else those the tool of req declared.
+func (st *serverState) optionsOf(req *mcp.CallToolRequest, own *config) config {
+	if own != nil {
+		return *own
+	}
+	return st.options(req.Params.Name)
+}
+
 // checkFirst runs req with its arguments checked first, if the server or
 // the tool asks for it: VALIDATION_ERROR for arguments that do not fit, the
 // tool not run. In report-only mode the call runs, and a success logs the
 // refusal mcperr would have sent (a failure is logged once, as ever).
-func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, tool config) (*mcp.CallToolResult, error) {
+func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
+	tool := st.options(req.Params.Name)
 	check, reportOnly := callctx.Modes(st.p, tool.settings)
 	if !check {
-		return st.serve(ctx, req, next, tool.filters)
+		return st.serve(ctx, req, next, nil)
 	}
 	err := func() (err error) {
 		defer func() { _ = recover() }() // outside serve's recovery: a check that panics checks nothing
 		return st.checkArguments(ctx, &req)
 	}()
 	if err == nil {
-		return st.serve(ctx, req, next, tool.filters)
+		return st.serve(ctx, req, next, nil)
 	}
-	refusal := func() *filter.Failure { return st.p.Handle(ctx, callOf(ctx, &req), err, tool.filters...) }
+	refusal := func() *filter.Failure {
+		return st.p.Handle(ctx, callOf(ctx, &req), callctx.From(ctx).Input(err, tool.settings, nil), tool.filters...)
+	}
 	if !reportOnly {
 		if f := refusal(); !f.ReportOnly {
 			return errorResult(f), nil
 		}
 	}
-	res, rerr := st.serve(ctx, req, next, tool.filters)
+	res, rerr := st.serve(ctx, req, next, nil)
 	if rerr == nil && res != nil && !res.IsError {
 		refusal() // report-only: the record alone
 	}
@@ -71,80 +98,57 @@ func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, 
 
 // serve runs one call of next on the calling goroutine and turns an error
 // it returns, or a panic, recovered here with defer, into an error result,
-// mapped with filters. A handler's error, should the pipeline mask it, is
-// answered VALIDATION_ERROR when the arguments do not fit the schema.
-// Successful results pass through; so do error results the handler built
-// itself, unless the hand-built policy masks them, and a runtime.Goexit,
-// logged once and left unanswered. In report-only mode every failure is
-// reported and passes through as it came, a panic panicked again.
-func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, filters []filter.Filter) (res *mcp.CallToolResult, err error) {
+// mapped with the tool's options: own, for a handler Wrap runs where no
+// middleware does, or else those the tool declared. A handler's error,
+// should the pipeline mask it, is answered VALIDATION_ERROR when the
+// arguments do not fit the schema. Successful results pass through; so do
+// error results the handler built itself, unless the hand-built policy
+// masks them, and a runtime.Goexit, logged once and left unanswered. In
+// report-only mode every failure is reported and passes through as it
+// came, a panic panicked again.
+func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, own *config) (res *mcp.CallToolResult, err error) {
 	returned := false
 	defer func() {
 		if !returned {
 			v := recover()
-			c := callctx.From(ctx)
-			if c.Passes(v) {
-				panic(v) // reported by an inner layer: on to the SDK's recovery
-			}
 			if failure := guard.Recovered(ctx, v); failure != nil {
-				f := st.p.Handle(ctx, callOf(ctx, &req), failure, declared(ctx, filters)...)
+				tool := st.optionsOf(&req, own)
+				f := st.p.Handle(ctx, callOf(ctx, &req), callctx.From(ctx).Input(failure, tool.settings, nil), tool.filters...)
 				if f.ReportOnly && v != nil {
-					c.Pass(v)
 					panic(v)
 				}
-				res, err = st.answer(ctx, f), nil
+				res, err = errorResult(f), nil
 			}
 		}
 	}()
 	res, err = next(ctx, req)
 	returned = true
-	filters = declared(ctx, filters)
 	switch {
 	case err != nil:
-		if isProtocolError(err) || callctx.From(ctx).Passes(err) {
+		if isProtocolError(err) {
 			return res, err
 		}
-		return st.failChecking(ctx, req, res, err, filters)
-	case res == nil || !res.IsError || callctx.From(ctx).Passes(res):
-		return res, nil // a success, or what an inner layer answered or passed on
+		return st.failChecking(ctx, req, res, err, st.optionsOf(&req, own))
+	case res == nil || !res.IsError:
+		return res, nil
 	}
+	tool := st.optionsOf(&req, own)
 	if refusal, text, ok := helperResult(res); ok {
-		return st.helperFailure(ctx, req, res, refusal, text, filters), nil
+		return st.helperFailure(ctx, req, res, refusal, text, tool), nil
 	}
-	return st.handBuilt(ctx, &req, res, filters), nil
-}
-
-// declared returns filters, or, if there are none, those a wrapped handler
-// declared for the call in ctx.
-func declared(ctx context.Context, filters []filter.Filter) []filter.Filter {
-	if c := callctx.From(ctx); len(filters) == 0 && c != nil {
-		filters, _ = c.Filters.([]filter.Filter)
-	}
-	return filters
+	return st.handBuilt(ctx, &req, res, tool), nil
 }
 
 // handBuilt applies the hand-built policy to res, an error result the
 // handler built itself, and returns what to send: res, or the masked
 // failure that replaces it.
-func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult, filters []filter.Filter) *mcp.CallToolResult {
-	f := st.p.Handle(ctx, callOf(ctx, req), callctx.From(ctx).HandBuiltError(textOf(res.Content)), filters...)
+func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult, tool config) *mcp.CallToolResult {
+	c := callctx.From(ctx)
+	f := st.p.Handle(ctx, callOf(ctx, req), c.Input(c.HandBuiltError(textOf(res.Content)), tool.settings, nil), tool.filters...)
 	if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
-		if f != nil {
-			callctx.From(ctx).Pass(res)
-		}
 		return res
 	}
-	return st.answer(ctx, f)
-}
-
-// answer returns the error result of f, and records it as the call's
-// answer, so that the outer layers of the same call send it as it is. An
-// answer is known by its identity, never by its envelope, which a result
-// a handler built can carry too (a proxy's).
-func (st *serverState) answer(ctx context.Context, f *filter.Failure) *mcp.CallToolResult {
-	res := errorResult(f)
-	callctx.From(ctx).Pass(res)
-	return res
+	return errorResult(f)
 }
 
 // The texts with which mcp-go's typed tool helpers (mcp.NewTypedToolHandler,
@@ -180,26 +184,22 @@ func helperResult(res *mcp.CallToolResult) (refusal bool, text string, ok bool) 
 // failure to bind the arguments is the client's (VALIDATION_ERROR naming
 // the fields the schema check finds, or the arguments as a whole), any
 // other is masked. In report-only mode res passes as it came.
-func (st *serverState) helperFailure(ctx context.Context, req mcp.CallToolRequest, res *mcp.CallToolResult, refusal bool, text string, filters []filter.Filter) *mcp.CallToolResult {
+func (st *serverState) helperFailure(ctx context.Context, req mcp.CallToolRequest, res *mcp.CallToolResult, refusal bool, text string, tool config) *mcp.CallToolResult {
 	err := errors.New("the result mcp-go's typed tool helper built from an error: " + text)
-	if c := callctx.From(ctx); c != nil {
-		c.Arguments = func() error {
-			if v := st.checkArguments(ctx, &req); v != nil {
-				return v
-			}
-			if refusal {
-				return domain.NewValidation("", nil, "The arguments cannot be read as the tool expects; check them against its input schema.")
-			}
-			return nil
+	check := func() error {
+		if v := st.checkArguments(ctx, &req); v != nil {
+			return v
 		}
-		defer func() { c.Arguments = nil }()
+		if refusal {
+			return domain.NewValidation("", nil, "The arguments cannot be read as the tool expects; check them against its input schema.")
+		}
+		return nil
 	}
-	f := st.p.Handle(ctx, callOf(ctx, &req), err, filters...)
+	f := st.p.Handle(ctx, callOf(ctx, &req), callctx.From(ctx).Input(err, tool.settings, check), tool.filters...)
 	if f.ReportOnly {
-		callctx.From(ctx).Pass(res)
 		return res
 	}
-	return st.answer(ctx, f)
+	return errorResult(f)
 }
 
 // textOf returns the text blocks of content, one a line.
@@ -237,16 +237,11 @@ func textBlock(c mcp.Content) string {
 // err, a call whose arguments do not fit the tool's schema is the client's
 // failure instead. It is a function of its own so that the copy of req its
 // check keeps costs nothing on the success path.
-func (st *serverState) failChecking(ctx context.Context, req mcp.CallToolRequest, res *mcp.CallToolResult, err error, filters []filter.Filter) (*mcp.CallToolResult, error) {
-	c := callctx.From(ctx)
-	if c != nil {
-		c.Arguments = func() error { return st.checkArguments(ctx, &req) }
-		defer func() { c.Arguments = nil }()
-	}
-	f := st.p.Handle(ctx, callOf(ctx, &req), err, filters...)
+func (st *serverState) failChecking(ctx context.Context, req mcp.CallToolRequest, res *mcp.CallToolResult, err error, tool config) (*mcp.CallToolResult, error) {
+	check := func() error { return st.checkArguments(ctx, &req) }
+	f := st.p.Handle(ctx, callOf(ctx, &req), callctx.From(ctx).Input(err, tool.settings, check), tool.filters...)
 	if f.ReportOnly {
-		c.Pass(err)
 		return res, err
 	}
-	return st.answer(ctx, f), nil
+	return errorResult(f), nil
 }

@@ -67,12 +67,8 @@ func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallTo
 	ctx = callctx.With(ctx, st)
 	c := callctx.From(ctx)
 	c.Describe("tools/call", req.Params.Name, "", "", callOf(ctx, req).SessionID)
-	var tool config
-	if added, ok := st.added.Load(req.Params.Name); ok {
-		tool = *added.(*config)
-	}
-	c.Settings = c.Settings.Merge(tool.settings)
-	f := st.p.Handle(ctx, callOf(ctx, req), refusal, tool.filters...)
+	tool := st.options(req.Params.Name)
+	f := st.p.Handle(ctx, callOf(ctx, req), c.Input(refusal, tool.settings, nil), tool.filters...)
 	if f != nil && !f.ReportOnly {
 		*res = *errorResult(f)
 	}

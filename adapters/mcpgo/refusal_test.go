@@ -75,9 +75,11 @@ func TestSDKValidationRefusalReportOnly(t *testing.T) {
 		name   string
 		server []filter.Option
 		tool   []mcpgo.Option
+		wrap   bool
 	}{
-		{"server", []filter.Option{filter.WithReportOnly(true)}, nil},
-		{"tool", nil, []mcpgo.Option{mcpgo.WithReportOnly(true)}},
+		{"server", []filter.Option{filter.WithReportOnly(true)}, nil, false},
+		{"tool", nil, []mcpgo.Option{mcpgo.WithReportOnly(true)}, false},
+		{"tool wrapped with Wrap, after its first call", nil, []mcpgo.Option{mcpgo.WithReportOnly(true)}, true},
 	} {
 		t.Run(way.name, func(t *testing.T) {
 			var log adaptertest.Log
@@ -85,12 +87,19 @@ func TestSDKValidationRefusalReportOnly(t *testing.T) {
 			if err := mcpgo.Install(s, testPipeline(log.Logger(), way.server...)); err != nil {
 				t.Fatal(err)
 			}
-			if err := mcpgo.AddTool(s, checkedTool(), checkedHandler(new(atomic.Int64)), way.tool...); err != nil {
+			if way.wrap {
+				s.AddTool(checkedTool(), mcpgo.Wrap(checkedHandler(new(atomic.Int64)), way.tool...))
+			} else if err := mcpgo.AddTool(s, checkedTool(), checkedHandler(new(atomic.Int64)), way.tool...); err != nil {
 				t.Fatal(err)
 			}
 			bare := server.NewMCPServer("orders", "1.0.0", server.WithInputSchemaValidation())
 			bare.AddTool(checkedTool(), checkedHandler(new(atomic.Int64)))
 			c, b := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION), inProcess(t, bare, mcp.LATEST_PROTOCOL_VERSION)
+			if way.wrap {
+				if r := call(t, c, adaptertest.CheckedTool, adaptertest.ArgumentCases()[0].Args); r.IsError {
+					t.Fatalf("a call that fits failed: %s", r.Raw)
+				}
+			}
 			args := adaptertest.ArgumentCases()[2].Args
 			got, want := call(t, c, adaptertest.CheckedTool, args), call(t, b, adaptertest.CheckedTool, args)
 			if string(got.Raw) != string(want.Raw) {

@@ -24,25 +24,22 @@ func (e *rpcFailure) Error() string { return e.f.Envelope.Message }
 // serveRPC runs next, the handler of a resources/read, prompts/get or
 // completion/complete, on the calling goroutine: a panic, recovered here
 // with defer, or an error other than a deliberate protocol error or one
-// mapped already, becomes an *rpcFailure, mapped with filters and logged
-// once; in report-only mode it is logged and passes on as it came, a panic
+// mapped already, becomes an *rpcFailure, mapped with the options of the
+// handler (own: those of a wrapped completion provider) and logged once;
+// in report-only mode it is logged and passes on as it came, a panic
 // panicked again.
-func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), filters []filter.Filter) (res Res, err error) {
+func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), own config) (res Res, err error) {
 	ctx = callctx.With(ctx, st)
-	callctx.From(ctx).Describe(call.Method, "", call.Resource, call.Prompt, call.SessionID)
+	c := callctx.From(ctx)
+	c.Describe(call.Method, "", call.Resource, call.Prompt, call.SessionID)
 	var zero Res
 	returned := false
 	defer func() {
 		if !returned {
 			v := recover()
-			c := callctx.From(ctx)
-			if c.Passes(v) {
-				panic(v) // reported by an inner layer: on to the SDK's recovery
-			}
 			if failure := guard.Recovered(ctx, v); failure != nil {
-				f := st.p.Handle(ctx, call, failure, filters...)
+				f := st.p.Handle(ctx, call, c.Input(failure, own.settings, nil), own.filters...)
 				if f.ReportOnly && v != nil {
-					c.Pass(v)
 					panic(v)
 				}
 				res, err = zero, &rpcFailure{f}
@@ -51,15 +48,14 @@ func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, n
 	}()
 	res, err = next(ctx)
 	returned = true
-	if err == nil || isProtocolError(err) || callctx.From(ctx).Passes(err) {
+	if err == nil || isProtocolError(err) {
 		return res, err
 	}
 	if f, ok := err.(*rpcFailure); ok {
 		return zero, f
 	}
-	f := st.p.Handle(ctx, call, err, filters...)
+	f := st.p.Handle(ctx, call, c.Input(err, own.settings, nil), own.filters...)
 	if f.ReportOnly {
-		callctx.From(ctx).Pass(err)
 		return res, err
 	}
 	return zero, &rpcFailure{f}
@@ -80,7 +76,7 @@ func (st *serverState) resourceMiddleware(next server.ResourceHandlerFunc) serve
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		call := rpcCallOf(ctx, "resources/read")
 		call.Resource = req.Params.URI
-		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) }, nil)
+		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) }, config{})
 	}
 }
 
@@ -90,7 +86,7 @@ func (st *serverState) promptMiddleware(next server.PromptHandlerFunc) server.Pr
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		call := rpcCallOf(ctx, "prompts/get")
 		call.Prompt = req.Params.Name
-		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) }, nil)
+		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) }, config{})
 	}
 }
 
@@ -119,6 +115,14 @@ func WrapResourceCompletion(p server.ResourceCompletionProvider, opts ...Option)
 	return &resourceCompletion{next: p, w: mustWrapper("WrapResourceCompletion", p == nil, opts)}
 }
 
+// handled reports whether a layer of mcperr handles the failures of the
+// request in ctx already, as a wrapped provider's that another wraps: the
+// outermost layer is the one that handles them, once.
+func handled(ctx context.Context) bool {
+	c := callctx.From(ctx)
+	return c != nil && c.State != nil
+}
+
 // promptCompletion is a provider wrapped by WrapPromptCompletion.
 type promptCompletion struct {
 	next server.PromptCompletionProvider
@@ -127,12 +131,15 @@ type promptCompletion struct {
 
 // CompletePromptArgument implements server.PromptCompletionProvider.
 func (c *promptCompletion) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	if handled(ctx) {
+		return c.next.CompletePromptArgument(ctx, prompt, arg, cc)
+	}
 	call := rpcCallOf(ctx, "completion/complete")
 	call.Prompt = prompt
 	ctx, st := c.w.enter(ctx)
 	return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.Completion, error) {
 		return c.next.CompletePromptArgument(ctx, prompt, arg, cc)
-	}, c.w.filters)
+	}, config{filters: c.w.filters, settings: c.w.settings})
 }
 
 // resourceCompletion is a provider wrapped by WrapResourceCompletion.
@@ -143,10 +150,13 @@ type resourceCompletion struct {
 
 // CompleteResourceArgument implements server.ResourceCompletionProvider.
 func (c *resourceCompletion) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+	if handled(ctx) {
+		return c.next.CompleteResourceArgument(ctx, uri, arg, cc)
+	}
 	call := rpcCallOf(ctx, "completion/complete")
 	call.Resource = uri
 	ctx, st := c.w.enter(ctx)
 	return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.Completion, error) {
 		return c.next.CompleteResourceArgument(ctx, uri, arg, cc)
-	}, c.w.filters)
+	}, config{filters: c.w.filters, settings: c.w.settings})
 }

@@ -38,7 +38,11 @@ func WithFilters(filters ...filter.Filter) Option {
 // server's (filter.WithReportOnly): on, its failures reach the client
 // exactly as without mcperr and are only logged, with what mcperr would
 // have sent; off, mcperr handles them. Switching one tool of a
-// report-only server to enforcing is WithReportOnly(false).
+// report-only server to enforcing is WithReportOnly(false). Arguments
+// server.WithInputSchemaValidation refuses before the handler runs follow
+// it too; for a tool wrapped with Wrap, whose options the middleware
+// learns when its handler first runs, the server's mode holds for them
+// until then.
 func WithReportOnly(on bool) Option {
 	return func(c *config) { c.settings = c.settings.Merge(bind.ReportOnly(on)) }
 }
@@ -173,34 +177,25 @@ func mustWrapper(fn string, nilHandler bool, opts []Option) *wrapper {
 }
 
 // handle is the wrapped handler. Under the middleware of Install, which
-// handles the call's failures, it declares the tool's options for the call
-// and runs the handler; elsewhere it handles them itself.
+// handles the call's failures, it declares the tool's options to the
+// server and runs the handler; elsewhere it handles them itself.
 func (w *wrapper) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if c := callctx.From(ctx); c != nil {
-		if _, served := c.State.(*serverState); served {
-			c.Settings = c.Settings.Merge(w.settings)
-			if len(w.filters) > 0 {
-				c.Filters = w.filters
-			}
+		if st, served := c.State.(*serverState); served {
+			st.declare(req.Params.Name, w)
 			return w.next(ctx, req)
 		}
 	}
 	ctx, st := w.enter(ctx)
-	return st.serve(ctx, req, w.next, w.filters)
+	return st.serve(ctx, req, w.next, &config{filters: w.filters, settings: w.settings})
 }
 
 // enter returns the context of one call of the wrapped handler or provider,
-// as it is under the middleware, with the settings of w, and the state of
-// the server running it.
+// as it is under the middleware, and the state of the server running it.
 func (w *wrapper) enter(ctx context.Context) (context.Context, *serverState) {
 	ctx = callctx.With(ctx, nil)
 	st := w.state(ctx)
-	ctx = callctx.With(ctx, st)
-	if w.settings != (callctx.Settings{}) {
-		c := callctx.From(ctx)
-		c.Settings = c.Settings.Merge(w.settings)
-	}
-	return ctx, st
+	return callctx.With(ctx, st), st
 }
 
 // state returns the configuration of the call in ctx: that of the server

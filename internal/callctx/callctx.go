@@ -1,7 +1,8 @@
 // Package callctx carries what mcperr knows of one request in the context
-// its handler runs with: the request's id, minted on first use, and the
-// adapter's state for the server that serves it. The adapters put it there;
-// filter reads the request id from it.
+// its handler runs with: the request's id, minted on first use, what the
+// request serves, for the records a handler writes, and the adapter's state
+// for the server that serves it. Nothing in it decides how a failure is
+// answered: an adapter hands the pipeline what does, as an Input.
 package callctx
 
 import (
@@ -28,11 +29,6 @@ type Call struct {
 	// Exited is set once a handler's runtime.Goexit has been logged, so
 	// that outer layers of the same call do not log it again.
 	Exited bool
-	// Arguments, when set, says how the arguments of the call do not fit
-	// the tool's input schema (a *domain.Validation), or returns nil. The
-	// adapter sets it before it hands a failure to the pipeline, which asks
-	// it only for a failure it would otherwise mask.
-	Arguments func() error
 
 	// Kind names what the request serves, as the pipeline's records do:
 	// "tool", "resource", "prompt" or "completion"; Target is its name or
@@ -40,22 +36,40 @@ type Call struct {
 	// set them, for the records a handler writes with its context.
 	Kind, Target, SessionID string
 
-	// Next is the adapter's handle on the SDK's handlers inside its
-	// middleware (a go-sdk mcp.MethodHandler), for what the adapter must
-	// ask the server itself on a failure, such as the schema of a tool no
-	// client listed.
-	Next any
-
-	// Settings are the options of the tool called, as its adapter was
-	// given them where the tool was added or wrapped; the zero value means
-	// the server's.
-	Settings Settings
-	// Filters are the filters a wrapped handler declared for its tool (the
-	// adapter's []filter.Filter), for the failures that follow.
-	Filters any
-
-	passed    any       // what a layer reported and passed on unchanged
 	handBuilt HandBuilt // the error of the call's hand-built result
+	input     Input     // the failure handed to the pipeline
+}
+
+// Input is one failure an adapter hands to its pipeline, as the error
+// given to filter.Pipeline.Handle, with what decides the answer besides
+// the error, the request and the tool's filters: the tool's own settings,
+// and how the call's arguments do not fit the tool's input schema. The
+// pipeline takes it apart before anything else runs; no filter, observer
+// or record sees it.
+type Input struct {
+	Err error
+	// Settings are the tool's own options, as its adapter was given them
+	// where the tool was added or wrapped; the zero value means the
+	// server's.
+	Settings Settings
+	// Arguments, when set, says how the arguments of the call do not fit
+	// the tool's input schema (a *domain.Validation), or returns nil. The
+	// pipeline asks it only for a failure it would otherwise mask.
+	Arguments func() error
+}
+
+// Error returns the text of the failure.
+func (in *Input) Error() string { return in.Err.Error() }
+
+// Input returns err with settings and arguments as the error to hand to
+// the pipeline, held in c so that it costs no allocation.
+func (c *Call) Input(err error, settings Settings, arguments func() error) error {
+	in := Input{Err: err, Settings: settings, Arguments: arguments}
+	if c == nil {
+		return &in
+	}
+	c.input = in
+	return &c.input
 }
 
 // Settings are one tool's own choice of how its failures are handled, over
@@ -106,31 +120,6 @@ func (c *Call) HandBuiltError(text string) error {
 	}
 	c.handBuilt = HandBuilt{Text: text}
 	return &c.handBuilt
-}
-
-// Pass records that a layer of the call reported v, the error, result or
-// panic value of the call, and passed it on unchanged (nothing on a nil c), so that the outer
-// layers of the same call pass it on too instead of handling it again.
-func (c *Call) Pass(v any) {
-	if c != nil {
-		c.passed = v
-	}
-}
-
-// Passes reports whether v is what an inner layer of the call passed on.
-// Only the same value counts: another failure of the same call, such as a
-// handler's own error after a wrapped helper it called had failed, is
-// handled like any other.
-func (c *Call) Passes(v any) (same bool) {
-	if c == nil || c.passed == nil || v == nil {
-		return false
-	}
-	defer func() {
-		if recover() != nil {
-			same = false // not comparable
-		}
-	}()
-	return c.passed == v
 }
 
 // Value returns c for the key of this package, and asks the parent
