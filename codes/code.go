@@ -10,9 +10,6 @@ type Code string
 // maxLen is the longest name a Code may have.
 const maxLen = 64
 
-// String returns the code's name.
-func (c Code) String() string { return string(c) }
-
 // validate reports whether c is a well-formed name: UPPER_SNAKE (capital
 // letters, digits and single underscores, starting with a letter), at most
 // 64 characters. It returns a *DefinitionError with mistake InvalidCode

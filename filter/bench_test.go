@@ -42,7 +42,7 @@ func BenchmarkHandle(b *testing.B) {
 			}
 		})
 	}
-	observe := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
+	observe := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
 	withFilter, err := filter.New(filter.WithLogger(logger), filter.WithGlobalFilters(observe))
 	if err != nil {
 		b.Fatal(err)
@@ -106,8 +106,8 @@ func BenchmarkRender(b *testing.B) {
 	}
 	for _, r := range []struct {
 		name string
-		fn   filter.Renderer
-	}{{"MessageOnly", filter.RenderMessageOnly}, {"ForModel", filter.RenderForModel}} {
+		fn   func(filter.Envelope) []string
+	}{{"MessageOnly", messageOnly}, {"ForModel", filter.RenderForModel}} {
 		p, err := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRegistry(reg), filter.WithRenderer(r.fn))
 		if err != nil {
 			b.Fatal(err)

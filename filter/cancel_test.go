@@ -77,7 +77,7 @@ func TestRequestsEndBeforeFilters(t *testing.T) {
 	call := filter.Call{Tool: "get_order", RequestID: "7"}
 	noRows := errors.New("sql: no rows in result set")
 	seen := 0
-	counting := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+	counting := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 		seen++
 		return nil, nil
 	})

@@ -97,7 +97,7 @@ func ExamplePipeline_Handle() {
 // passes the filters given to a tool where it was registered as toolFilters.
 func ExamplePipeline_Handle_order() {
 	trace := func(name string) filter.Filter {
-		return filter.Func(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
+		return filter.Catch(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
 			fmt.Println(name, "saw:", err)
 			return nil, nil // pass on
 		})
@@ -170,7 +170,7 @@ func ExampleCatch() {
 }
 
 func ExampleFunc() {
-	insufficient := filter.Func(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
+	insufficient := filter.Catch(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
 		var br *domain.BusinessRule
 		if errors.As(err, &br) && br.Rule == "INSUFFICIENT_FUNDS" {
 			return &filter.Response{Code: br.Rule, Message: "Insufficient funds for transfer", Details: br.Context}, nil
@@ -224,7 +224,7 @@ func ExampleWithRegistry() {
 func ExampleWithGlobalFilters() {
 	// A global filter that only observes passes every error on.
 	var seen []string
-	observe := filter.Func(func(_ context.Context, call filter.Call, err error) (*filter.Response, error) {
+	observe := filter.Catch(func(_ context.Context, call filter.Call, err error) (*filter.Response, error) {
 		seen = append(seen, call.Tool+": "+err.Error())
 		return nil, nil
 	})
@@ -287,16 +287,7 @@ func ExampleRenderForModel() {
 	// Ref: 4f9c2a7d1e0b3c58]
 }
 
-// The message-only rendering sends what the model read before mcperr
-// rendered failures for it: the message, and a block for each hint.
-func ExampleRenderMessageOnly() {
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRenderer(filter.RenderMessageOnly))
-	f := p.Handle(context.Background(), filter.Call{Tool: "divide"}, toolerr.New("b must not be zero.").WithHint("Pass a non-zero b."))
-	fmt.Printf("%q\n", f.Texts)
-	// Output: ["b must not be zero." "Hint: Pass a non-zero b."]
-}
-
-// An application can render failures its own way. The Renderer sees only
+// An application can render failures its own way. The renderer sees only
 // what may be sent, the envelope; one that fails is replaced by
 // RenderForModel.
 func ExampleWithRenderer() {

@@ -20,14 +20,6 @@ type Filter interface {
 	Catch(ctx context.Context, call Call, err error) (*Response, error)
 }
 
-// Func adapts a function to a Filter.
-type Func func(ctx context.Context, call Call, err error) (*Response, error)
-
-// Catch calls f.
-func (f Func) Catch(ctx context.Context, call Call, err error) (*Response, error) {
-	return f(ctx, call, err)
-}
-
 // Catch returns a Filter that handles the errors of type E found in the
 // chain with errors.As, and passes every other error on. It is the Go form
 // of NestJS's @Catch(NotFoundError):
@@ -37,7 +29,8 @@ func (f Func) Catch(ctx context.Context, call Call, err error) (*Response, error
 //	})
 //
 // fn receives the matched error and returns like Filter.Catch; returning nil
-// and nil passes on the whole original error. A nil fn makes a filter that
+// and nil passes on the whole original error. With E = error, fn receives
+// every error as it is: the way to write a filter as a function. A nil fn makes a filter that
 // WithGlobalFilters and the adapters' WithFilters refuse with a definition
 // error that names Catch.
 func Catch[E error](fn func(ctx context.Context, call Call, err E) (*Response, error)) Filter {
@@ -56,7 +49,7 @@ type misdefined struct{ err *codes.DefinitionError }
 func (misdefined) Catch(context.Context, Call, error) (*Response, error) { return nil, nil }
 
 // DefinitionError returns the mistake the filter was built with.
-func (m misdefined) DefinitionError() error { return m.err }
+func (m misdefined) DefinitionError() *codes.DefinitionError { return m.err }
 
 type typed[E error] func(ctx context.Context, call Call, err E) (*Response, error)
 

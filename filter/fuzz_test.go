@@ -125,7 +125,7 @@ const (
 // Renderer modes.
 const (
 	fzRenderDefault = iota
-	fzRenderMessage // RenderMessageOnly
+	fzRenderMessage // the message and the hints
 	fzRenderCustom  // two fixed blocks
 	fzRenderPanics  // panics with the canary
 	fzRenderNothing // returns no block
@@ -233,7 +233,7 @@ func fzFilter(g *errgen.Gen) Filter {
 	switch fzMark(g, "filter", src.Op(fzNumFilters)) {
 	case fzFilterTransform:
 		next := g.Error()
-		return Func(func(context.Context, Call, error) (*Response, error) { return nil, next })
+		return Catch(func(context.Context, Call, error) (*Response, error) { return nil, next })
 	case fzFilterRespond:
 		resp := &Response{Code: g.ResponseCode(), Message: fzMessage(g), Details: g.Details()}
 		for range src.Op(12) {
@@ -243,33 +243,33 @@ func fzFilter(g *errgen.Gen) Filter {
 			retry := src.Bool()
 			resp.Retryable = &retry
 		}
-		return Func(func(context.Context, Call, error) (*Response, error) { return resp, nil })
+		return Catch(func(context.Context, Call, error) (*Response, error) { return resp, nil })
 	case fzFilterPanic:
 		v := g.PanicValue()
-		return Func(func(context.Context, Call, error) (*Response, error) { panic(v) })
+		return Catch(func(context.Context, Call, error) (*Response, error) { panic(v) })
 	case fzFilterTypedNil:
 		var next error = (*fzPanicky)(nil)
 		if src.Op(2) == 1 {
 			next = (*domain.NotFound)(nil)
 		}
-		return Func(func(context.Context, Call, error) (*Response, error) { return nil, next })
+		return Catch(func(context.Context, Call, error) (*Response, error) { return nil, next })
 	case fzFilterCatch:
 		return Catch(func(_ context.Context, _ Call, e *domain.NotFound) (*Response, error) {
 			return &Response{Code: codes.NotFound, Message: "No such " + e.Resource + "."}, nil
 		})
 	case fzFilterInspect:
-		return Func(func(_ context.Context, _ Call, err error) (*Response, error) {
+		return Catch(func(_ context.Context, _ Call, err error) (*Response, error) {
 			_ = err.Error()
 			var pe *PanicError
 			_ = errors.Is(err, context.Canceled) || errors.As(err, &pe)
 			return nil, nil
 		})
 	case fzFilterRewrap:
-		return Func(func(_ context.Context, _ Call, err error) (*Response, error) {
+		return Catch(func(_ context.Context, _ Call, err error) (*Response, error) {
 			return nil, fmt.Errorf("filter %s: %w", errgen.Canary, err)
 		})
 	}
-	return Func(func(context.Context, Call, error) (*Response, error) { return nil, nil })
+	return Catch(func(context.Context, Call, error) (*Response, error) { return nil, nil })
 }
 
 // fzMessage reads the public message of a filter's Response: any text,
@@ -499,11 +499,11 @@ func fzCopyFailure(f Failure) Failure {
 
 // fzRenderer returns the Renderer of mode, or nil for the default. It
 // keeps a copy of each envelope it is given in *given.
-func fzRenderer(mode int, given *[]Envelope) Renderer {
-	var fn Renderer
+func fzRenderer(mode int, given *[]Envelope) func(Envelope) []string {
+	var fn func(Envelope) []string
 	switch mode {
 	case fzRenderMessage:
-		fn = RenderMessageOnly
+		fn = func(e Envelope) []string { return append([]string{e.Message}, e.Hints...) }
 	case fzRenderCustom:
 		fn = func(e Envelope) []string { return []string{e.Message, "[" + string(e.Code) + "]"} }
 	case fzRenderPanics:

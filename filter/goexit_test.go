@@ -65,7 +65,7 @@ func attrs(r slog.Record) map[string]string {
 }
 
 // exitFilter is a filter that calls runtime.Goexit.
-var exitFilter = Func(func(context.Context, Call, error) (*Response, error) {
+var exitFilter = Catch(func(context.Context, Call, error) (*Response, error) {
 	runtime.Goexit()
 	return nil, nil
 })
@@ -97,7 +97,7 @@ func TestGoexitIsLoggedOnce(t *testing.T) {
 		"a tool's filter": func(*recordCounter) setup { return setup{filters: []Filter{exitFilter}} },
 		"a global filter": func(*recordCounter) setup {
 			exit := exitOnce()
-			return setup{opts: []Option{WithGlobalFilters(Func(func(context.Context, Call, error) (*Response, error) { exit(); return nil, nil }))}}
+			return setup{opts: []Option{WithGlobalFilters(Catch(func(context.Context, Call, error) (*Response, error) { exit(); return nil, nil }))}}
 		},
 		"a filter.Catch": func(*recordCounter) setup {
 			return setup{filters: []Filter{Catch(func(context.Context, Call, *toolerr.ToolError) (*Response, error) {

@@ -92,7 +92,7 @@ func handle(ctx context.Context, handler slog.Handler, rec slog.Record) (err err
 // They are appended to attrs, which the caller provides so that they can
 // live on its stack.
 func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr {
-	attrs = append(attrs, targetAttr(h.call, p.redact), slog.String("code", e.Code.String()))
+	attrs = append(attrs, targetAttr(h.call, p.redact), slog.String("code", string(e.Code)))
 	if e.Ref != "" {
 		attrs = append(attrs, slog.String("ref", e.Ref))
 	}

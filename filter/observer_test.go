@@ -92,7 +92,7 @@ func TestObserverAsReporter(t *testing.T) {
 // a filter with errors.As, as the documentation of PanicError says.
 func TestObserverFindsAFilterPanic(t *testing.T) {
 	var o observed
-	buggy := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { panic("index out of range") })
+	buggy := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { panic("index out of range") })
 	h := newHarness(t, filter.WithGlobalFilters(buggy), filter.WithObserver(o.observe))
 	h.handle(t, context.Background(), call, errors.New("x"))
 	if len(o.failures) != 1 {
@@ -129,7 +129,7 @@ func TestObserverOfRPCFailures(t *testing.T) {
 // TestHostileObservers checks observers that fail: the answer was final
 // before they ran, so it stays as it is; the one record notes a panic.
 func TestHostileObservers(t *testing.T) {
-	for name, o := range map[string]filter.Observer{
+	for name, o := range map[string]func(context.Context, filter.Failure){
 		"panics":                  func(context.Context, filter.Failure) { panic(canary) },
 		"panics with a nil error": func(context.Context, filter.Failure) { panic((*panickyErr)(nil)) },
 	} {
@@ -324,10 +324,10 @@ func ExampleWithObserver() {
 	// Output: map[INTERNAL_ERROR:1 NOT_FOUND:1]
 }
 
-// An error tracker is an Observer that looks at server failures: their
+// An error tracker is an observer that looks at server failures: their
 // ref names the one log record, and Err is the error itself, for the
 // server only.
-func ExampleObserver() {
+func ExampleWithObserver_errorTracker() {
 	sentry := func(_ context.Context, f filter.Failure) {
 		if f.Envelope.Category == codes.Server {
 			fmt.Printf("report %s in %s: %v\n", f.Envelope.Ref, f.Call.Tool, f.Err)

@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"context"
 	"log/slog"
 	"strconv"
 
@@ -43,9 +44,15 @@ func WithGlobalFilters(filters ...Filter) Option {
 	}
 }
 
-// WithObserver adds an Observer, told of every failure. It may be given
-// more than once; observers run in the order given.
-func WithObserver(o Observer) Option {
+// WithObserver adds an observer, told of every failure the pipeline
+// handles, client and server errors alike, once, after the answer is final
+// and before the log record is written: for tracing, metrics and error
+// tracking. It receives a copy: writing to it changes nothing sent. An
+// observer that panics is recovered, and the panic noted in the log
+// record. It runs on the path of the answer: hand slow work to a queue.
+// WithObserver may be given more than once; observers run in the order
+// given.
+func WithObserver(o func(ctx context.Context, f Failure)) Option {
 	return func(p *Pipeline) error {
 		if o == nil {
 			return &codes.DefinitionError{Mistake: codes.NilValue,
@@ -56,16 +63,25 @@ func WithObserver(o Observer) Option {
 	}
 }
 
-// WithRenderer sets how a failure becomes the text blocks the model reads:
-// RenderForModel (the default), RenderMessageOnly, or the application's
-// own Renderer. A Renderer that panics or returns no blocks is replaced by
-// RenderForModel for that call, and its failure noted in the call's log
-// record; at most 16 blocks are sent, each bounded like a message.
-func WithRenderer(r Renderer) Option {
+// WithRenderer sets how a failure becomes the text blocks the model reads,
+// in order, from its completed Envelope: code, message, details, retry
+// advice, ref and hints are all set. Hosts give these blocks to the model;
+// the envelope in _meta is for programs. The default is RenderForModel;
+// the message alone is
+//
+//	filter.WithRenderer(func(e filter.Envelope) []string { return []string{e.Message} })
+//
+// Everything the renderer returns is sent to the client. An envelope holds
+// nothing of a masked error but its ref, so a renderer cannot leak one. It
+// receives a copy: writing to it changes nothing sent. A renderer that
+// panics or returns no blocks is replaced by RenderForModel for that call,
+// and its failure noted in the call's log record; at most 16 blocks are
+// sent, each bounded like a message.
+func WithRenderer(r func(e Envelope) []string) Option {
 	return func(p *Pipeline) error {
 		if r == nil {
 			return &codes.DefinitionError{Mistake: codes.NilValue,
-				Reason: "WithRenderer needs a function; pass filter.RenderForModel or filter.RenderMessageOnly, or leave the option out for the default"}
+				Reason: "WithRenderer needs a function; pass one, or leave the option out for the default, filter.RenderForModel"}
 		}
 		p.render = r
 		return nil

@@ -30,8 +30,8 @@ type Pipeline struct {
 	logger    *slog.Logger
 	registry  *codes.Registry
 	global    []Filter
-	observers []Observer
-	render    Renderer // nil: RenderForModel
+	observers []func(context.Context, Failure)
+	render    func(Envelope) []string // nil: RenderForModel
 	newRef    func() string
 	redact    bool
 
@@ -311,14 +311,14 @@ func (p *Pipeline) mapError(ctx context.Context, h *handling) Response {
 			return p.internal(h)
 		}
 		r := Response{Code: pub.ErrorCode(), Message: pub.PublicMessage()}
-		if d, ok := pub.(toolerr.Detailer); ok {
+		if d, ok := pub.(interface{ PublicDetails() map[string]any }); ok {
 			r.Details = d.PublicDetails()
 		}
-		if retry, known := toolerr.RetryableOf(pub); known {
+		if retry, known, after := toolerr.RetryAdvice(pub); known {
 			r.Retryable = &retry
-			r.RetryAfter = toolerr.RetryAfterOf(pub)
+			r.RetryAfter = after
 		}
-		if hinter, ok := pub.(toolerr.Hinter); ok {
+		if hinter, ok := pub.(interface{ ErrorHint() string }); ok {
 			if hint := hinter.ErrorHint(); hint != "" {
 				r.Hints = []string{hint}
 			}
@@ -580,7 +580,7 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Failure 
 			reason = safeSprint(v)
 		}
 		rec := slog.NewRecord(time.Now(), slog.LevelError, logMessageOf(h.call), 0)
-		rec.AddAttrs(targetAttr(h.call, p.redact), slog.String("code", env.Code.String()), slog.String("ref", h.ref),
+		rec.AddAttrs(targetAttr(h.call, p.redact), slog.String("code", string(env.Code)), slog.String("ref", h.ref),
 			slog.String("request_id", env.RequestID), slog.String("error", fmt.Sprintf("%T", h.orig)),
 			slog.String("pipeline_error", reason))
 		_ = handle(ctx, p.fallback, rec)
@@ -653,7 +653,7 @@ func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) c
 		fallback = codes.BusinessRuleViolation
 	}
 	r.Code = fallback
-	h.attrs = append(h.attrs, slog.String("unregistered_code", bound(bad.String(), 256)))
+	h.attrs = append(h.attrs, slog.String("unregistered_code", bound(string(bad), 256)))
 	target := h.call.target()
 	if p.redact && target == h.call.Resource && target != "" {
 		target = uriview.Safe(target, false)
@@ -668,12 +668,12 @@ func (p *Pipeline) warnUnknown(ctx context.Context, bad, fallback codes.Code, ta
 	if p.nUnknown.Load() >= maxUnknownWarnings {
 		return
 	}
-	if _, seen := p.unknown.LoadOrStore(codes.Code(bound(bad.String(), 256)), struct{}{}); seen {
+	if _, seen := p.unknown.LoadOrStore(codes.Code(bound(string(bad), 256)), struct{}{}); seen {
 		return
 	}
 	p.nUnknown.Add(1)
 	reason := "the registry does not know it; register it with codes.NewRegistry and pass the registry to filter.WithRegistry"
 	p.warn(ctx, "mcperr: unregistered error code",
-		slog.String("unregistered_code", bound(bad.String(), 256)), slog.String("sent_as", fallback.String()),
+		slog.String("unregistered_code", bound(string(bad), 256)), slog.String("sent_as", string(fallback)),
 		slog.String("target", bound(target, 256)), slog.String("reason", reason))
 }

@@ -349,10 +349,10 @@ func TestRefAndTimestamp(t *testing.T) {
 
 func TestFailingFilterIsMasked(t *testing.T) {
 	tests := map[string]filter.Filter{
-		"panics": filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		"panics": filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 			panic("filter bug " + canary)
 		}),
-		"empty message": filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		"empty message": filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 			return &filter.Response{Code: codes.NotFound}, nil
 		}),
 	}
@@ -384,7 +384,7 @@ func TestFilterResponseIsTheFiltersOwn(t *testing.T) {
 	shared := &filter.Response{Code: codes.Conflict, Message: "A record with this value already exists.",
 		Hints: append(make([]string, 0, 4), "Use another email.")}
 	before := *shared
-	fl := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return shared, nil })
+	fl := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return shared, nil })
 	h := newHarness(t, filter.WithGlobalFilters(fl))
 	f := h.handle(t, context.Background(), call, crdb.WithHint(errors.New("pq: unique violation "+canary), "Check the email."))
 	if !reflect.DeepEqual(*shared, before) || shared.Hints[:2][1] != "" {
@@ -412,7 +412,7 @@ func TestFilterHintsAreBounded(t *testing.T) {
 	for i := range 12 {
 		hints = append(hints, fmt.Sprint("h", i))
 	}
-	fl := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+	fl := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 		return &filter.Response{Code: codes.Conflict, Message: "Taken.", Hints: hints}, nil
 	})
 	h := newHarness(t, filter.WithGlobalFilters(fl))
@@ -426,7 +426,7 @@ func TestFilterHintsAreBounded(t *testing.T) {
 }
 
 func TestZeroCodeBecomesInternal(t *testing.T) {
-	fl := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+	fl := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 		return &filter.Response{Message: "Something failed."}, nil
 	})
 	h := newHarness(t, filter.WithGlobalFilters(fl))
@@ -455,7 +455,7 @@ func TestUnencodableDetailsAreDropped(t *testing.T) {
 func TestFilterOrderAndTransform(t *testing.T) {
 	var trail []string
 	mark := func(name string, next error) filter.Filter {
-		return filter.Func(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
+		return filter.Catch(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
 			trail = append(trail, name+":"+err.Error())
 			return nil, next
 		})
@@ -505,9 +505,9 @@ func TestDefinitionErrors(t *testing.T) {
 		opt  filter.Option
 		says string
 	}{
-		{"nil global filter", filter.WithGlobalFilters(filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil }), nil),
+		{"nil global filter", filter.WithGlobalFilters(filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil }), nil),
 			"filter 1 given to WithGlobalFilters is nil"},
-		{"nil filter function", filter.WithGlobalFilters(filter.Func(nil)), "filter 0 given to WithGlobalFilters is nil"},
+		{"nil filter function", filter.WithGlobalFilters(filter.Catch[error](nil)), "filter 0 given to WithGlobalFilters: filter.Catch needs a function"},
 		{"nil pointer filter", filter.WithGlobalFilters((*countingFilter)(nil)), "filter 0 given to WithGlobalFilters is nil"},
 		{"nil typed filter", filter.WithGlobalFilters(filter.Catch[*domain.NotFound](nil)), "filter.Catch needs a function"},
 		{"sentinel filter without a sentinel", filter.WithGlobalFilters(filter.Is(nil, filter.Response{Message: "No such order."})), "filter.Is needs the sentinel error"},
@@ -633,10 +633,10 @@ func TestUnregisteredCodesNeverReachTheClient(t *testing.T) {
 		fallback codes.Code
 		category codes.Category
 	}{
-		{"filter, malformed", filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		{"filter, malformed", filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 			return &filter.Response{Code: "insufficient funds", Message: "Not enough money."}, nil
 		}), errors.New("x"), "insufficient funds", codes.ToolFailed, codes.Client},
-		{"filter, unregistered", filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		{"filter, unregistered", filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 			return &filter.Response{Code: "NO_MONEY", Message: "Not enough money."}, nil
 		}), errors.New("x"), "NO_MONEY", codes.ToolFailed, codes.Client},
 		{"ToolError, malformed", nil, toolerr.New("Not enough money.").WithCode("not a code"), "not a code", codes.ToolFailed, codes.Client},

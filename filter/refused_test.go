@@ -83,7 +83,7 @@ func TestArgumentsDecideOnlyWhatWouldBeMasked(t *testing.T) {
 func TestInputIsTakenApart(t *testing.T) {
 	handlerErr := errors.New("dial db: " + canary)
 	var seen []error
-	saw := filter.Func(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
+	saw := filter.Catch(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
 		seen = append(seen, err)
 		return nil, nil
 	})

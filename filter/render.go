@@ -9,17 +9,7 @@ import (
 	"github.com/mcperr/mcperr/codes"
 )
 
-// Renderer returns the text blocks of a failure, in order, from its
-// completed Envelope: code, message, details, retry advice, ref and hints
-// are all set. Hosts give these blocks to the model; the envelope in _meta
-// is for programs.
-//
-// Everything a Renderer returns is sent to the client. An envelope holds
-// nothing of a masked error but its ref, so a Renderer cannot leak one. It
-// receives a copy: writing to it changes nothing sent.
-type Renderer func(e Envelope) []string
-
-// RenderForModel is the default Renderer. It returns the message exactly as
+// RenderForModel is the default renderer (see WithRenderer). It returns the message exactly as
 // written, then one block with what the model needs to act on it, one fact
 // a line, in this order:
 //
@@ -38,19 +28,6 @@ type Renderer func(e Envelope) []string
 // space.
 func RenderForModel(e Envelope) []string {
 	return []string{e.Message, modelBlock(e)}
-}
-
-// RenderMessageOnly is the Renderer of the message alone: the message
-// exactly as written, then one "Hint: ..." block for each hint. Code,
-// details and retry advice are then only in the envelope, which most hosts
-// do not show the model.
-func RenderMessageOnly(e Envelope) []string {
-	out := make([]string, 0, 1+len(e.Hints))
-	out = append(out, e.Message)
-	for _, h := range e.Hints {
-		out = append(out, "Hint: "+h)
-	}
-	return out
 }
 
 // modelBlock is the second block of RenderForModel, built with one

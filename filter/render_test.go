@@ -94,16 +94,25 @@ func TestRenderForModel(t *testing.T) {
 	}
 }
 
-// TestRenderMessageOnly checks the message-only rendering: the message and
-// one "Hint: ..." block a hint, as mcperr sent before it rendered for the
-// model.
+// messageOnly renders the message alone, then one "Hint: ..." block a
+// hint: what the model read before mcperr rendered failures for it.
+func messageOnly(e filter.Envelope) []string {
+	out := []string{e.Message}
+	for _, h := range e.Hints {
+		out = append(out, "Hint: "+h)
+	}
+	return out
+}
+
+// TestRenderMessageOnly checks an application's message-only rendering:
+// the message and one "Hint: ..." block a hint.
 func TestRenderMessageOnly(t *testing.T) {
-	h := newHarness(t, filter.WithRenderer(filter.RenderMessageOnly))
+	h := newHarness(t, filter.WithRenderer(messageOnly))
 	f := h.handle(t, context.Background(), call, toolerr.New("b must not be zero.").WithHint("Pass a non-zero b.").WithHint("Really."))
 	if want := []string{"b must not be zero.", "Hint: Really."}; !slices.Equal(f.Texts, want) {
 		t.Errorf("texts %q, want %q", f.Texts, want)
 	}
-	hints := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+	hints := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 		return &filter.Response{Code: codes.Conflict, Message: "Taken.", Hints: []string{"One.", "Two."}}, nil
 	})
 	f = h.handle(t, context.Background(), call, errors.New("x"), hints)
@@ -134,7 +143,7 @@ func TestCustomRenderer(t *testing.T) {
 	})
 	failing := []struct {
 		name string
-		fn   filter.Renderer
+		fn   func(filter.Envelope) []string
 	}{
 		{"panics", func(filter.Envelope) []string { panic(canary) }},
 		{"panics with an error whose Error panics", func(filter.Envelope) []string { panic(&panickyErr{}) }},
@@ -198,7 +207,7 @@ func TestRetryAdvice(t *testing.T) {
 	reg := renderCodes(t)
 	yes, no := true, false
 	byFilter := func(resp filter.Response) filter.Filter {
-		return filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return &resp, nil })
+		return filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return &resp, nil })
 	}
 	tests := []struct {
 		name      string

@@ -31,7 +31,7 @@ type Response struct {
 	// "do not retry".
 	Retryable *bool
 	// RetryAfter is how long the caller should wait before it retries a
-	// retryable failure. Zero takes the error's delay (toolerr.RetryAfterOf)
+	// retryable failure. Zero takes the error's delay (toolerr.RetryAdvice)
 	// or else the code's registration.
 	RetryAfter time.Duration
 }

@@ -17,7 +17,7 @@ import (
 func TestAnswersFitTheSchema(t *testing.T) {
 	call := filter.Call{Tool: "x"}
 	validation := func(details map[string]any) filter.Filter {
-		return filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		return filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 			return &filter.Response{Code: codes.ValidationError, Message: "Bad input.", Details: details}, nil
 		})
 	}

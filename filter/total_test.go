@@ -198,9 +198,9 @@ func TestHostileFilters(t *testing.T) {
 		{"cyclic", &selfish{msg: "self " + canary}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			transform := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, tt.next })
+			transform := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, tt.next })
 			seen := 0
-			after := filter.Func(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
+			after := filter.Catch(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
 				seen++
 				_ = err.Error()
 				return nil, nil
@@ -266,7 +266,7 @@ func (driverErr) ErrorHint() string { return "see https://driver.internal/" + ca
 // filter cannot set one, and a generator's invalid ref is replaced by a
 // random one.
 func TestRefsAreThePipelines(t *testing.T) {
-	respond := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+	respond := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 		return &filter.Response{Code: codes.ExternalServiceError, Message: "The gateway is down (ref: forged)."}, nil
 	})
 	h := newHarness(t, filter.WithGlobalFilters(respond))
@@ -317,7 +317,7 @@ func TestRefsAreThePipelines(t *testing.T) {
 // TestRedactionIsExact checks that what the client read is logged readably
 // and everything private is redacted, details_error included.
 func TestRedactionIsExact(t *testing.T) {
-	bad := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+	bad := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 		return &filter.Response{Code: codes.Conflict, Message: "That email is taken.", Details: map[string]any{"x": make(chan int)}}, nil
 	})
 	h := newHarness(t, filter.WithRedaction(true), filter.WithGlobalFilters(bad))

@@ -70,7 +70,7 @@ async function assertMasked(result, tool, log) {
 }
 
 for (const sdk of ["gosdk", "mcpgo"]) {
-  for (const [name, connect] of [["stdio", overStdio], ["streamable HTTP", overHTTP]]) {
+  for (const [name, connect, connectWith] of [["stdio", overStdio, stdio], ["streamable HTTP", overHTTP, http]]) {
     describe(`stdio-server -sdk=${sdk} over ${name}`, () => {
       let conn;
       before(async () => {
@@ -106,10 +106,47 @@ for (const sdk of ["gosdk", "mcpgo"]) {
       });
 
       if (sdk === "mcpgo") {
-        test("what mcp-go's typed helper builds from an error is that error, masked", async () => {
-          const r = await conn.client.callTool({ name: "forecast_helper", arguments: { city: "Atlantis" } });
-          await assertMasked(r, "forecast_helper", conn.log);
-          assert.ok(!JSON.stringify(r).includes("tool execution failed"), JSON.stringify(r));
+        // What mcp-go's typed helper builds from an error is a hand-built
+        // result, like mcp.NewToolResultError's: the hand-built policy
+        // decides, and mcpgo.Structured is the way to have the error handled.
+        const atlantis = { city: "Atlantis" };
+
+        test("what mcp-go's typed helper builds from an error passes by default as the bare SDK sends it, unlogged", async () => {
+          const bare = await connectWith(binary, ["-sdk", sdk, "-bare"]);
+          try {
+            await bare.client.listTools();
+            const want = await bare.client.callTool({ name: "forecast_helper", arguments: atlantis });
+            assert.equal(want.isError, true);
+            assert.match(want.content[0].text, /^tool execution failed: .*hunter2/, JSON.stringify(want));
+            const got = await conn.client.callTool({ name: "forecast_helper", arguments: atlantis });
+            assert.deepEqual(got, want);
+            assert.equal(got._meta?.[META_KEY], undefined, "an envelope on a hand-built result");
+            // The same error through mcpgo.Structured (forecast) is masked;
+            // its line, written after forecast_helper was answered, is there
+            // by now, and forecast_helper has none.
+            await assertMasked(await conn.client.callTool({ name: "forecast", arguments: atlantis }), "forecast", conn.log);
+            const lines = conn.log().split("\n").filter((l) => l.includes("forecast_helper"));
+            assert.deepEqual(lines, [], `forecast_helper was logged:\n${conn.log()}`);
+          } finally {
+            await bare.close();
+          }
+        });
+
+        test("in report-only mode what mcp-go's typed helper builds from an error is reported once as hand-built", async () => {
+          const ro = await connectWith(binary, ["-sdk", sdk, "-report-only"]);
+          try {
+            await ro.client.listTools();
+            const r = await ro.client.callTool({ name: "forecast_helper", arguments: atlantis });
+            assert.equal(r.isError, true);
+            assert.match(r.content[0].text, /^tool execution failed: /, JSON.stringify(r));
+            const lines = await linesWith(ro.log, "tool=forecast_helper");
+            assert.equal(lines.length, 1, ro.log());
+            for (const want of ["hand_built=true", "report_only=true", "code=TOOL_ERROR", "ref="]) {
+              assert.ok(lines[0].includes(want), `${want} not in ${lines[0]}`);
+            }
+          } finally {
+            await ro.close();
+          }
         });
       }
     });

@@ -11,94 +11,73 @@ import (
 // PublicError is an error whose message was written for the client: a
 // ToolError or a domain error, with its code. Errors that are not
 // PublicErrors are masked.
+//
+// A PublicError may also have these methods, which mcperr finds by their
+// names, as package errors finds an Is method:
+//
+//   - PublicDetails() map[string]any: details the client may read;
+//   - ErrorHint() string: advice for the model, the method of
+//     cockroachdb/errors' hints, so that errors.WithHint provides it;
+//   - Retryable() bool: whether the call may be retried; on any error of
+//     the chain, not only a PublicError (see RetryAdvice);
+//   - RetryDelay() time.Duration: how long to wait before retrying, such as
+//     domain.RateLimited's; it counts on an error whose Retryable says yes.
 type PublicError interface {
 	error
 	ErrorCode() codes.Code
 	PublicMessage() string
 }
 
-// Detailer is an error with details the client may read.
-type Detailer interface {
-	error
-	PublicDetails() map[string]any
-}
-
-// Retryabler is an error that knows whether the call may be retried.
-type Retryabler interface {
+// retryabler is an error that knows whether the call may be retried.
+type retryabler interface {
 	error
 	Retryable() bool
 }
 
-// RetryDelayer is an error that knows how long the caller should wait
-// before it retries, such as domain.RateLimited. It counts where the error
-// is also a Retryabler that says the call may be retried.
-type RetryDelayer interface {
-	error
-	RetryDelay() time.Duration
-}
-
-// Hinter is an error with advice for the model. It is the interface of
-// cockroachdb/errors' hints, so errors.WithHint satisfies it.
-type Hinter interface {
-	error
-	ErrorHint() string
-}
-
 var (
-	_ PublicError = (*ToolError)(nil)
-	_ Detailer    = (*ToolError)(nil)
-	_ Hinter      = (*ToolError)(nil)
+	_ PublicError                                 = (*ToolError)(nil)
+	_ interface{ PublicDetails() map[string]any } = (*ToolError)(nil)
+	_ interface{ ErrorHint() string }             = (*ToolError)(nil)
 )
 
-// RetryableOf reports whether err says the call may be retried, and whether
-// it says anything at all. It asks the first ToolError with a retryable flag
-// set and the first Retryabler in the chain; context errors are retryable.
-func RetryableOf(err error) (retryable, known bool) {
-	t, r := adviceOf(err)
-	if t != nil {
-		if retry, known := t.retryableKnown(); known {
-			return retry, true
-		}
-	}
-	if r != nil {
-		return r.Retryable(), true
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return true, true
-	}
-	return false, false
-}
-
-// RetryAfterOf returns how long the caller should wait before it retries
-// err, from the same error RetryableOf asks: the first ToolError whose
-// retryable flag is set (its WithRetryAfter delay), else the first
-// Retryabler, if it is also a RetryDelayer. It is zero when err may not be
-// retried or no delay is known.
-func RetryAfterOf(err error) time.Duration {
+// RetryAdvice reports whether err says the call may be retried, whether it
+// says anything at all, and how long to wait first. It asks the first
+// ToolError whose retryable flag is set (its WithRetryAfter delay), else
+// the first error of the chain with a Retryable method (its RetryDelay, if
+// it has one and says yes); context errors are retryable. The delay is
+// zero when the call may not be retried or no delay is known.
+func RetryAdvice(err error) (retryable, known bool, after time.Duration) {
 	t, r := adviceOf(err)
 	if t != nil {
 		if retry, known := t.retryableKnown(); known {
 			if !retry {
-				return 0
+				return false, true, 0
 			}
-			return t.delay
+			return true, true, t.delay
 		}
 	}
-	if r != nil && r.Retryable() {
-		if d, ok := r.(RetryDelayer); ok {
-			return max(d.RetryDelay(), 0)
+	if r != nil {
+		if !r.Retryable() {
+			return false, true, 0
 		}
+		if d, ok := r.(interface{ RetryDelay() time.Duration }); ok {
+			after = max(d.RetryDelay(), 0)
+		}
+		return true, true, after
 	}
-	return 0
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return true, true, 0
+	}
+	return false, false, 0
 }
 
-// adviceOf returns the first *ToolError and the first Retryabler in the
+// adviceOf returns the first *ToolError and the first retryabler in the
 // chain of err, in the order errors.As visits it, as errors.As would find
 // them: without allocating where no error of the chain has an As method of
 // its own, with errors.As where one has.
-func adviceOf(err error) (*ToolError, Retryabler) {
+func adviceOf(err error) (*ToolError, retryabler) {
 	var t *ToolError
-	var r Retryabler
+	var r retryabler
 	n := 0
 	if !walk(err, &n, &t, &r) {
 		return adviceByAs(err)
@@ -107,7 +86,7 @@ func adviceOf(err error) (*ToolError, Retryabler) {
 }
 
 // adviceByAs is adviceOf with errors.As.
-func adviceByAs(err error) (t *ToolError, r Retryabler) {
+func adviceByAs(err error) (t *ToolError, r retryabler) {
 	errors.As(err, &t)
 	errors.As(err, &r)
 	return t, r
@@ -117,10 +96,10 @@ func adviceByAs(err error) (t *ToolError, r Retryabler) {
 const maxWalk = 256
 
 // walk visits err and what it wraps, depth first, noting the first
-// *ToolError and Retryabler. It reports false, having noted nothing
+// *ToolError and retryabler. It reports false, having noted nothing
 // reliable, if an error has an As method or the chain is longer than
 // maxWalk: errors.As then decides.
-func walk(err error, n *int, t **ToolError, r *Retryabler) bool {
+func walk(err error, n *int, t **ToolError, r *retryabler) bool {
 	for err != nil {
 		if *n++; *n > maxWalk {
 			return false
@@ -131,7 +110,7 @@ func walk(err error, n *int, t **ToolError, r *Retryabler) bool {
 		if te, ok := err.(*ToolError); ok && *t == nil {
 			*t = te
 		}
-		if re, ok := err.(Retryabler); ok && *r == nil {
+		if re, ok := err.(retryabler); ok && *r == nil {
 			*r = re
 		}
 		switch u := err.(type) {

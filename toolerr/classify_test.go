@@ -12,15 +12,17 @@ import (
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// The interfaces a domain error and a ToolError satisfy, which the
-// pipeline finds with errors.As.
+// The interface and the optional methods a domain error and a ToolError
+// have, which the pipeline finds.
 var (
-	_ toolerr.PublicError  = (*toolerr.ToolError)(nil)
-	_ toolerr.PublicError  = (*domain.NotFound)(nil)
-	_ toolerr.Detailer     = (*domain.NotFound)(nil)
-	_ toolerr.Hinter       = (*toolerr.ToolError)(nil)
-	_ toolerr.Retryabler   = (*domain.RateLimited)(nil)
-	_ toolerr.RetryDelayer = (*domain.RateLimited)(nil)
+	_ toolerr.PublicError                         = (*toolerr.ToolError)(nil)
+	_ toolerr.PublicError                         = (*domain.NotFound)(nil)
+	_ interface{ PublicDetails() map[string]any } = (*domain.NotFound)(nil)
+	_ interface{ ErrorHint() string }             = (*toolerr.ToolError)(nil)
+	_ interface {
+		Retryable() bool
+		RetryDelay() time.Duration
+	} = (*domain.RateLimited)(nil)
 )
 
 func TestPublicErrorThroughWrapping(t *testing.T) {
@@ -33,7 +35,7 @@ func TestPublicErrorThroughWrapping(t *testing.T) {
 	}
 }
 
-func TestRetryableOf(t *testing.T) {
+func TestRetryAdviceRetryable(t *testing.T) {
 	tests := []struct {
 		err          error
 		retry, known bool
@@ -46,14 +48,14 @@ func TestRetryableOf(t *testing.T) {
 		{toolerr.New("x").WithRetryable(false).WithCause(context.Canceled), false, true},
 	}
 	for _, tt := range tests {
-		r, k := toolerr.RetryableOf(tt.err)
+		r, k, _ := toolerr.RetryAdvice(tt.err)
 		if r != tt.retry || k != tt.known {
-			t.Errorf("RetryableOf(%v) = %v, %v; want %v, %v", tt.err, r, k, tt.retry, tt.known)
+			t.Errorf("RetryAdvice(%v) = %v, %v; want %v, %v", tt.err, r, k, tt.retry, tt.known)
 		}
 	}
 }
 
-func TestRetryAfterOf(t *testing.T) {
+func TestRetryAdviceDelay(t *testing.T) {
 	tests := []struct {
 		name string
 		err  error
@@ -71,8 +73,8 @@ func TestRetryAfterOf(t *testing.T) {
 		{"a delay on a non-retryable error counts for nothing", notRetryable{}, 0},
 	}
 	for _, tt := range tests {
-		if got := toolerr.RetryAfterOf(tt.err); got != tt.want {
-			t.Errorf("%s: RetryAfterOf = %v, want %v", tt.name, got, tt.want)
+		if _, _, got := toolerr.RetryAdvice(tt.err); got != tt.want {
+			t.Errorf("%s: RetryAdvice's delay = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

@@ -1,6 +1,6 @@
 // Package toolerr defines ToolError, the failure a tool reports to the model
-// in words written for it, and the small interfaces through which mcperr
-// classifies any error.
+// in words written for it, and PublicError, the interface through which
+// mcperr classifies any error.
 //
 // A ToolError's message reaches the model exactly as written. Write it for
 // the model: what went wrong and what it could do differently. Never put a
@@ -10,11 +10,11 @@
 //
 //	toolerr.New(fmt.Sprintf("Order %s could not be loaded; try again shortly.", id)).WithCause(err)
 //
-// Errors are classified through interfaces found with errors.As
-// (PublicError, Detailer, Retryabler, RetryDelayer, Hinter), never by
+// Errors are classified by what they are, found with errors.As: a
+// PublicError and the optional methods its documentation lists, never by
 // matching on message strings, so the domain package and an application's
-// own types work the same way. RetryableOf and RetryAfterOf read the retry
-// advice of any error chain.
+// own types work the same way. RetryAdvice reads the retry advice of any
+// error chain.
 //
 // The package does not depend on an MCP SDK, so code that only returns
 // errors can use it without one.

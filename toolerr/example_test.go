@@ -58,30 +58,20 @@ func ExampleToolError_WithDetails() {
 	// Output: INVENTORY_EXHAUSTED map[available:2]
 }
 
-func ExampleRetryableOf() {
-	fmt.Println(toolerr.RetryableOf(domain.NewRateLimited(0)))
-	fmt.Println(toolerr.RetryableOf(errors.New("x")))
+func ExampleRetryAdvice() {
+	fmt.Println(toolerr.RetryAdvice(fmt.Errorf("quote: %w", domain.NewRateLimited(30*time.Second))))
+	fmt.Println(toolerr.RetryAdvice(errors.New("x")))
 	// Output:
-	// true true
-	// false false
+	// true true 30s
+	// false false 0s
 }
 
 func ExampleToolError_WithRetryAfter() {
 	err := toolerr.New("The exchange rate service is busy.").WithRetryAfter(10 * time.Second)
-	fmt.Println(toolerr.RetryableOf(err))
-	fmt.Println(toolerr.RetryAfterOf(err))
+	fmt.Println(toolerr.RetryAdvice(err))
 	// An explicit "do not retry" drops the delay.
-	fmt.Println(toolerr.RetryAfterOf(err.WithRetryable(false)))
+	fmt.Println(toolerr.RetryAdvice(err.WithRetryable(false)))
 	// Output:
-	// true true
-	// 10s
-	// 0s
-}
-
-func ExampleRetryAfterOf() {
-	fmt.Println(toolerr.RetryAfterOf(fmt.Errorf("quote: %w", domain.NewRateLimited(30*time.Second))))
-	fmt.Println(toolerr.RetryAfterOf(errors.New("x")))
-	// Output:
-	// 30s
-	// 0s
+	// true true 10s
+	// false true 0s
 }

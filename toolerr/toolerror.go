@@ -77,7 +77,7 @@ func (e *ToolError) ErrorHint() string {
 }
 
 // retryableKnown returns whether the call may be retried, and whether that
-// was set at all. RetryableOf is its public face.
+// was set at all. RetryAdvice is its public face.
 func (e *ToolError) retryableKnown() (retryable, known bool) {
 	if e == nil || e.retryable == nil {
 		return false, false

@@ -27,7 +27,7 @@ func TestToolError(t *testing.T) {
 	if e.ErrorCode() != codes.ExternalServiceError || e.ErrorHint() != "Ask again later." {
 		t.Errorf("code %s, hint %q", e.ErrorCode(), e.ErrorHint())
 	}
-	if r, known := toolerr.RetryableOf(e); !r || !known {
+	if r, known, _ := toolerr.RetryAdvice(e); !r || !known {
 		t.Error("retryable not kept")
 	}
 	if !errors.Is(e, cause) {
@@ -50,7 +50,7 @@ func TestToolErrorIsImmutable(t *testing.T) {
 	if withCode.PublicDetails()["k"] != 1 {
 		t.Errorf("details shared with the caller: %v", withCode.PublicDetails())
 	}
-	if _, known := toolerr.RetryableOf(base); known {
+	if _, known, _ := toolerr.RetryAdvice(base); known {
 		t.Error("retryable known on a fresh ToolError")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mcperr/mcperr/adapters/gosdk"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/gosdkcompat"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -38,7 +39,7 @@ func BenchmarkErrorCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	messageOnly, err := filter.New(filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))), filter.WithRenderer(filter.RenderMessageOnly))
+	messageOnly, err := filter.New(filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))), filter.WithRenderer(adaptertest.MessageOnly))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func BenchmarkErrorCall(b *testing.B) {
 // TestErrorCallAllocs pins the cost of a failing call, on a server of 3
 // tools and of 200 alike: a ToolError through mcperr costs at most 1.20
 // times the allocations of the SDK's own error result when it sends the
-// same one text block (RenderMessageOnly), and at most 1.25 times with the
+// same one text block (a message-only renderer), and at most 1.25 times with the
 // default rendering, whose second block, read by the model, the SDK must
 // encode and the client decode (measured: 302 and 307 against the SDK's
 // 266). A ToolError is never checked against the input schema: its words
@@ -109,7 +110,7 @@ func TestErrorCallAllocs(t *testing.T) {
 	logger := filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil)))
 	model, err := filter.New(logger)
 	must(t, err)
-	messageOnly, err := filter.New(logger, filter.WithRenderer(filter.RenderMessageOnly))
+	messageOnly, err := filter.New(logger, filter.WithRenderer(adaptertest.MessageOnly))
 	must(t, err)
 	measure := func(tools int, p *filter.Pipeline) float64 {
 		s := mcp.NewServer(&mcp.Implementation{Name: "pin", Version: "1.0.0"}, nil)

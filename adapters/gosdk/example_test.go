@@ -323,7 +323,7 @@ func ExampleWrapRaw() {
 // leaves it to the next.
 func ExampleWithFilters() {
 	trace := func(name string) filter.Filter {
-		return filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		return filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 			fmt.Println("filter:", name)
 			return nil, nil // pass the error on
 		})

@@ -119,7 +119,7 @@ func TestMiddlewareHandlerErrorFittingArguments(t *testing.T) {
 func TestFilterOrder(t *testing.T) {
 	var trail []string
 	mark := func(name string) filter.Filter {
-		return filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		return filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 			trail = append(trail, name)
 			return nil, nil
 		})
@@ -271,7 +271,7 @@ func TestNilFilter(t *testing.T) {
 	_, globalErr := filter.New(filter.WithGlobalFilters(nil))
 	for name, err := range map[string]error{
 		"filter.WithGlobalFilters": globalErr,
-		"AddTool":                  gosdk.AddTool(s, &mcp.Tool{Name: "a"}, noop, gosdk.WithFilters(filter.Func(nil))),
+		"AddTool":                  gosdk.AddTool(s, &mcp.Tool{Name: "a"}, noop, gosdk.WithFilters(filter.Catch[error](nil))),
 		"AddRawTool":               gosdk.AddRawTool(s, &mcp.Tool{Name: "b", InputSchema: adaptertest.EmptySchema}, rawOK, gosdk.WithFilters(nil)),
 	} {
 		if mistakeOf(err) != codes.NilValue {
@@ -279,7 +279,7 @@ func TestNilFilter(t *testing.T) {
 		}
 	}
 	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.Wrap(noop, gosdk.WithFilters(nil)) })
-	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.WrapRaw(rawOK, gosdk.WithFilters(filter.Func(nil))) })
+	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.WrapRaw(rawOK, gosdk.WithFilters(filter.Catch[error](nil))) })
 	// A nil option, and a filter Is could not build, named where they were made.
 	if err := gosdk.AddTool(s, &mcp.Tool{Name: "c"}, noop, nil); mistakeOf(err) != codes.NilValue || !strings.Contains(err.Error(), "option 0 given to gosdk.AddTool is nil") {
 		t.Errorf("AddTool with a nil option: %v", err)

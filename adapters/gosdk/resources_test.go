@@ -262,7 +262,7 @@ func TestRPCFilterOrder(t *testing.T) {
 // code's category: -32603 for a server error.
 func TestRPCFilterAnswers(t *testing.T) {
 	var log adaptertest.Log
-	offline := filter.Func(func(_ context.Context, call filter.Call, _ error) (*filter.Response, error) {
+	offline := filter.Catch(func(_ context.Context, call filter.Call, _ error) (*filter.Response, error) {
 		if call.Method != "resources/read" || call.Resource != "archive://2019" {
 			return nil, nil
 		}

@@ -94,8 +94,8 @@ func TestToolsDefinitionErrors(t *testing.T) {
 		{"raw: nil filter", func() error {
 			return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_nil_filter", InputSchema: adaptertest.EmptySchema}, rawOK, gosdk.WithFilters(nil))
 		}, codes.NilValue},
-		{"raw: nil filter.Func", func() error {
-			return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_nil_func", InputSchema: adaptertest.EmptySchema}, rawOK, gosdk.WithFilters(filter.Func(nil)))
+		{"raw: nil filter.Catch", func() error {
+			return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_nil_func", InputSchema: adaptertest.EmptySchema}, rawOK, gosdk.WithFilters(filter.Catch[error](nil)))
 		}, codes.NilValue},
 		{"raw: no schema", func() error { return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_no_schema"}, rawOK) }, codes.InvalidSchema},
 		{"raw: schema not an object", func() error {

@@ -117,14 +117,14 @@ func TestOneConfiguration(t *testing.T) {
 			reports = append(reports, f.Envelope.Ref)
 		}
 	}
-	global := filter.Func(func(_ context.Context, c filter.Call, _ error) (*filter.Response, error) {
+	global := filter.Catch(func(_ context.Context, c filter.Call, _ error) (*filter.Response, error) {
 		filtered = append(filtered, c.Tool)
 		return nil, nil
 	})
 	var observed []filter.Failure
 	observer := func(_ context.Context, f filter.Failure) { observed = append(observed, f) }
 	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRedaction(true), filter.WithObserver(reporter),
-		filter.WithGlobalFilters(global), filter.WithObserver(observer), filter.WithRenderer(filter.RenderMessageOnly))
+		filter.WithGlobalFilters(global), filter.WithObserver(observer), filter.WithRenderer(adaptertest.MessageOnly))
 	must(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "combined", Version: "1.0.0"}, nil)
 	must(t, gosdk.Install(s, p))
@@ -148,7 +148,7 @@ func TestOneConfiguration(t *testing.T) {
 		r, _ := call(ctx, cs, adaptertest.Case{Tool: tool})
 		env := r.Envelope()
 		if env != nil && (len(r.Texts) != 1 || r.Texts[0] != env["message"]) {
-			t.Errorf("%s: texts %q, want the message alone, as RenderMessageOnly renders it", tool, r.Texts)
+			t.Errorf("%s: texts %q, want the message alone, as a message-only renderer renders it", tool, r.Texts)
 		}
 		recs := log.Records(t)
 		if env == nil || env["code"] != string(codes.InternalError) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -60,7 +61,7 @@ func BenchmarkErrorCall(b *testing.B) {
 				switch bc.name {
 				case "bare NewToolResultError", "bare mcperr's answer":
 				case "Install ToolError message only":
-					if err := mcpgo.Install(s, testPipeline(logger, filter.WithRenderer(filter.RenderMessageOnly))); err != nil {
+					if err := mcpgo.Install(s, testPipeline(logger, filter.WithRenderer(adaptertest.MessageOnly))); err != nil {
 						b.Fatal(err)
 					}
 				default:
@@ -91,7 +92,7 @@ func BenchmarkErrorCall(b *testing.B) {
 // TestErrorCallAllocs pins the cost of a failing call, on a server of 3
 // tools and of 200 alike: a ToolError through mcperr costs at most 1.20
 // times the allocations of the SDK's own mcp.NewToolResultError when it
-// sends the same one text block (RenderMessageOnly), and at most 1.25 times
+// sends the same one text block (a message-only renderer), and at most 1.25 times
 // with the default rendering, whose second block, read by the model, the
 // SDK must encode and the client decode.
 func TestErrorCallAllocs(t *testing.T) {
@@ -109,7 +110,7 @@ func TestErrorCallAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	messageOnly, err := filter.New(logger, filter.WithRenderer(filter.RenderMessageOnly))
+	messageOnly, err := filter.New(logger, filter.WithRenderer(adaptertest.MessageOnly))
 	if err != nil {
 		t.Fatal(err)
 	}

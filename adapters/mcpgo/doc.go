@@ -22,7 +22,9 @@
 //   - Wrap returns the SDK's own server.ToolHandlerFunc, with per-tool
 //     options, for tools that something else registers;
 //   - Structured is mcp.NewStructuredToolHandler that returns the
-//     handler's errors for mcperr to map, a ToolError's words included;
+//     handler's errors for mcperr to map, a ToolError's words included,
+//     where mcp-go's typed helpers build results of their own from them,
+//     hand-built results (see filter.WithHandBuilt), passed by default;
 //   - WrapPromptCompletion and WrapResourceCompletion cover completions,
 //     which mcp-go gives no middleware.
 //
@@ -34,11 +36,13 @@
 // VALIDATION_ERROR naming the fields, and a call the handler answers stays
 // as it was, whatever its arguments.
 //
-// Some things pass through exactly as the SDK sends them: a result a
-// handler built itself, such as mcp.NewToolResultError, a
+// Some things pass through exactly as the SDK sends them: a
 // mcp.URLElicitationRequiredError returned as it is (a deliberate protocol
-// error), and a call to an unknown tool. A successful result is never
-// touched.
+// error), a call to an unknown tool, and, unless filter.WithHandBuilt says
+// otherwise, an error result a handler built itself, such as
+// mcp.NewToolResultError's or those mcp.NewTypedToolHandler and
+// mcp.NewStructuredToolHandler build from an error. A successful result is
+// never touched.
 //
 // The SDK's own server.WithLogger writes its own lines; mcperr writes the
 // one record of each failure through the pipeline's logger, after it has

@@ -412,7 +412,7 @@ func ExampleStructured() {
 // leaves it to the next, and one that answers decides what the model reads.
 func ExampleWithFilters() {
 	trace := func(name string) filter.Filter {
-		return filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		return filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 			fmt.Println("filter:", name)
 			return nil, nil // pass the error on
 		})

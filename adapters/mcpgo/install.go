@@ -99,10 +99,11 @@ func (st *serverState) declare(name string, w *wrapper) {
 // A result a handler built itself, such as mcp.NewToolResultError, a
 // mcp.URLElicitationRequiredError returned as it is, a call to an unknown
 // tool and every successful result pass through untouched (see
-// filter.WithHandBuilt). The results mcp-go's typed helpers
+// filter.WithHandBuilt). So do the results mcp-go's typed helpers
 // (mcp.NewTypedToolHandler, mcp.NewStructuredToolHandler) build from an
-// error are handled as that error: masked, or VALIDATION_ERROR for
-// arguments they could not bind; Structured keeps a ToolError's words.
+// error or from arguments they could not bind: they are hand-built
+// results too. Structured is the way to have those errors handled: masked,
+// VALIDATION_ERROR for arguments that do not fit, a ToolError's words kept.
 //
 // Install returns a *codes.DefinitionError if s or p is nil, or if s has mcperr
 // installed already with another pipeline (codes.ConflictingConfiguration).

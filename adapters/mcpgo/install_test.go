@@ -44,7 +44,7 @@ func TestOneConfiguration(t *testing.T) {
 					defer mu.Unlock()
 					reported = append(reported, f)
 				}),
-				filter.WithGlobalFilters(filter.Func(func(_ context.Context, call filter.Call, _ error) (*filter.Response, error) {
+				filter.WithGlobalFilters(filter.Catch(func(_ context.Context, call filter.Call, _ error) (*filter.Response, error) {
 					mu.Lock()
 					defer mu.Unlock()
 					filtered[call.Tool]++
@@ -55,7 +55,7 @@ func TestOneConfiguration(t *testing.T) {
 					defer mu.Unlock()
 					observed = append(observed, f)
 				}),
-				filter.WithRenderer(filter.RenderMessageOnly))
+				filter.WithRenderer(adaptertest.MessageOnly))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +85,7 @@ func TestOneConfiguration(t *testing.T) {
 				mu.Unlock()
 				r := call(t, c, tool, nil)
 				if len(r.Texts) != 1 || r.Texts[0] != env0(r)["message"] {
-					t.Errorf("%s: texts %q, want the message alone, as RenderMessageOnly renders it", tool, r.Texts)
+					t.Errorf("%s: texts %q, want the message alone, as a message-only renderer renders it", tool, r.Texts)
 				}
 				env := r.Envelope()
 				if !r.IsError || env["code"] != string(codes.InternalError) {

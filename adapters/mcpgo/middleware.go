@@ -2,14 +2,12 @@ package mcpgo
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/codes"
-	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/guard"
@@ -132,11 +130,7 @@ func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next 
 	case res == nil || !res.IsError:
 		return res, nil
 	}
-	tool := st.optionsOf(&req, own)
-	if refusal, text, ok := helperResult(res); ok {
-		return st.helperFailure(ctx, req, res, refusal, text, tool), nil
-	}
-	return st.handBuilt(ctx, &req, res, tool), nil
+	return st.handBuilt(ctx, &req, res, st.optionsOf(&req, own)), nil
 }
 
 // handBuilt applies the hand-built policy to res, an error result the
@@ -146,57 +140,6 @@ func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, 
 	c := callctx.From(ctx)
 	f := st.p.Handle(ctx, callOf(ctx, req), c.Input(c.HandBuiltError(textOf(res.Content)), tool.settings, nil), tool.filters...)
 	if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
-		return res
-	}
-	return errorResult(f)
-}
-
-// The texts with which mcp-go's typed tool helpers (mcp.NewTypedToolHandler,
-// mcp.NewStructuredToolHandler) turn an error into an error result, the
-// same from v1.0.0 to v1.2.1: the arguments could not be bound to the
-// handler's type, or the handler returned an error.
-const (
-	helperBindText = "failed to bind arguments: "
-	helperExecText = "tool execution failed: "
-)
-
-// helperResult reports whether res is an error result one of mcp-go's typed
-// tool helpers built from an error: one text block that starts with one of
-// their texts, and no structured content; refusal says the arguments
-// could not be bound. Such a result is no answer of the handler's own: it
-// carries the error's text, which mcperr handles as the error.
-func helperResult(res *mcp.CallToolResult) (refusal bool, text string, ok bool) {
-	if len(res.Content) != 1 || res.StructuredContent != nil {
-		return false, "", false
-	}
-	text = textBlock(res.Content[0])
-	switch {
-	case strings.HasPrefix(text, helperBindText):
-		return true, text, true
-	case strings.HasPrefix(text, helperExecText):
-		return false, text, true
-	}
-	return false, "", false
-}
-
-// helperFailure handles res, an error result one of mcp-go's typed tool
-// helpers built from an error whose text is text, as that error: a
-// failure to bind the arguments is the client's (VALIDATION_ERROR naming
-// the fields the schema check finds, or the arguments as a whole), any
-// other is masked. In report-only mode res passes as it came.
-func (st *serverState) helperFailure(ctx context.Context, req mcp.CallToolRequest, res *mcp.CallToolResult, refusal bool, text string, tool config) *mcp.CallToolResult {
-	err := errors.New("the result mcp-go's typed tool helper built from an error: " + text)
-	check := func() error {
-		if v := st.checkArguments(ctx, &req); v != nil {
-			return v
-		}
-		if refusal {
-			return domain.NewValidation("", nil, "The arguments cannot be read as the tool expects; check them against its input schema.")
-		}
-		return nil
-	}
-	f := st.p.Handle(ctx, callOf(ctx, &req), callctx.From(ctx).Input(err, tool.settings, check), tool.filters...)
-	if f.ReportOnly {
 		return res
 	}
 	return errorResult(f)

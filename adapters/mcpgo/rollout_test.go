@@ -111,8 +111,9 @@ var rolloutCalls = []rolloutCall{
 	{tool: "deliberate", failed: true, enforced: codes.InternalError},
 	{tool: "public", failed: true, enforced: codes.ToolFailed},
 	{tool: "hand_built", failed: true},
-	// What mcp-go's typed helper builds from an error is that error.
-	{tool: "helper", failed: true, enforced: codes.InternalError},
+	// What mcp-go's typed helper builds from an error is a hand-built
+	// result, like hand_built's: passed by default.
+	{tool: "helper", failed: true},
 	{tool: "boom", failed: true, enforced: codes.InternalError},
 	{tool: "ok", args: map[string]any{}, failed: true, enforced: codes.ValidationError},
 }
@@ -198,10 +199,15 @@ func TestEnforcingChangesOnlyWhatItHandles(t *testing.T) {
 			c := rolloutClient(t, rolloutServer(t, way, testPipeline(log.Logger()), nil))
 			for i, call := range rolloutCalls {
 				got, res := wire(t, c, call)
-				log.Records(t)
+				recs := log.Records(t)
 				if call.enforced == "" {
 					if got != bare[i] {
 						t.Errorf("%s %v: enforcing sent\n%s\nthe bare server sends\n%s", call.tool, call.args, got, bare[i])
+					}
+					// A success, or a hand-built result under the default
+					// policy, filter.PassHandBuilt: nothing to log.
+					if len(recs) != 0 {
+						t.Errorf("%s %v: logged %v, want nothing", call.tool, call.args, recs)
 					}
 					continue
 				}
@@ -264,14 +270,19 @@ func TestReportOnlyPerTool(t *testing.T) {
 	}
 }
 
+// TestHandBuiltPolicies checks each hand-built policy, given to the server
+// or to one tool, on the error results handlers build themselves: one
+// built by hand, and the one mcp-go's typed helper builds from an error,
+// which is no different.
 func TestHandBuiltPolicies(t *testing.T) {
 	bare := bareWire(t)
-	var handBuilt int
+	index := map[string]int{}
 	for i, c := range rolloutCalls {
-		if c.tool == "hand_built" {
-			handBuilt = i
-		}
+		index[c.tool] = i
 	}
+	// texts holds a part of each tool's hand-built text, which the record
+	// keeps.
+	texts := map[string]string{"hand_built": "404 Not Found", "helper": "tool execution failed: dial db"}
 	for _, tc := range []struct {
 		name   string
 		way    string
@@ -283,49 +294,54 @@ func TestHandBuiltPolicies(t *testing.T) {
 		{"report", rollMiddleware, filter.ReportHandBuilt, nil, filter.ReportHandBuilt},
 		{"mask", rollMiddleware, filter.MaskHandBuilt, nil, filter.MaskHandBuilt},
 		{"report, AddTool", rollAddTool, filter.ReportHandBuilt, nil, filter.ReportHandBuilt},
+		{"mask, AddTool", rollAddTool, filter.MaskHandBuilt, nil, filter.MaskHandBuilt},
+		{"pass, Wrap", rollWrap, filter.PassHandBuilt, nil, filter.PassHandBuilt},
 		{"tool masks on a passing server", rollAddTool, filter.PassHandBuilt, []mcpgo.Option{mcpgo.WithHandBuilt(filter.MaskHandBuilt)}, filter.MaskHandBuilt},
 		{"tool passes on a masking server", rollWrap, filter.MaskHandBuilt, []mcpgo.Option{mcpgo.WithHandBuilt(filter.PassHandBuilt)}, filter.PassHandBuilt},
 		{"tool reports on a masking server", rollWrap, filter.MaskHandBuilt, []mcpgo.Option{mcpgo.WithHandBuilt(filter.ReportHandBuilt)}, filter.ReportHandBuilt},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var log adaptertest.Log
-			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithHandBuilt(tc.server))
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := rolloutClient(t, rolloutServer(t, tc.way, p, map[string][]mcpgo.Option{"hand_built": tc.tool}))
-			got, res := wire(t, c, rolloutCall{tool: "hand_built"})
-			recs := log.Records(t)
-			switch tc.want {
-			case filter.PassHandBuilt, filter.ReportHandBuilt:
-				if got != bare[handBuilt] {
-					t.Errorf("sent\n%s\nthe bare server sends\n%s", got, bare[handBuilt])
+		for _, tool := range []string{"hand_built", "helper"} {
+			t.Run(tc.name+"/"+tool, func(t *testing.T) {
+				var log adaptertest.Log
+				p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithHandBuilt(tc.server))
+				if err != nil {
+					t.Fatal(err)
 				}
-				want := 0
-				if tc.want == filter.ReportHandBuilt {
-					want = 1
+				c := rolloutClient(t, rolloutServer(t, tc.way, p, map[string][]mcpgo.Option{tool: tc.tool}))
+				log.Records(t)
+				got, res := wire(t, c, rolloutCall{tool: tool})
+				recs := log.Records(t)
+				switch tc.want {
+				case filter.PassHandBuilt, filter.ReportHandBuilt:
+					if got != bare[index[tool]] {
+						t.Errorf("sent\n%s\nthe bare server sends\n%s", got, bare[index[tool]])
+					}
+					want := 0
+					if tc.want == filter.ReportHandBuilt {
+						want = 1
+					}
+					if len(recs) != want {
+						t.Fatalf("%d records, want %d: %v", len(recs), want, recs)
+					}
+					if want == 1 && (recs[0]["level"] != "WARN" || recs[0]["hand_built"] != true || recs[0]["ref"] == nil ||
+						recs[0]["code"] != "TOOL_ERROR" || !strings.Contains(fmt.Sprint(recs[0]["error"]), texts[tool])) {
+						t.Errorf("record %v, want WARN, hand_built, TOOL_ERROR, a ref and the result's text", recs[0])
+					}
+				case filter.MaskHandBuilt:
+					env, ok := mcpgo.EnvelopeOf(res)
+					if !ok || env.Code != codes.InternalError || strings.Contains(got, rolloutSecret) || strings.Contains(got, texts[tool]) {
+						t.Fatalf("sent %s, want a masked INTERNAL_ERROR", got)
+					}
+					if text := res.Content[0].(mcp.TextContent).Text; text != `Internal error in tool "`+tool+`" (ref: `+env.Ref+`).` {
+						t.Errorf("the model reads %q", text)
+					}
+					if len(recs) != 1 || recs[0]["level"] != "ERROR" || recs[0]["ref"] != env.Ref || recs[0]["hand_built"] != true ||
+						!strings.Contains(fmt.Sprint(recs[0]["error"]), rolloutSecret) || !strings.Contains(fmt.Sprint(recs[0]["error"]), texts[tool]) {
+						t.Errorf("records %v, want one ERROR with the ref and the original text", recs)
+					}
 				}
-				if len(recs) != want {
-					t.Fatalf("%d records, want %d: %v", len(recs), want, recs)
-				}
-				if want == 1 && (recs[0]["level"] != "WARN" || recs[0]["hand_built"] != true || recs[0]["ref"] == nil ||
-					!strings.Contains(fmt.Sprint(recs[0]["error"]), "404 Not Found")) {
-					t.Errorf("record %v, want WARN, hand_built, a ref and the result's text", recs[0])
-				}
-			case filter.MaskHandBuilt:
-				env, ok := mcpgo.EnvelopeOf(res)
-				if !ok || env.Code != codes.InternalError || strings.Contains(got, rolloutSecret) {
-					t.Fatalf("sent %s, want a masked INTERNAL_ERROR", got)
-				}
-				if text := res.Content[0].(mcp.TextContent).Text; text != `Internal error in tool "hand_built" (ref: `+env.Ref+`).` {
-					t.Errorf("the model reads %q", text)
-				}
-				if len(recs) != 1 || recs[0]["level"] != "ERROR" || recs[0]["ref"] != env.Ref || recs[0]["hand_built"] != true ||
-					!strings.Contains(fmt.Sprint(recs[0]["error"]), rolloutSecret) {
-					t.Errorf("records %v, want one ERROR with the ref and the original text", recs)
-				}
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -456,7 +472,8 @@ func TestProtocolErrorThatDoesNotEncode(t *testing.T) {
 // configuration (report-only, hand-built results reported, redaction):
 // a tool served by the middleware alone, a wrapped tool that enforces, a
 // tool added with AddTool that enforces and masks its hand-built results,
-// and mcp-go's typed helper wrapped to enforce.
+// Structured wrapped to enforce, and mcp-go's typed helper wrapped to
+// enforce, whose result is a hand-built one: sent untouched and reported.
 func TestCombinedOnOneServer(t *testing.T) {
 	var log adaptertest.Log
 	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true),
@@ -475,11 +492,13 @@ func TestCombinedOnOneServer(t *testing.T) {
 		return mcp.NewToolResultError("upstream token=" + rolloutSecret), nil
 	}
 	type noArgs struct{}
-	helper := mcp.NewStructuredToolHandler(func(context.Context, mcp.CallToolRequest, noArgs) (noArgs, error) {
+	structured := func(context.Context, mcp.CallToolRequest, noArgs) (noArgs, error) {
 		return noArgs{}, fmt.Errorf("dial db: password=%s refused", rolloutSecret)
-	})
+	}
+	helper := mcp.NewStructuredToolHandler(structured)
 	s.AddTool(mcp.NewTool("middleware"), plain)
 	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(plain, mcpgo.WithReportOnly(false)))
+	s.AddTool(mcp.NewTool("structured"), mcpgo.Wrap(mcpgo.Structured(structured), mcpgo.WithReportOnly(false)))
 	s.AddTool(mcp.NewTool("helper"), mcpgo.Wrap(helper, mcpgo.WithReportOnly(false)))
 	if err := mcpgo.AddTool(s, mcp.NewTool("added"), handBuilt, mcpgo.WithReportOnly(false), mcpgo.WithHandBuilt(filter.MaskHandBuilt)); err != nil {
 		t.Fatal(err)
@@ -494,7 +513,7 @@ func TestCombinedOnOneServer(t *testing.T) {
 	if recs := log.Records(t); !strings.Contains(got, rolloutSecret) || len(recs) != 1 || recs[0]["report_only"] != true {
 		t.Errorf("middleware, report-only: %s, records %v; want the bare answer and one report-only record", got, recs)
 	}
-	for _, tool := range []string{"wrapped", "helper", "added"} {
+	for _, tool := range []string{"wrapped", "structured", "added"} {
 		got, res := wire(t, c, rolloutCall{tool: tool})
 		env, ok := mcpgo.EnvelopeOf(res)
 		recs := log.Records(t)
@@ -508,6 +527,18 @@ func TestCombinedOnOneServer(t *testing.T) {
 	got, _ = wire(t, c, rolloutCall{tool: "reported"})
 	if recs := log.Records(t); !strings.Contains(got, rolloutSecret) || len(recs) != 1 || recs[0]["hand_built"] != true || recs[0]["report_only"] != true {
 		t.Errorf("reported hand-built: %s, records %v; want it untouched and one report-only record", got, recs)
+	}
+
+	bare := server.NewMCPServer("combined", "1.0.0", server.WithRecovery())
+	bare.AddTool(mcp.NewTool("helper"), helper)
+	want, _ := wire(t, rolloutClient(t, bare), rolloutCall{tool: "helper"})
+	got, _ = wire(t, c, rolloutCall{tool: "helper"})
+	if got != want {
+		t.Errorf("helper, enforcing, hand-built results reported: sent\n%s\nthe bare server sends\n%s", got, want)
+	}
+	if recs := log.Records(t); len(recs) != 1 || recs[0]["level"] != "WARN" || recs[0]["hand_built"] != true ||
+		recs[0]["report_only"] != nil || recs[0]["ref"] == nil || strings.Contains(fmt.Sprint(recs[0]), rolloutSecret) {
+		t.Errorf("helper: records %v, want one enforcing WARN hand_built record with a ref, redacted", recs)
 	}
 }
 

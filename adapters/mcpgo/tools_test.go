@@ -51,7 +51,7 @@ func TestAddToolRefuses(t *testing.T) {
 		{"added to the server directly", mcp.NewTool("direct"), ok, nil, codes.DuplicateTool},
 		{"nil handler", mcp.NewTool("nil_handler"), nil, nil, codes.NilValue},
 		{"nil filter", mcp.NewTool("nil_filter"), ok, []mcpgo.Option{mcpgo.WithFilters(nil)}, codes.NilValue},
-		{"nil filter.Func", mcp.NewTool("nil_func"), ok, []mcpgo.Option{mcpgo.WithFilters(filter.Func(nil))}, codes.NilValue},
+		{"nil filter.Catch", mcp.NewTool("nil_func"), ok, []mcpgo.Option{mcpgo.WithFilters(filter.Catch[error](nil))}, codes.NilValue},
 		{"bad x-mcp-header", header, ok, nil, codes.InvalidSchema},
 	}
 	for _, tt := range tests {
@@ -164,7 +164,7 @@ func TestAddToolStrictInputSchemaDefault(t *testing.T) {
 func TestAddToolFilterOrder(t *testing.T) {
 	var seen []string
 	f := func(name string) filter.Filter {
-		return filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		return filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 			seen = append(seen, name)
 			return nil, nil
 		})

@@ -96,9 +96,11 @@ func newConfig(fn string, opts []Option) (config, error) {
 //
 // It is for tools that something else registers; to add a tool yourself,
 // AddTool does the same in one line and checks the definition. Around
-// Structured it maps every error; around mcp.NewStructuredToolHandler or
-// mcp.NewTypedToolHandler it handles the results they build from an error
-// as that error, whose words (a ToolError's) are lost: use Structured.
+// Structured it maps every error. The results mcp.NewStructuredToolHandler
+// and mcp.NewTypedToolHandler build from an error, or from arguments they
+// cannot bind, are hand-built results like mcp.NewToolResultError's, which
+// the hand-built policy decides (see filter.WithHandBuilt; by default they
+// pass untouched): to have those errors handled, use Structured.
 //
 // The configuration is the one Install gave the server running the call.
 // On a server without mcperr, Wrap uses the default configuration,

@@ -27,7 +27,7 @@ func TestWrapPanicsOnDefinitionErrors(t *testing.T) {
 		{"nil handler", func() { mcpgo.Wrap(nil) }},
 		{"nil structured handler", func() { mcpgo.Wrap(mcpgo.Structured(nilStructured)) }},
 		{"nil filter", func() { mcpgo.Wrap(ok, mcpgo.WithFilters(nil)) }},
-		{"nil filter.Func", func() { mcpgo.Wrap(ok, mcpgo.WithFilters(filter.Func(nil))) }},
+		{"nil filter.Catch", func() { mcpgo.Wrap(ok, mcpgo.WithFilters(filter.Catch[error](nil))) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,37 +50,68 @@ type orderArgs struct {
 }
 
 // TestWrapTypedHandler checks Wrap around mcp.NewTypedToolHandler: the
-// handler's error is mapped, and arguments the helper cannot bind, which it
-// answers with an error result built from the decoder's error, are the
-// client's failure, with or without Wrap: VALIDATION_ERROR naming the
-// field, never the decoder's text or the value.
+// handler's error, which the helper returns as it is, is mapped. The error
+// result the helper builds itself for arguments it cannot bind is a
+// hand-built result like any other, with or without Wrap (see
+// filter.WithHandBuilt): under the default policy, byte for byte what the
+// bare SDK sends and no record; under MaskHandBuilt masked, with one record
+// that keeps the helper's text, which never reaches the client.
 func TestWrapTypedHandler(t *testing.T) {
-	var log adaptertest.Log
-	s := installed(t, testPipeline(log.Logger()))
 	typed := mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, a orderArgs) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("load: %w", domain.NewNotFound("Order", a.OrderID))
 	})
 	def := func(name string) mcp.Tool { return mcp.NewTool(name, mcp.WithString("orderId", mcp.Required())) }
-	s.AddTool(def("order"), mcpgo.Wrap(typed))
-	s.AddTool(def("sdk"), typed)
-	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	tools := func(s *server.MCPServer, wrap bool) *server.MCPServer {
+		order := typed
+		if wrap {
+			order = mcpgo.Wrap(typed)
+		}
+		s.AddTool(def("order"), order)
+		s.AddTool(def("sdk"), typed)
+		return s
+	}
+	bad := map[string]any{"orderId": 7}
+	bare := inProcess(t, tools(server.NewMCPServer("t", "1.0.0"), false), mcp.LATEST_PROTOCOL_VERSION)
+
+	var log adaptertest.Log
+	c := inProcess(t, tools(installed(t, testPipeline(log.Logger())), true), mcp.LATEST_PROTOCOL_VERSION)
 	log.Records(t)
 	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.NotFound,
 		Text: "Order not found: ord_7", Logged: 1}}, call(t, c, "order", map[string]any{"orderId": "ord_7"}), log.Records(t))
 	for _, tool := range []string{"order", "sdk"} {
-		r := call(t, c, tool, map[string]any{"orderId": 7})
-		adaptertest.Check(t, adaptertest.Case{Tool: tool, Want: adaptertest.Expect{IsError: true, Code: codes.ValidationError,
-			Text: "Validation failed for orderId: must be string, not number", Fields: []string{"orderId"}, Logged: 1,
-			LogContains: []string{"failed to bind arguments"}}}, r, log.Records(t))
+		want := call(t, bare, tool, bad)
+		if !want.IsError || len(want.Texts) != 1 || !strings.HasPrefix(want.Texts[0], "failed to bind arguments: ") {
+			t.Fatalf("the bare helper answers arguments it cannot bind with %s; revisit this test", want.Raw)
+		}
+		if got := call(t, c, tool, bad); got.ProtocolErr != nil || string(got.Raw) != string(want.Raw) {
+			t.Errorf("%s, hand-built results passed: sent %s %v, the bare SDK sends %s", tool, got.Raw, got.ProtocolErr, want.Raw)
+		}
+		if recs := log.Records(t); len(recs) != 0 {
+			t.Errorf("%s, hand-built results passed: logged %v, want nothing", tool, recs)
+		}
+	}
+
+	var masked adaptertest.Log
+	m := inProcess(t, tools(installed(t, testPipeline(masked.Logger(), filter.WithHandBuilt(filter.MaskHandBuilt))), true),
+		mcp.LATEST_PROTOCOL_VERSION)
+	masked.Records(t)
+	for _, tool := range []string{"order", "sdk"} {
+		r := call(t, m, tool, bad)
+		adaptertest.Check(t, adaptertest.Case{Tool: tool, Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
+			Text: `Internal error in tool "` + tool + `" (ref: {ref}).`, Masked: true, Logged: 1,
+			LogContains: []string{"failed to bind arguments", `"hand_built":true`}}}, r, masked.Records(t))
 		if strings.Contains(string(r.Raw), "failed to bind") || strings.Contains(string(r.Raw), "unmarshal") {
-			t.Errorf("%s: the helper's text reached the client: %s", tool, r.Raw)
+			t.Errorf("%s, hand-built results masked: the helper's text reached the client: %s", tool, r.Raw)
 		}
 	}
 }
 
-// TestStructured checks that Structured maps what
-// mcp.NewStructuredToolHandler would send raw, through Wrap and AddTool,
-// and answers a success exactly as that function does.
+// TestStructured checks that Structured maps the errors and panics of a
+// handler written for mcp.NewStructuredToolHandler, through Wrap and
+// AddTool, and answers a success exactly as that function does; and that
+// the result that function builds from an error is, under Install, a
+// hand-built result like any other: with the default policy, sent as the
+// bare SDK sends it, raw text included, and not logged.
 func TestStructured(t *testing.T) {
 	type out struct {
 		Status string `json:"status"`
@@ -107,17 +138,21 @@ func TestStructured(t *testing.T) {
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 
 	// Without mcperr, mcp.NewStructuredToolHandler sends the error's text.
-	bare := server.NewMCPServer("bare", "1.0.0")
+	bare := server.NewMCPServer("t", "1.0.0")
 	bare.AddTool(def("sdk"), mcp.NewStructuredToolHandler(h))
-	if r := call(t, inProcess(t, bare, mcp.LATEST_PROTOCOL_VERSION), "sdk", map[string]any{"orderId": "boom"}); !strings.Contains(string(r.Raw), adaptertest.Canary) {
-		t.Errorf("mcp.NewStructuredToolHandler no longer sends the raw error text; revisit Structured's doc: %s", r.Raw)
+	raw := call(t, inProcess(t, bare, mcp.LATEST_PROTOCOL_VERSION), "sdk", map[string]any{"orderId": "boom"})
+	if !raw.IsError || !strings.Contains(string(raw.Raw), adaptertest.Canary) {
+		t.Errorf("mcp.NewStructuredToolHandler no longer sends the raw error text; revisit Structured's doc: %s", raw.Raw)
 	}
 	log.Records(t)
-	// Under Install its result is handled as the error it was built from.
-	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
-		Text: `Internal error in tool "sdk" (ref: {ref}).`, Masked: true, Logged: 1,
-		LogContains: []string{"tool execution failed", adaptertest.Canary}}},
-		call(t, c, "sdk", map[string]any{"orderId": "boom"}), log.Records(t))
+	// Under Install its result is a hand-built result, passed untouched by
+	// default.
+	if r := call(t, c, "sdk", map[string]any{"orderId": "boom"}); r.ProtocolErr != nil || string(r.Raw) != string(raw.Raw) {
+		t.Errorf("sdk: sent %s %v, the bare SDK sends %s", r.Raw, r.ProtocolErr, raw.Raw)
+	}
+	if recs := log.Records(t); len(recs) != 0 {
+		t.Errorf("sdk: a hand-built result passed by default was logged: %v", recs)
+	}
 	for _, tool := range []string{"wrapped", "added"} {
 		for _, id := range []string{"boom", "panic"} {
 			adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
@@ -136,7 +171,9 @@ func TestStructured(t *testing.T) {
 // TestStructuredBindFailure checks arguments that Structured cannot bind to
 // its struct: never the SDK's "failed to bind arguments" text, nor the
 // value; VALIDATION_ERROR naming the field when they do not fit the schema;
-// masked when the schema allows them and only the struct does not.
+// masked when the schema allows them and only the struct does not. The
+// result mcp.NewStructuredToolHandler builds for them instead is a
+// hand-built result, passed by default as the bare SDK sends it.
 func TestStructuredBindFailure(t *testing.T) {
 	type countArgs struct {
 		Count int `json:"count"`
@@ -159,16 +196,13 @@ func TestStructuredBindFailure(t *testing.T) {
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	bad := map[string]any{"count": adaptertest.Canary}
 	log.Records(t)
-	for _, tool := range []string{"wrapped", "added", "plain", "sdk"} {
+	for _, tool := range []string{"wrapped", "added", "plain"} {
 		r := call(t, c, tool, bad)
 		adaptertest.Check(t, adaptertest.Case{Tool: tool, Want: adaptertest.Expect{IsError: true, Code: codes.ValidationError,
 			Text: "Validation failed for count: must be number, not string", Fields: []string{"count"}, Logged: 1,
 			LogContains: []string{"cannot unmarshal"}}}, r, log.Records(t))
 		if strings.Contains(string(r.Raw), "failed to bind") || strings.Contains(string(r.Raw), "unmarshal") {
 			t.Errorf("%s: the bind error reached the client: %s", tool, r.Raw)
-		}
-		if r := call(t, c, tool, map[string]any{"count": 3}); r.IsError || len(r.Texts) != 1 || r.Texts[0] != `{"count":3}` {
-			t.Errorf("%s: a call that binds: %s", tool, r.Raw)
 		}
 	}
 	r := call(t, c, "loose", bad)
@@ -178,6 +212,24 @@ func TestStructuredBindFailure(t *testing.T) {
 	if strings.Contains(string(r.Raw), "failed to bind") || strings.Contains(string(r.Raw), "unmarshal") {
 		t.Errorf("loose: the bind error reached the client: %s", r.Raw)
 	}
+
+	bare := server.NewMCPServer("t", "1.0.0")
+	bare.AddTool(strict("sdk"), mcp.NewStructuredToolHandler(h))
+	want := call(t, inProcess(t, bare, mcp.LATEST_PROTOCOL_VERSION), "sdk", bad)
+	if !want.IsError || len(want.Texts) != 1 || !strings.HasPrefix(want.Texts[0], "failed to bind arguments: ") {
+		t.Fatalf("the bare helper answers arguments it cannot bind with %s; revisit this test", want.Raw)
+	}
+	if got := call(t, c, "sdk", bad); got.ProtocolErr != nil || string(got.Raw) != string(want.Raw) {
+		t.Errorf("sdk: sent %s %v, the bare SDK sends %s", got.Raw, got.ProtocolErr, want.Raw)
+	}
+	if recs := log.Records(t); len(recs) != 0 {
+		t.Errorf("sdk: a hand-built result passed by default was logged: %v", recs)
+	}
+	for _, tool := range []string{"wrapped", "added", "plain", "sdk"} {
+		if r := call(t, c, tool, map[string]any{"count": 3}); r.IsError || len(r.Texts) != 1 || r.Texts[0] != `{"count":3}` {
+			t.Errorf("%s: a call that binds: %s", tool, r.Raw)
+		}
+	}
 }
 
 // TestWrapFilterOrder checks that a tool's own filters run before the
@@ -185,7 +237,7 @@ func TestStructuredBindFailure(t *testing.T) {
 func TestWrapFilterOrder(t *testing.T) {
 	var seen []string
 	f := func(name string) filter.Filter {
-		return filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+		return filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 			seen = append(seen, name)
 			return nil, nil
 		})

@@ -142,7 +142,7 @@ func assertLogged(t *testing.T, log *mcperrtest.Log, env *filter.Envelope) {
 func TestWrappedTwice(t *testing.T) {
 	c := checker{backend: startBackend(t), refused: refusedClient(t)}
 	log := mcperrtest.NewLog(t)
-	wrap := filter.Func(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
+	wrap := filter.Catch(func(_ context.Context, _ filter.Call, err error) (*filter.Response, error) {
 		return nil, fmt.Errorf("service layer: %w", err) // transforms, as an application filter may
 	})
 	for _, sdk := range connect(t, log, c, []filter.Filter{grpcfilter.New()}, []filter.Filter{wrap}) {

@@ -15,7 +15,7 @@ import (
 // New returns a filter that answers the file and network errors of the
 // package documentation's table and passes every other error on.
 func New() filter.Filter {
-	return filter.Func(catch)
+	return filter.Catch(catch)
 }
 
 // unreachableDelay is the retry delay of a service that refused the

@@ -6,7 +6,7 @@
 //
 // It has two parts, which work alone and better together:
 //
-//   - Observer, a filter.Observer given to the mcperr pipeline with
+//   - Observer, an observer given to the mcperr pipeline with
 //     filter.WithObserver. For every failure mcperr handles, it marks the
 //     span active around the call: status Error, error.type (tool_error for
 //     a tool, the JSON-RPC code for a resource, prompt or completion),

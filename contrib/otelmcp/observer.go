@@ -12,7 +12,7 @@ import (
 	"github.com/mcperr/mcperr/filter"
 )
 
-// Observer returns a filter.Observer that marks the span active around
+// Observer returns an observer, for filter.WithObserver, that marks the span active around
 // every failed call mcperr handles:
 //
 //   - status Error, with the message the client received as description;
@@ -41,7 +41,7 @@ import (
 // as -32603, whatever JSONRPCCode says), so the two never disagree and
 // nothing is recorded twice. Without a recording span in the context, the
 // Observer does nothing.
-func Observer() filter.Observer {
+func Observer() func(context.Context, filter.Failure) {
 	return observe
 }
 

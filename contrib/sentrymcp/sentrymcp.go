@@ -1,5 +1,5 @@
 // Package sentrymcp sends the server errors of an MCP server to Sentry,
-// safe for personal data: a filter.Observer for the mcperr pipeline that
+// safe for personal data: an observer (filter.WithObserver) for the mcperr pipeline that
 // builds each event with cockroachdb/errors' BuildSentryReport, which keeps
 // only what an error marks as safe (its types, stacks, safe details and
 // the redacted form of its message) and so is redacted by construction.
@@ -48,7 +48,7 @@ const (
 	methodComplete     = "completion/complete"
 )
 
-// Observer returns a filter.Observer that sends each server error, a
+// Observer returns an observer, for filter.WithObserver, that sends each server error, a
 // failure whose Envelope.Category is codes.Server, to Sentry through hub,
 // as Event builds it. A nil hub means the hub of the call's context
 // (sentry.GetHubFromContext, as Sentry's HTTP middleware puts one there)
@@ -57,7 +57,7 @@ const (
 // The Observer hands the event to the hub's client and returns; with
 // Sentry's default HTTP transport the event is sent in the background.
 // Call sentry.Flush before the program exits.
-func Observer(hub *sentry.Hub) filter.Observer {
+func Observer(hub *sentry.Hub) func(context.Context, filter.Failure) {
 	return func(ctx context.Context, f filter.Failure) {
 		if f.Envelope.Category != codes.Server {
 			return

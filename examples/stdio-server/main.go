@@ -13,7 +13,9 @@
 // (a TIMEOUT: the server gives each call CallTimeout), place_order (a
 // nested input schema, arguments read loosely), and forecast
 // (declares an output schema; fails for Atlantis); on mcp-go,
-// forecast_helper is forecast with mcp-go's own NewStructuredToolHandler.
+// forecast_helper is forecast with mcp-go's own NewStructuredToolHandler,
+// whose answer for Atlantis is a hand-built result: sent as the SDK alone
+// sends it, raw text included (filter.WithHandBuilt decides).
 // Its resources: docs://readme, db://orders (an internal error with a
 // secret in it) and the template orders://{id} (NOT_FOUND for any order but
 // ord_1); its prompt: summarize_order (a panic). They are added with the

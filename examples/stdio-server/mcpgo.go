@@ -132,7 +132,10 @@ func mcpGoServer(logger *slog.Logger, bare, sdkValidation bool, opts ...filter.O
 		}
 	}
 	// mcp-go's own helper, under Install alone: the result it builds from
-	// an error is handled as that error.
+	// an error is a hand-built result, which the hand-built policy decides
+	// (passed untouched by default, reported with -report-only).
+	// mcpgo.Structured, as forecast has it, is the way to have the error
+	// handled.
 	s.AddTool(forecastHelperTool, mcp.NewStructuredToolHandler(forecast))
 	if err := mcpgo.AddTool(s, forecastTool, mcpgo.Structured(forecast)); err != nil {
 		return nil, err

@@ -19,18 +19,18 @@ func (*nilFilter) Catch(context.Context, filter.Call, error) (*filter.Response, 
 }
 
 func TestCheckFilters(t *testing.T) {
-	good := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
+	good := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
 	if err := nilness.CheckFilters[filter.Filter]("WithFilters", nil); err != nil {
 		t.Errorf("no filters: %v", err)
 	}
 	if err := nilness.CheckFilters("WithFilters", []filter.Filter{good, &nilFilter{}}); err != nil {
 		t.Errorf("good filters: %v", err)
 	}
-	for i, bad := range []filter.Filter{nil, filter.Func(nil), (*nilFilter)(nil)} {
+	for i, bad := range []filter.Filter{nil, filter.Catch[error](nil), (*nilFilter)(nil)} {
 		err := nilness.CheckFilters("gosdk.WithFilters", []filter.Filter{good, bad})
 		var de *codes.DefinitionError
 		if !errors.As(err, &de) || de.Mistake != codes.NilValue ||
-			!strings.Contains(de.Reason, "filter 1 given to gosdk.WithFilters is nil") {
+			!strings.Contains(de.Reason, "filter 1 given to gosdk.WithFilters") {
 			t.Errorf("bad filter %d: CheckFilters = %v, want a NIL_VALUE definition error naming filter 1", i, err)
 		}
 	}

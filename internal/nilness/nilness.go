@@ -25,18 +25,20 @@ func IsNil(v any) bool {
 }
 
 // CheckFilters returns the *codes.DefinitionError of the first of filters
-// that cannot serve, naming what it was given to: a nil one (a nil
-// filter.Func or pointer included, NIL_VALUE), or one that filter.Is or
-// filter.Catch could not build, whose own definition error names the
-// mistake.
+// that cannot serve, naming its place and what it was given to: a nil one
+// (a nil function or pointer included, NIL_VALUE), or one that filter.Is
+// or filter.Catch could not build, with the mistake it was built with.
 func CheckFilters[F any](to string, filters []F) error {
 	for i, f := range filters {
 		if IsNil(f) {
 			return &codes.DefinitionError{Mistake: codes.NilValue,
-				Reason: "filter " + strconv.Itoa(i) + " given to " + to + " is nil; pass a filter.Filter, a filter.Func or a filter.Catch"}
+				Reason: "filter " + strconv.Itoa(i) + " given to " + to + " is nil; pass a filter.Filter, such as a filter.Catch"}
 		}
-		if m, ok := any(f).(interface{ DefinitionError() error }); ok {
-			return m.DefinitionError()
+		if m, ok := any(f).(interface {
+			DefinitionError() *codes.DefinitionError
+		}); ok {
+			de := m.DefinitionError()
+			return &codes.DefinitionError{Mistake: de.Mistake, Reason: "filter " + strconv.Itoa(i) + " given to " + to + ": " + de.Reason}
 		}
 	}
 	return nil

@@ -355,18 +355,18 @@ func (c HostileCase) CapturesStderr() bool { return c.LogMode != "" || c.LastRes
 
 // TypedNilFilter transforms every error into a typed nil whose Error
 // panics.
-var TypedNilFilter = filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+var TypedNilFilter = filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 	var e *DerefError
 	return nil, e
 })
 
 // PanickingFilter panics on every error.
-var PanickingFilter = filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+var PanickingFilter = filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 	panic("filter broke: " + HostileCanary)
 })
 
 // GoexitFilter ends its goroutine on every error.
-var GoexitFilter = filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) {
+var GoexitFilter = filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 	runtime.Goexit()
 	return nil, nil
 })

@@ -1,6 +1,10 @@
 package adaptertest
 
-import "time"
+import (
+	"time"
+
+	"github.com/mcperr/mcperr/filter"
+)
 
 // The bounds the filter package documents for everything it sends and
 // logs, which it keeps unexported: the tests hold its output to them.
@@ -34,3 +38,14 @@ const (
 	// 2025-11-25 and earlier.
 	CodeResourceNotFound int64 = -32002
 )
+
+// MessageOnly is a renderer (filter.WithRenderer) of the message alone,
+// then one "Hint: ..." block a hint: what the model read before mcperr
+// rendered failures for it.
+func MessageOnly(e filter.Envelope) []string {
+	out := []string{e.Message}
+	for _, h := range e.Hints {
+		out = append(out, "Hint: "+h)
+	}
+	return out
+}

@@ -17,7 +17,7 @@ func lookup(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, an
 }
 
 func setUp(s *mcp.Server) error {
-	noop := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
+	noop := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
 	p, err := filter.New(filter.WithRedaction(true), filter.WithGlobalFilters(noop))
 	if err != nil {
 		return err

@@ -13,6 +13,6 @@ import (
 )
 
 func setUp(s *mcp.Server, p *filter.Pipeline) error {
-	noop := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
+	noop := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
 	return gosdk.Install(s, p, gosdk.WithFilters(noop))
 }

@@ -18,7 +18,7 @@ func lookup(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 }
 
 func setUp(s *server.MCPServer) error {
-	noop := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
+	noop := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
 	p, err := filter.New(filter.WithRedaction(true), filter.WithGlobalFilters(noop))
 	if err != nil {
 		return err

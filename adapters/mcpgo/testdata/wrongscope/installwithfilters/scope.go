@@ -13,6 +13,6 @@ import (
 )
 
 func setUp(s *server.MCPServer, p *filter.Pipeline) error {
-	noop := filter.Func(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
+	noop := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
 	return mcpgo.Install(s, p, mcpgo.WithFilters(noop))
 }
