@@ -3,60 +3,95 @@
 // and what each must be, in words that never repeat the offending value.
 //
 // Both adapters use it, so a go-sdk server and a mcp-go server describe the
-// same bad arguments the same way. It uses santhosh-tekuri/jsonschema, the
-// validator mcp-go itself uses, and never loads a schema from a file or the
-// network.
+// same bad arguments the same way. It decides with google/jsonschema-go,
+// the engine both SDKs already link (go-sdk validates with it), and never
+// loads a schema from a file or the network. The validator says only
+// whether arguments fit; where they do not, this package walks the schema
+// itself to name every field and what it must be, for the keywords tool
+// schemas use (type, enum, const, the bounds, pattern, required,
+// properties, additionalProperties, items, allOf, local $ref). A failure
+// of another keyword is reported as the arguments as a whole.
 package inputschema
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math/big"
+	"math"
+	"net/url"
+	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/mcperr/mcperr/domain"
 )
 
 // Schema is a compiled input schema.
 type Schema struct {
-	s *jsonschema.Schema
+	resolved *jsonschema.Resolved
+	root     *jsonschema.Schema
+
+	mu       sync.Mutex
+	patterns map[string]*regexp.Regexp // compiled on first use
 }
 
-// Compile compiles a JSON Schema document (draft 2020-12 unless it says
-// otherwise). References to other documents are refused.
+// Compile compiles a JSON Schema document (draft 2020-12 or draft-07).
+// References to other documents are refused.
 func Compile(doc []byte) (*Schema, error) {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-	if err != nil {
-		return nil, fmt.Errorf("input schema is not JSON: %w", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noLoader{})
-	const loc = "mcperr:///input-schema.json"
-	if err := c.AddResource(loc, v); err != nil {
+	var root jsonschema.Schema
+	if err := json.Unmarshal(doc, &root); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	s, err := c.Compile(loc)
+	if err := checkTypes(&root, 0); err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	r, err := root.Resolve(&jsonschema.ResolveOptions{Loader: noLoader})
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	return &Schema{s: s}, nil
+	return &Schema{resolved: r, root: &root}, nil
 }
 
-type noLoader struct{}
+// checkTypes reports a type name that JSON Schema does not know, such as
+// "numbr", in s or the schemas in it: the validator would let every value
+// fail it.
+func checkTypes(s *jsonschema.Schema, depth int) error {
+	if s == nil || depth > maxDepth {
+		return nil
+	}
+	for _, t := range typesOf(s) {
+		switch t {
+		case "null", "boolean", "object", "array", "number", "string", "integer":
+		default:
+			return fmt.Errorf("unknown type %q; use one of null, boolean, object, array, number, string, integer", t)
+		}
+	}
+	subs := []*jsonschema.Schema{s.Items, s.AdditionalItems, s.Contains, s.UnevaluatedItems, s.AdditionalProperties,
+		s.PropertyNames, s.UnevaluatedProperties, s.Not, s.If, s.Then, s.Else, s.ContentSchema}
+	subs = append(append(append(append(subs, s.PrefixItems...), s.ItemsArray...), s.AllOf...), s.AnyOf...)
+	subs = append(subs, s.OneOf...)
+	for _, m := range []map[string]*jsonschema.Schema{s.Defs, s.Definitions, s.Properties, s.PatternProperties, s.DependentSchemas} {
+		for _, sub := range m {
+			subs = append(subs, sub)
+		}
+	}
+	for _, sub := range subs {
+		if err := checkTypes(sub, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("input schema refers to %q: mcperr does not load other documents", url)
+// noLoader refuses every document a $ref names outside the schema.
+func noLoader(uri *url.URL) (*jsonschema.Schema, error) {
+	return nil, fmt.Errorf("input schema refers to %q: mcperr does not load other documents", uri)
 }
 
 // The bounds of a check: arguments over either are not checked, and count
@@ -81,8 +116,8 @@ func (s *Schema) CheckJSON(args []byte) *domain.Validation {
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 		args = []byte("{}")
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
-	if err != nil {
+	var v any
+	if err := json.Unmarshal(args, &v); err != nil {
 		return &domain.Validation{Violations: []domain.Violation{{Constraint: "The arguments must be a JSON object.", Reason: "type"}}}
 	}
 	return s.Check(v)
@@ -95,29 +130,29 @@ func (s *Schema) Check(args any) *domain.Validation {
 	if args == nil {
 		args = emptyObject
 	}
-	if n := maxValues; !within(args, &n) {
+	n, numbers := maxValues, false
+	if !within(args, &n, &numbers) {
 		return nil
 	}
-	err := s.s.Validate(args)
-	if err == nil {
+	if numbers {
+		args = floats(args)
+	}
+	if s.resolved.Validate(args) == nil {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return &domain.Validation{Violations: []domain.Violation{{Constraint: "The arguments do not fit the input schema.", Reason: "schema"}}}
+	w := walk{s: s}
+	w.check(s.root, args, nil, 0)
+	if len(w.out) == 0 {
+		w.out = append(w.out, domain.Violation{Constraint: "The arguments do not fit the input schema.", Reason: "schema"})
 	}
-	var out []domain.Violation
-	collect(ve, args, &out)
-	if len(out) == 0 {
-		out = append(out, domain.Violation{Constraint: "The arguments do not fit the input schema.", Reason: "schema"})
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Field < out[j].Field })
-	return &domain.Validation{Violations: out}
+	sort.SliceStable(w.out, func(i, j int) bool { return w.out[i].Field < w.out[j].Field })
+	return &domain.Validation{Violations: w.out}
 }
 
-// within reports whether v holds at most *n values, counting them down; it
-// stops as soon as the bound is passed, so that its own cost is bounded.
-func within(v any, n *int) bool {
+// within reports whether v holds at most *n values, counting them down,
+// and notes in *numbers whether it holds a json.Number; it stops as soon
+// as the bound is passed, so that its own cost is bounded.
+func within(v any, n *int, numbers *bool) bool {
 	*n--
 	if *n < 0 {
 		return false
@@ -125,145 +160,322 @@ func within(v any, n *int) bool {
 	switch v := v.(type) {
 	case map[string]any:
 		for _, e := range v {
-			if !within(e, n) {
+			if !within(e, n, numbers) {
 				return false
 			}
 		}
 	case []any:
 		for _, e := range v {
-			if !within(e, n) {
+			if !within(e, n, numbers) {
 				return false
 			}
 		}
+	case json.Number:
+		*numbers = true
 	}
 	return true
 }
 
-// collect appends one violation per leaf error.
-func collect(ve *jsonschema.ValidationError, args any, out *[]domain.Violation) {
-	if len(ve.Causes) > 0 {
-		for _, c := range ve.Causes {
-			collect(c, args, out)
+// floats returns a copy of v with each json.Number as a float64, the form
+// the validator reads.
+func floats(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[k] = floats(e)
 		}
-		return
-	}
-	loc := ve.InstanceLocation
-	switch k := ve.ErrorKind.(type) {
-	case *kind.Required:
-		for _, name := range k.Missing {
-			*out = append(*out, domain.Violation{Field: field(loc, name), Pointer: pointer(loc, name), Reason: "required", Constraint: "is required"})
+		return m
+	case []any:
+		l := make([]any, len(v))
+		for i, e := range v {
+			l[i] = floats(e)
 		}
-		return
-	case *kind.AdditionalProperties:
-		for _, name := range k.Properties {
-			*out = append(*out, domain.Violation{Field: field(loc, name), Pointer: pointer(loc, name), Reason: "additionalProperties",
-				Constraint: "is not a known property; remove it",
-				Value:      valueAt(args, append(loc[:len(loc):len(loc)], name))})
-		}
-		return
-	}
-	*out = append(*out, domain.Violation{Field: field(loc, ""), Pointer: jsonPointer(loc...), Reason: reason(ve.ErrorKind),
-		Constraint: constraint(ve.ErrorKind), Value: valueAt(args, loc)})
-}
-
-// constraint says what a value must be, without repeating the value.
-func constraint(k jsonschema.ErrorKind) string {
-	switch k := k.(type) {
-	case *kind.Type:
-		return fmt.Sprintf("must be %s, not %s", strings.Join(k.Want, " or "), k.Got)
-	case *kind.Enum, *kind.Const:
-		return kindText(k)
-	case *kind.Pattern:
-		return fmt.Sprintf("must match the pattern %s", k.Want)
-	case *kind.Format:
-		return fmt.Sprintf("must be a valid %s", k.Want)
-	case *kind.MinLength:
-		return fmt.Sprintf("must be at least %d characters long", k.Want)
-	case *kind.MaxLength:
-		return fmt.Sprintf("must be at most %d characters long", k.Want)
-	case *kind.Minimum:
-		return fmt.Sprintf("must be at least %v", rat(k.Want))
-	case *kind.Maximum:
-		return fmt.Sprintf("must be at most %v", rat(k.Want))
-	case *kind.ExclusiveMinimum:
-		return fmt.Sprintf("must be greater than %v", rat(k.Want))
-	case *kind.ExclusiveMaximum:
-		return fmt.Sprintf("must be less than %v", rat(k.Want))
-	case *kind.MultipleOf:
-		return fmt.Sprintf("must be a multiple of %v", rat(k.Want))
-	case *kind.MinItems:
-		return fmt.Sprintf("must have at least %d items", k.Want)
-	case *kind.MaxItems:
-		return fmt.Sprintf("must have at most %d items", k.Want)
-	case *kind.UniqueItems:
-		return "must not contain duplicate items"
-	case *kind.MinProperties:
-		return fmt.Sprintf("must have at least %d properties", k.Want)
-	case *kind.MaxProperties:
-		return fmt.Sprintf("must have at most %d properties", k.Want)
-	case *kind.FalseSchema:
-		return "is not allowed"
-	}
-	return "does not satisfy '" + strings.Join(k.KeywordPath(), "/") + "' in the input schema"
-}
-
-// reason is the keyword of the schema that k fails, such as "minimum";
-// "schema" for a false schema.
-func reason(k jsonschema.ErrorKind) string {
-	if path := k.KeywordPath(); len(path) > 0 {
-		return path[len(path)-1]
-	}
-	return "schema"
-}
-
-// pointer is the JSON Pointer of the property name of the object at loc.
-func pointer(loc []string, name string) string {
-	return jsonPointer(append(loc[:len(loc):len(loc)], name)...)
-}
-
-// rat formats a schema bound such as 1 or 0.5.
-func rat(r *big.Rat) string {
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	f, _ := r.Float64()
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
-
-// kindText is the library's own English text, for kinds whose text names
-// only what the schema allows.
-func kindText(k jsonschema.ErrorKind) string {
-	return k.LocalizedString(englishPrinter)
-}
-
-// field joins an instance location and a property name into a path such as
-// "items/2/qty".
-func field(loc []string, name string) string {
-	parts := loc
-	if name != "" {
-		parts = append(loc[:len(loc):len(loc)], name)
-	}
-	return strings.Join(parts, "/")
-}
-
-// valueAt returns the value at loc in args, for the log only.
-func valueAt(args any, loc []string) any {
-	v := args
-	for _, p := range loc {
-		switch c := v.(type) {
-		case map[string]any:
-			v = c[p]
-		case []any:
-			var i int
-			if _, err := fmt.Sscan(p, &i); err != nil || i < 0 || i >= len(c) {
-				return nil
-			}
-			v = c[i]
-		default:
-			return nil
+		return l
+	case json.Number:
+		if f, err := v.Float64(); err == nil {
+			return f
 		}
 	}
 	return v
+}
+
+// maxDepth bounds the schemas a walk follows into each other through $ref
+// and allOf, so that a schema that refers to itself ends.
+const maxDepth = 64
+
+// walk collects the violations of one check.
+type walk struct {
+	s   *Schema
+	out []domain.Violation
+}
+
+// add records that the value at loc fails keyword as constraint says.
+func (w *walk) add(loc []string, keyword, constraint string, value any) {
+	w.out = append(w.out, domain.Violation{Field: strings.Join(loc, "/"), Pointer: jsonPointer(loc...),
+		Reason: keyword, Constraint: constraint, Value: value})
+}
+
+// check records how v, at loc, does not fit schema s. A value of the wrong
+// type is reported for its type alone.
+func (w *walk) check(s *jsonschema.Schema, v any, loc []string, depth int) {
+	if s == nil || depth > maxDepth {
+		return
+	}
+	if s.Ref != "" {
+		w.check(w.s.ref(s.Ref), v, loc, depth+1)
+	}
+	for _, sub := range s.AllOf {
+		w.check(sub, v, loc, depth+1)
+	}
+	if isFalse(s) {
+		w.add(loc, "false", "is not allowed", v)
+		return
+	}
+	if types := typesOf(s); len(types) > 0 && !hasType(v, types) {
+		w.add(loc, "type", "must be "+strings.Join(types, " or ")+", not "+typeOf(v), v)
+		return
+	}
+	if s.Enum != nil && !oneOf(v, s.Enum) {
+		w.add(loc, "enum", "must be one of "+list(s.Enum), v)
+	}
+	if s.Const != nil && !equal(v, *s.Const) {
+		w.add(loc, "const", "must be "+list([]any{*s.Const}), v)
+	}
+	switch v := v.(type) {
+	case float64:
+		w.number(s, v, loc)
+	case string:
+		w.text(s, v, loc)
+	case []any:
+		w.array(s, v, loc, depth)
+	case map[string]any:
+		w.object(s, v, loc, depth)
+	}
+}
+
+// number checks the bounds of a number.
+func (w *walk) number(s *jsonschema.Schema, v float64, loc []string) {
+	bound := func(keyword string, b *float64, fails bool, words string) {
+		if b != nil && fails {
+			w.add(loc, keyword, words+" "+strconv.FormatFloat(*b, 'g', -1, 64), v)
+		}
+	}
+	bound("minimum", s.Minimum, s.Minimum != nil && v < *s.Minimum, "must be at least")
+	bound("maximum", s.Maximum, s.Maximum != nil && v > *s.Maximum, "must be at most")
+	bound("exclusiveMinimum", s.ExclusiveMinimum, s.ExclusiveMinimum != nil && v <= *s.ExclusiveMinimum, "must be greater than")
+	bound("exclusiveMaximum", s.ExclusiveMaximum, s.ExclusiveMaximum != nil && v >= *s.ExclusiveMaximum, "must be less than")
+	if m := s.MultipleOf; m != nil && *m > 0 {
+		if q := v / *m; q != math.Trunc(q) {
+			w.add(loc, "multipleOf", "must be a multiple of "+strconv.FormatFloat(*m, 'g', -1, 64), v)
+		}
+	}
+}
+
+// text checks the length and pattern of a string.
+func (w *walk) text(s *jsonschema.Schema, v string, loc []string) {
+	n := utf8.RuneCountInString(v)
+	if s.MinLength != nil && n < *s.MinLength {
+		w.add(loc, "minLength", fmt.Sprintf("must be at least %d characters long", *s.MinLength), v)
+	}
+	if s.MaxLength != nil && n > *s.MaxLength {
+		w.add(loc, "maxLength", fmt.Sprintf("must be at most %d characters long", *s.MaxLength), v)
+	}
+	if s.Pattern != "" {
+		if re := w.s.pattern(s.Pattern); re != nil && !re.MatchString(v) {
+			w.add(loc, "pattern", "must match the pattern "+s.Pattern, v)
+		}
+	}
+}
+
+// array checks the length, the uniqueness and the items of an array.
+func (w *walk) array(s *jsonschema.Schema, v []any, loc []string, depth int) {
+	if s.MinItems != nil && len(v) < *s.MinItems {
+		w.add(loc, "minItems", fmt.Sprintf("must have at least %d items", *s.MinItems), nil)
+	}
+	if s.MaxItems != nil && len(v) > *s.MaxItems {
+		w.add(loc, "maxItems", fmt.Sprintf("must have at most %d items", *s.MaxItems), nil)
+	}
+	if s.UniqueItems && !unique(v) {
+		w.add(loc, "uniqueItems", "must not contain duplicate items", nil)
+	}
+	prefix := s.PrefixItems
+	if prefix == nil {
+		prefix = s.ItemsArray // draft-07's items as an array
+	}
+	rest := s.Items
+	if s.ItemsArray != nil {
+		rest = s.AdditionalItems
+	}
+	for i, e := range v {
+		item := rest
+		if i < len(prefix) {
+			item = prefix[i]
+		}
+		w.check(item, e, append(loc[:len(loc):len(loc)], strconv.Itoa(i)), depth+1)
+	}
+}
+
+// object checks the required, known and additional properties of an
+// object, and its number of properties.
+func (w *walk) object(s *jsonschema.Schema, v map[string]any, loc []string, depth int) {
+	at := func(name string) []string { return append(loc[:len(loc):len(loc)], name) }
+	for _, name := range s.Required {
+		if _, ok := v[name]; !ok {
+			w.add(at(name), "required", "is required", nil)
+		}
+	}
+	for name, e := range v {
+		if p, ok := s.Properties[name]; ok {
+			w.check(p, e, at(name), depth+1)
+			continue
+		}
+		if w.s.patterned(s, name) {
+			continue // patternProperties: the validator's to judge
+		}
+		if s.AdditionalProperties != nil {
+			if isFalse(s.AdditionalProperties) {
+				w.add(at(name), "additionalProperties", "is not a known property; remove it", e)
+				continue
+			}
+			w.check(s.AdditionalProperties, e, at(name), depth+1)
+		}
+	}
+	if s.MinProperties != nil && len(v) < *s.MinProperties {
+		w.add(loc, "minProperties", fmt.Sprintf("must have at least %d properties", *s.MinProperties), nil)
+	}
+	if s.MaxProperties != nil && len(v) > *s.MaxProperties {
+		w.add(loc, "maxProperties", fmt.Sprintf("must have at most %d properties", *s.MaxProperties), nil)
+	}
+}
+
+// ref returns the schema a local $ref names: the root ("#"), or one of its
+// $defs or definitions; nil for any other reference.
+func (s *Schema) ref(ref string) *jsonschema.Schema {
+	switch {
+	case ref == "#":
+		return s.root
+	case strings.HasPrefix(ref, "#/$defs/"):
+		return s.root.Defs[strings.TrimPrefix(ref, "#/$defs/")]
+	case strings.HasPrefix(ref, "#/definitions/"):
+		return s.root.Definitions[strings.TrimPrefix(ref, "#/definitions/")]
+	}
+	return nil
+}
+
+// pattern returns the compiled form of expr, nil if it does not compile.
+func (s *Schema) pattern(expr string) *regexp.Regexp {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	re, ok := s.patterns[expr]
+	if !ok {
+		re, _ = regexp.Compile(expr)
+		if s.patterns == nil {
+			s.patterns = make(map[string]*regexp.Regexp)
+		}
+		s.patterns[expr] = re
+	}
+	return re
+}
+
+// patterned reports whether a patternProperties expression of o matches
+// the property name.
+func (s *Schema) patterned(o *jsonschema.Schema, name string) bool {
+	for expr := range o.PatternProperties {
+		if re := s.pattern(expr); re != nil && re.MatchString(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// isFalse reports whether s is the schema false, which nothing fits: one
+// whose "not" is the empty schema, which everything fits.
+func isFalse(s *jsonschema.Schema) bool {
+	return s.Not != nil && reflect.ValueOf(*s.Not).IsZero()
+}
+
+// typesOf returns the types s allows, none if it does not say.
+func typesOf(s *jsonschema.Schema) []string {
+	if s.Type != "" {
+		return []string{s.Type}
+	}
+	return s.Types
+}
+
+// typeOf names the JSON type of v as a schema names types; every number
+// is a "number".
+func typeOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case float64:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// hasType reports whether v is of one of types; an integer is a number
+// whose fractional part is zero.
+func hasType(v any, types []string) bool {
+	got := typeOf(v)
+	for _, t := range types {
+		if t == got {
+			return true
+		}
+		if f, ok := v.(float64); ok && t == "integer" && f == math.Trunc(f) && !math.IsInf(f, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// equal reports whether a and b are the same JSON value.
+func equal(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
+
+// oneOf reports whether v equals one of values.
+func oneOf(v any, values []any) bool {
+	for _, e := range values {
+		if equal(v, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// unique reports whether no two items of v are equal.
+func unique(v []any) bool {
+	seen := make(map[string]bool, len(v))
+	for _, e := range v {
+		b, err := json.Marshal(e)
+		if err != nil || seen[string(b)] {
+			return err != nil
+		}
+		seen[string(b)] = true
+	}
+	return true
+}
+
+// list writes values of the schema, as JSON, separated by commas.
+func list(values []any) string {
+	parts := make([]string, 0, len(values))
+	for _, e := range values {
+		b, _ := json.Marshal(e)
+		parts = append(parts, string(b))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Cache compiles each distinct schema document once. The zero Cache is ready
@@ -296,9 +508,6 @@ func Marshal(schema any) ([]byte, error) {
 
 // emptyObject stands for absent arguments. It is never changed.
 var emptyObject = map[string]any{}
-
-// englishPrinter renders the validator's own texts in English.
-var englishPrinter = message.NewPrinter(language.English)
 
 // jsonPointer returns the JSON Pointer (RFC 6901) made of tokens, such as
 // "/items/2/qty" for "items", "2", "qty", escaping '~' and '/' in each
