@@ -124,7 +124,7 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 	attrs = append(attrs, slog.Any("error", &h.loggedErr))
 	if p.redact {
 		// What redaction leaves of the error's shape: its Go types.
-		attrs = append(attrs, slog.String("error_types", chainTypes(h.err)))
+		attrs = append(attrs, slog.String("error_types", h.facts.typeNames()))
 	}
 	if h.transformed {
 		attrs = append(attrs, slog.String("original_error", p.text(h.orig)))

@@ -235,6 +235,7 @@ func (h *handling) setErr(err error) {
 	if reason != "" {
 		err = &opaqueError{text: reflect.TypeOf(err).String() + " (not walked: " + reason + ")"}
 		f = chainFacts{}
+		f.note(err)
 	}
 	h.err, h.facts = err, f
 }

@@ -54,6 +54,9 @@ type chainFacts struct {
 	valuer    slog.LogValuer      // the first error with a log view
 	custom    bool                // an error has an As or Is method of its own
 	formatter error               // the first fmt.Formatter, whose %+v may hold a stack
+
+	types  [maxTypes]reflect.Type // the types met, each once, in order
+	nTypes int
 }
 
 // scan walks the chain of err once, and reports what it finds, or why the
@@ -101,6 +104,10 @@ func scan(err error) (f chainFacts, reason string) {
 
 // note records what e is.
 func (f *chainFacts) note(e error) {
+	if t := reflect.TypeOf(e); f.nTypes < maxTypes && !slices.Contains(f.types[:f.nTypes], t) {
+		f.types[f.nTypes] = t
+		f.nTypes++
+	}
 	if _, ok := e.(*PanicError); ok {
 		f.panicked = true
 	}
@@ -273,40 +280,17 @@ func boundMessage(s string, max int) string {
 	return s[:cut] + "…"
 }
 
-// maxTypes bounds the types chainTypes names.
+// maxTypes bounds the types of a chain the record of a redacted failure
+// names.
 const maxTypes = 16
 
-// chainTypes names the Go types of the errors in the chain of err, in the
-// order scan visits them, each once, at most maxTypes: what a redacted
-// record keeps of an error's shape. err is a chain scan walked safely.
-func chainTypes(err error) (s string) {
-	defer func() {
-		if recover() != nil {
-			s = reflect.TypeOf(err).String()
-		}
-	}()
-	var names []string
-	stack := []error{err}
-	for n := 0; len(stack) > 0 && n < maxChain && len(names) < maxTypes; n++ {
-		e := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if e == nil {
-			continue
-		}
-		if name := reflect.TypeOf(e).String(); !slices.Contains(names, name) {
-			names = append(names, name)
-		}
-		switch u := e.(type) {
-		case interface{ Unwrap() []error }:
-			kids := u.Unwrap()
-			for i := len(kids) - 1; i >= 0; i-- {
-				stack = append(stack, kids[i])
-			}
-		case interface{ Unwrap() error }:
-			stack = append(stack, u.Unwrap())
-		case interface{ Cause() error }:
-			stack = append(stack, u.Cause())
-		}
+// typeNames names the Go types of the errors of the chain, in the order
+// scan visited them, each once: what a redacted record keeps of an
+// error's shape.
+func (f *chainFacts) typeNames() string {
+	names := make([]string, 0, f.nTypes)
+	for _, t := range f.types[:f.nTypes] {
+		names = append(names, t.String())
 	}
 	return strings.Join(names, " ")
 }
