@@ -416,7 +416,9 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 	var details []byte
 	if r.Details != nil && !h.masked {
 		b, reason := encodeDetails(r.Details)
-		if reason == "" && b != nil && r.Code == codes.ValidationError && !validViolations(b) {
+		// The pipeline's own refusal of the arguments has the form by
+		// construction; any other VALIDATION_ERROR's details are checked.
+		if reason == "" && b != nil && r.Code == codes.ValidationError && h.refused == nil && !validViolations(b) {
 			b, reason = nil, "the details of a VALIDATION_ERROR hold violations that do not fit the envelope's schema: each needs a string field and constraint, and a pointer that is a JSON Pointer"
 		}
 		if reason != "" {
