@@ -40,33 +40,23 @@ type Call struct {
 // isTool reports whether c is a tools/call.
 func (c Call) isTool() bool { return c.Method == "" || c.Method == methodCallTool }
 
-// noun names the kind of request in messages: "tool", "resource",
-// "prompt" or "completion".
-func (c Call) noun() string {
+// subject returns how messages name what c requests: its kind ("tool",
+// "resource", "prompt", or "completion for prompt" or "for resource") and
+// its name or URI; a completion of neither is "completion" and "".
+func (c Call) subject() (noun, target string) {
 	switch c.Method {
 	case methodReadResource:
-		return "resource"
+		return "resource", c.Resource
 	case methodGetPrompt:
-		return "prompt"
-	case methodComplete:
-		return "completion"
-	}
-	return "tool"
-}
-
-// target returns what c names: the tool, the resource's URI or the prompt;
-// for a completion, the prompt if set, else the resource.
-func (c Call) target() string {
-	switch c.Method {
-	case methodReadResource:
-		return c.Resource
-	case methodGetPrompt:
-		return c.Prompt
+		return "prompt", c.Prompt
 	case methodComplete:
 		if c.Prompt != "" {
-			return c.Prompt
+			return "completion for prompt", c.Prompt
 		}
-		return c.Resource
+		if c.Resource != "" {
+			return "completion for resource", c.Resource
+		}
+		return "completion", ""
 	}
-	return c.Tool
+	return "tool", c.Tool
 }

@@ -10,11 +10,9 @@ import (
 	"github.com/cockroachdb/redact"
 )
 
-// log writes the one record of a handled failure: at error level for
-// server errors, at info level for client and business ones. If the
-// logger's handler panics or returns an error, the record goes to the
-// pipeline's last-resort handler on standard error instead, with the
-// reason.
+// log writes the one record of a handled failure: at error level for server
+// errors, warn for hand-built results, info for the rest; to the last-resort
+// handler, with the reason, if the logger's handler panics or fails.
 func (p *Pipeline) log(ctx context.Context, h *handling, e Envelope, server bool) {
 	level := slog.LevelInfo
 	switch {
@@ -36,8 +34,8 @@ func (p *Pipeline) log(ctx context.Context, h *handling, e Envelope, server bool
 		rec.AddAttrs(slog.String("log_handler_error", bound(err.Error(), maxLogValue)))
 		_ = handle(ctx, p.fallback, rec) // nothing is left to try
 	}
-	// Set only now: a handler that ends its goroutine in Handle leaves it
-	// unset, and the last resort writes the record instead.
+	// Set only now: a handler that calls runtime.Goexit leaves it unset, and
+	// the last resort writes the record instead.
 	h.logged = true
 }
 
@@ -88,9 +86,7 @@ func handle(ctx context.Context, handler slog.Handler, rec slog.Record) (err err
 	return nil
 }
 
-// attrs returns the attributes of the record of h, every value bounded.
-// They are appended to attrs, which the caller provides so that they can
-// live on its stack.
+// attrs appends to attrs (on the caller's stack) the record's attributes.
 func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr {
 	attrs = append(attrs, targetAttr(h.call, p.redact), slog.String("code", string(e.Code)))
 	if e.Ref != "" {
@@ -105,9 +101,8 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 	if h.handBuilt {
 		attrs = append(attrs, slog.Bool("hand_built", true))
 	}
-	// The message the client reads (or would read), kept readable beside a
-	// redacted error, since the client has it anyway; never a hand-built
-	// result's own text, which is the error itself.
+	// The message the client reads anyway, kept beside a redacted error;
+	// never a hand-built result's text, which is the error itself.
 	shown := !h.handBuilt || h.masked
 	if h.reportOnly {
 		attrs = append(attrs, slog.Bool("report_only", true), slog.Bool("masked", h.masked))
@@ -117,7 +112,6 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 	} else if p.redact && !h.masked && shown {
 		attrs = append(attrs, slog.String("message", bound(e.Message, maxLogValue)))
 	}
-	h.loggedErr = loggedError{text: h.errText}
 	if !p.redact {
 		h.loggedErr.err = h.err
 	}
@@ -132,9 +126,7 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 	if h.filterErr != nil {
 		attrs = append(attrs, slog.String("filter_error", p.text(h.filterErr)))
 	}
-	if !p.redact && h.refused != nil {
-		attrs = append(attrs, slog.Attr{Key: "fields", Value: logView(validationView{h.refused})})
-	} else if !p.redact {
+	if !p.redact {
 		if v := h.logValuer(); v != nil {
 			attrs = append(attrs, slog.Attr{Key: "fields", Value: logView(v)})
 		}
@@ -162,69 +154,47 @@ func (p *Pipeline) text(err error) (s string) {
 	return bound(string(redact.Sprint(err).Redact()), maxLogValue)
 }
 
-// stackOf returns the stack of a panic, or the detailed form (%+v) of the
-// first fmt.Formatter in the error chain, as the errors of
-// cockroachdb/errors and pkg/errors are, whose detailed form holds their
-// stacks, however deep a plain fmt.Errorf put it; "" when there is neither.
-func (p *Pipeline) stackOf(h *handling) (s string) {
-	defer func() {
-		if recover() != nil {
-			s = ""
+// stackOf returns the stack of a panic, or the %+v of the chain's first
+// fmt.Formatter, where cockroachdb/errors and pkg/errors keep theirs.
+func (p *Pipeline) stackOf(h *handling) string {
+	return noPanic(func() string {
+		if ofErr := h.facts.panicked || h.facts.custom; ofErr || h.filterErr != nil {
+			var pe *PanicError // allocated only here
+			if (ofErr && errors.As(h.err, &pe) || h.filterErr != nil && errors.As(h.filterErr, &pe)) && pe.Stack != nil {
+				return bound(string(pe.Stack), maxLogValue)
+			}
 		}
-	}()
-	if h.facts.panicked || h.facts.custom || h.filterErr != nil {
-		if stack := panicStack(h); stack != nil {
-			return bound(string(stack), maxLogValue)
+		switch e := h.facts.formatter; {
+		case e == nil:
+			return ""
+		case p.redact:
+			return bound(string(redact.Sprintf("%+v", e).Redact()), maxLogValue)
+		default:
+			return bound(fmt.Sprintf("%+v", e), maxLogValue)
 		}
-	}
-	e := h.facts.formatter
-	if e == nil {
-		return ""
-	}
-	if p.redact {
-		return bound(string(redact.Sprintf("%+v", e).Redact()), maxLogValue)
-	}
-	return bound(fmt.Sprintf("%+v", e), maxLogValue)
+	})
 }
 
-// panicStack returns the stack of a panic in the error handled or in a
-// filter's failure, or nil.
-func panicStack(h *handling) []byte {
-	var pe *PanicError
-	if (h.facts.panicked || h.facts.custom) && errors.As(h.err, &pe) || h.filterErr != nil && errors.As(h.filterErr, &pe) {
-		return pe.Stack
-	}
-	return nil
-}
-
-// logValuer returns the first slog.LogValuer in the chain of the error
-// being handled, the log view of a domain error, or nil.
-func (h *handling) logValuer() (v slog.LogValuer) {
-	if !h.facts.custom {
+// logValuer returns the log view of the arguments' refusal, or of the
+// first error in the chain that has one, or nil.
+func (h *handling) logValuer() slog.LogValuer {
+	switch {
+	case h.refused != nil:
+		return validationView{h.refused}
+	case !h.facts.custom:
 		return h.facts.valuer
 	}
-	defer func() {
-		if recover() != nil {
-			v = nil
+	return noPanic(func() slog.LogValuer {
+		var lv logValuerError
+		if errors.As(h.err, &lv) {
+			return lv
 		}
-	}()
-	var lv interface {
-		error
-		slog.LogValuer
-	}
-	if errors.As(h.err, &lv) {
-		return lv
-	}
-	return nil
+		return nil
+	})
 }
 
-// loggedError is the value of a record's "error" attribute: an error, so
-// that handlers that understand errors (OpenTelemetry's log bridge,
-// Sentry's slog handler) receive one, whose Error is the text the pipeline
-// logs: the full chain, bounded, redacted under WithRedaction. Without
-// redaction, Unwrap returns the error itself, for a handler to inspect with
-// errors.As; with redaction, it returns nothing, so that no handler can
-// reach what redaction hid.
+// loggedError is a record's "error", for handlers that read one (such as
+// OpenTelemetry's, Sentry's); under redaction it unwraps to nothing.
 type loggedError struct {
 	text string
 	err  error

@@ -44,14 +44,12 @@ func WithGlobalFilters(filters ...Filter) Option {
 	}
 }
 
-// WithObserver adds an observer, told of every failure the pipeline
-// handles, client and server errors alike, once, after the answer is final
-// and before the log record is written: for tracing, metrics and error
-// tracking. It receives a copy: writing to it changes nothing sent. An
-// observer that panics is recovered, and the panic noted in the log
-// record. It runs on the path of the answer: hand slow work to a queue.
-// WithObserver may be given more than once; observers run in the order
-// given.
+// WithObserver adds an observer, for tracing, metrics and error tracking:
+// it is told once of every failure, client and server errors alike, after
+// the answer is final and before the record is written. It receives a copy:
+// writing to it changes nothing sent. One that panics is recovered, and the
+// panic noted in the record. It runs on the path of the answer: hand slow
+// work to a queue. Given more than once, observers run in the order given.
 func WithObserver(o func(ctx context.Context, f Failure)) Option {
 	return func(p *Pipeline) error {
 		if o == nil {
@@ -63,20 +61,18 @@ func WithObserver(o func(ctx context.Context, f Failure)) Option {
 	}
 }
 
-// WithRenderer sets how a failure becomes the text blocks the model reads,
-// in order, from its completed Envelope: code, message, details, retry
-// advice, ref and hints are all set. Hosts give these blocks to the model;
-// the envelope in _meta is for programs. The default is RenderForModel;
-// the message alone is
+// WithRenderer sets how a failure's completed Envelope (code, message,
+// details, retry advice, ref and hints all set) becomes the text blocks
+// that hosts give the model, in order; the envelope in _meta is for
+// programs. The default is RenderForModel; the message alone is
 //
 //	filter.WithRenderer(func(e filter.Envelope) []string { return []string{e.Message} })
 //
-// Everything the renderer returns is sent to the client. An envelope holds
-// nothing of a masked error but its ref, so a renderer cannot leak one. It
-// receives a copy: writing to it changes nothing sent. A renderer that
-// panics or returns no blocks is replaced by RenderForModel for that call,
-// and its failure noted in the call's log record; at most 16 blocks are
-// sent, each bounded like a message.
+// All it returns is sent to the client; an envelope holds nothing of a
+// masked error but its ref, so it cannot leak one. It receives a copy:
+// writing to it changes nothing sent. One that panics or returns no blocks
+// is replaced by RenderForModel for that call, and noted in its record; at
+// most 16 blocks are sent, each bounded like a message.
 func WithRenderer(r func(e Envelope) []string) Option {
 	return func(p *Pipeline) error {
 		if r == nil {
@@ -119,16 +115,14 @@ func WithRedaction(redact bool) Option {
 	return func(p *Pipeline) error { p.redact = redact; return nil }
 }
 
-// WithReportOnly turns report-only mode on or off for the whole server;
-// it is off by default. In report-only mode mcperr changes nothing a client
-// receives: every failure (an error a handler returns, a panic, arguments
-// the SDK refuses, an error result the handler built itself) reaches the
-// client exactly as it would without mcperr, a panic included, which is
-// panicked again for the SDK or an outer recovery to handle as before.
-// The log gets one record per failure, at the level enforcing would use,
-// saying what mcperr would have sent: its code, whether it would be
-// masked, the message, and the ref. Observers get the same Failure they
-// would get when enforcing, with Failure.ReportOnly set.
+// WithReportOnly turns report-only mode, off by default, on or off for the
+// whole server. In it mcperr changes nothing a client receives: every
+// failure (an error a handler returns, a panic, arguments the SDK refuses,
+// an error result the handler built itself) reaches the client exactly as
+// without mcperr; a panic is panicked again for the SDK or an outer
+// recovery. One record per failure, at the level enforcing would use, says
+// what mcperr would have sent: code, whether masked, message and ref.
+// Observers get the Failure of enforcing, with Failure.ReportOnly set.
 //
 // It is the safe first step of adopting mcperr on a server that exists:
 // read the records of real traffic, move messages meant for the model to
@@ -140,18 +134,16 @@ func WithReportOnly(on bool) Option {
 
 // WithArgumentCheck turns on or off, for the whole server, the check of
 // each tool call's arguments against the tool's input schema before its
-// handler runs; it is off by default, so that a server whose schemas are
-// looser than its handlers keeps its successes. With it on, arguments that
-// do not fit are refused with VALIDATION_ERROR, naming every field that
-// does not fit (a JSON Pointer for a nested one) and what is wrong with
-// it, never its value, and the handler does not run: the same answer on
-// both SDKs. It is recommended for a new server. The adapter's
-// WithArgumentCheck, given to its AddTool, sets it for one tool. In
-// report-only mode the call runs as without mcperr, and a refusal mcperr
-// would have sent is logged.
-//
-// A refusal is an error like any other for the filters: the tool's and
-// the global ones see a *domain.Validation.
+// handler runs. It is off by default, so that a server whose schemas are
+// looser than its handlers keeps its successes, and recommended for a new
+// server. Arguments that do not fit are refused with VALIDATION_ERROR,
+// naming every such field (a JSON Pointer for a nested one) and what is
+// wrong with it, never its value, and the handler does not run: the same
+// answer on both SDKs. The adapter's WithArgumentCheck, given to its
+// AddTool, sets it for one tool. In report-only mode the call runs as
+// without mcperr, and the refusal mcperr would have sent is logged. The
+// filters, the tool's and the global ones, see a refusal as a
+// *domain.Validation.
 func WithArgumentCheck(on bool) Option {
 	return func(p *Pipeline) error { p.checkArgs = on; return nil }
 }

@@ -1,7 +1,6 @@
 package filter
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -41,15 +40,9 @@ type Pipeline struct {
 
 	fallback slog.Handler // the last resort when the logger fails
 
-	// unknown holds the unregistered codes already warned about, at most
-	// maxUnknownWarnings of them.
-	unknown  sync.Map
-	nUnknown atomic.Int32
+	unknown  sync.Map     // the unregistered codes warned about
+	nUnknown atomic.Int32 // how many, at most maxUnknownWarnings
 }
-
-// maxUnknownWarnings bounds the unregistered codes a Pipeline remembers, so
-// that codes made from data cannot grow it without end.
-const maxUnknownWarnings = 1024
 
 // New returns a Pipeline configured by opts. A bad option, such as a nil
 // filter, is a *codes.DefinitionError.
@@ -74,30 +67,20 @@ func New(opts ...Option) (*Pipeline, error) {
 //
 // The filters run in one order: filters (those given to the tool, resource
 // or prompt where it was registered), then the global filters, then the
-// built-in mapping; in each list the first is outermost. The first filter
-// that answers decides. A request whose own context has ended is answered
-// before any filter runs (see the mapping below), so that no filter needs
-// to check ctx.Err(). A filter that panics, or answers with an empty
-// message, is recovered and the request reported as an internal error.
+// built-in mapping of the package documentation; in each list the first is
+// outermost. The first filter that answers decides. A filter that panics,
+// or answers with an empty message, is recovered and the request reported
+// as an internal error.
 //
-// The built-in mapping:
-//
-//   - a public error (a ToolError, a domain error): its code, message,
-//     details and retry advice, and a ToolError's hint;
-//   - the request's own context cancelled or past its deadline, decided
-//     before any filter runs, whatever the error but a panic or a public
-//     error: CANCELLED (retryable, no ref) or TIMEOUT (a server error,
-//     retryable, its text ending with its ref), as ctx.Err() says. A
-//     cancellation or deadline of another context, such as a
-//     sub-operation's while the request is alive, is an internal error
-//     like any other;
-//   - an error of a call whose arguments do not fit the tool's input schema,
-//     as the adapter says: VALIDATION_ERROR naming the fields, never their
-//     values; the record keeps the error;
-//   - anything else, a panic, a filter that fails: INTERNAL_ERROR and the
-//     text `Internal error in tool "x" (ref: R).`, nothing else of the
-//     error, no hint. R names exactly one log record, at error level, with
-//     the full error chain and the stack.
+// A request whose own context is cancelled or past its deadline is answered
+// before any filter runs, so that no filter needs to check ctx.Err(), unless
+// the error is a panic or a public error: CANCELLED (retryable, no ref) or
+// TIMEOUT (a server error, retryable, its text ending with its ref), as
+// ctx.Err() says. A cancellation or deadline of another context, such as a
+// sub-operation's while the request is alive, is an internal error like any
+// other. A public error's details and retry advice are sent too; an
+// internal error gets no hint and an error-level record; the record of a
+// refused call keeps the error.
 //
 // Codes are checked on the way out: a code the registry does not know,
 // whatever produced it, is sent as BUSINESS_RULE_VIOLATION for a business
@@ -107,10 +90,8 @@ func New(opts ...Option) (*Pipeline, error) {
 // Handle is total: whatever err, a filter, an observer, the renderer or the
 // log handler does (panic, return a typed nil, build a cyclic or enormous
 // chain), it returns one Failure and writes one record, to standard error
-// if the logger fails. Everything runs on the calling goroutine; a panic is
-// recovered there with defer. The message and each text block are at most
-// 16 KiB, the details at most 16 KiB of JSON, each logged value at most
-// 8 KiB, and an error chain is walked to at most 256 errors.
+// if the logger fails, bounded as the package documentation says.
+// Everything runs on the calling goroutine; a panic is recovered there.
 func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...Filter) (f *Failure) {
 	if err == nil {
 		return nil
@@ -137,16 +118,11 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 	}
 	h := &handling{call: call, reportOnly: reportOnly, handBuilt: handBuilt, arguments: in.Arguments}
 	h.setErr(err)
-	// A chain that cannot be walked safely is set aside whole: nothing, not
-	// the log, not an observer, asks it for its text again.
-	h.orig = h.err
-	done := false
+	h.orig = h.err // an opaqueError if the chain cannot be walked: nothing asks it again
 	defer func() {
-		if !done {
-			// Only a runtime.Goexit in a filter, observer, renderer or log
-			// handler gets here: everything else is recovered where it runs.
-			// The goroutine ends; the record is written here, once, and the
-			// adapter's layers of the same call are told not to write another.
+		if f == nil { // finish did not return
+			// Only a runtime.Goexit in a filter, observer, renderer or log handler
+			// gets here; the adapter's layers of the call must not log it again.
 			if c := callctx.From(ctx); c != nil {
 				c.Exited = true
 			}
@@ -158,20 +134,17 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 	case handBuilt && policy == MaskHandBuilt:
 		r = p.internal(h)
 	case handBuilt:
-		// Filters see errors, not results: the result is the handler's own
-		// answer, passed on as it is.
+		// Filters see errors, not results: the handler's own answer passes as it is.
 		r = Response{Code: codes.ToolFailed, Message: hb.Text}
 	default:
 		var ok bool
 		if r, ok = p.ended(ctx, h); !ok {
 			if r, ok = p.runFilters(ctx, h, filters); !ok {
-				r = p.mapSafely(ctx, h)
+				r = p.mapError(h)
 			}
 		}
 	}
-	f = p.finish(ctx, h, &r)
-	done = true
-	return f
+	return p.finish(ctx, h, &r)
 }
 
 func init() {
@@ -193,11 +166,8 @@ func init() {
 // with settings tool: the pipeline's, or the tool's own where it has them.
 func (p *Pipeline) settings(tool callctx.Settings) (reportOnly bool, policy HandBuilt) {
 	reportOnly, policy = p.reportOnly, p.handBuilt
-	switch tool.ReportOnly {
-	case 1:
-		reportOnly = false
-	case 2:
-		reportOnly = true
+	if tool.ReportOnly != 0 {
+		reportOnly = tool.ReportOnly == 2
 	}
 	if tool.HandBuilt != 0 {
 		policy = HandBuilt(tool.HandBuilt - 1)
@@ -223,13 +193,11 @@ type handling struct {
 	ref         string
 	logged      bool        // the record was written
 	attrs       []slog.Attr // extra attributes for the log record
-	errText     string      // the text of err as the record holds it
-	loggedErr   loggedError // the record\'s error value
+	loggedErr   loggedError // the record's error value: the text of err, bounded and redacted
 }
 
 // setErr makes err the error being handled, with what one walk of its
-// chain finds; a chain that cannot be walked safely is replaced by an
-// opaque error.
+// chain finds; a chain that cannot be walked safely becomes an opaqueError.
 func (h *handling) setErr(err error) {
 	f, reason := scan(err)
 	if reason != "" {
@@ -278,9 +246,9 @@ func catch(ctx context.Context, f Filter, call Call, err error) (resp *Response,
 	return resp, next, nil
 }
 
-// mapSafely runs the built-in mapping, masking the error if a method of
-// the error (ErrorCode, PublicMessage, an As or Is method...) panics.
-func (p *Pipeline) mapSafely(ctx context.Context, h *handling) (r Response) {
+// mapError is the built-in mapping, run when no filter handled the error.
+// A method of the error (ErrorCode, PublicMessage, As...) that panics masks it.
+func (p *Pipeline) mapError(h *handling) (r Response) {
 	defer func() {
 		if v := recover(); v != nil {
 			h.attrs = append(h.attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v)))
@@ -288,30 +256,20 @@ func (p *Pipeline) mapSafely(ctx context.Context, h *handling) (r Response) {
 			r = p.internal(h)
 		}
 	}()
-	return p.mapError(ctx, h)
-}
-
-// mapError is the built-in mapping, run when no filter handled the error.
-func (p *Pipeline) mapError(ctx context.Context, h *handling) Response {
 	if h.filterErr != nil {
 		return p.internal(h)
 	}
-	f := h.facts
-	if f.custom {
-		f = slowFacts(h.err)
-	}
+	f := h.chain()
 	if f.panicked {
 		return p.internal(h)
 	}
 	if pub := f.public; pub != nil {
 		if nilness.IsNil(pub) {
-			// A nil pointer whose methods happen not to read it (an
-			// Authorization's code and message are fixed) says nothing the
-			// server meant: masked, as a chain that cannot be read.
+			// A nil pointer whose methods ignore it (an Authorization's) means nothing.
 			h.attrs = append(h.attrs, slog.String("mapping_error", fmt.Sprintf("the public error is a nil %T", pub)))
 			return p.internal(h)
 		}
-		r := Response{Code: pub.ErrorCode(), Message: pub.PublicMessage()}
+		r = Response{Code: pub.ErrorCode(), Message: pub.PublicMessage()}
 		if d, ok := pub.(interface{ PublicDetails() map[string]any }); ok {
 			r.Details = d.PublicDetails()
 		}
@@ -331,24 +289,18 @@ func (p *Pipeline) mapError(ctx context.Context, h *handling) Response {
 		return r
 	}
 	if v := refused(h.arguments); v != nil {
-		// The call failed and its arguments do not fit the tool's schema:
-		// the client's failure, which it can correct. The record keeps the
-		// error the call failed with.
+		// The client can correct its arguments; the record keeps the error.
 		h.public, h.refused = v, v
 		return Response{Code: v.ErrorCode(), Message: v.PublicMessage(), Details: v.PublicDetails()}
 	}
 	return p.internal(h)
 }
 
-// ended answers the failure of a request whose own context is done, before
-// any filter runs, so that no filter, a pack's or the application's, needs
-// to ask: CANCELLED or TIMEOUT, as ctx.Err() says, whatever the error (a
-// driver's, a sentinel) says of the moment the request ended. A panic and
-// a public error, whose words are deliberate, are answered as ever; so is
-// any failure while the request is alive, a sub-operation's cancelled
-// context included.
+// ended answers, before any filter runs, the failure of a request whose
+// own context is done: CANCELLED or TIMEOUT, as ctx.Err() says, whatever the
+// error says, except a panic or a public error, whose words are deliberate.
 func (p *Pipeline) ended(ctx context.Context, h *handling) (r Response, ok bool) {
-	done := requestErr(ctx)
+	done := noPanic(ctx.Err) // nil while the request is alive
 	if done != context.Canceled && done != context.DeadlineExceeded {
 		return Response{}, false
 	}
@@ -357,44 +309,38 @@ func (p *Pipeline) ended(ctx context.Context, h *handling) (r Response, ok bool)
 			r, ok = Response{}, false // an As or Is method that panics: the mapping masks it
 		}
 	}()
-	f := h.facts
-	if f.custom {
-		f = slowFacts(h.err)
-	}
-	if f.panicked || f.public != nil {
+	if f := h.chain(); f.panicked || f.public != nil {
 		return Response{}, false
 	}
-	h.ownText = true
-	if done == context.Canceled {
-		return Response{Code: codes.Cancelled, Message: cancelledText(h.call)}, true
+	h.ownText = true // a timeout's text gets the ref
+	switch tool := h.call.isTool(); {
+	case done == context.Canceled && tool:
+		return Response{Code: codes.Cancelled, Message: "The request was cancelled before the tool finished."}, true
+	case done == context.Canceled:
+		return Response{Code: codes.Cancelled, Message: "The request was cancelled before it finished."}, true
+	case tool:
+		return Response{Code: codes.Timeout, Message: "The tool did not finish in time; try again, perhaps with a smaller request."}, true
+	default:
+		return Response{Code: codes.Timeout, Message: "The request did not finish in time; try again later."}, true
 	}
-	return Response{Code: codes.Timeout, Message: timeoutText(h.call)}, true
 }
 
-// requestErr returns the error of the request's own context, which is
-// done; nil while the request is alive, or if asking panics.
-func requestErr(ctx context.Context) (err error) {
-	defer func() {
-		if recover() != nil {
-			err = nil
-		}
-	}()
-	return ctx.Err()
+// chain returns the facts of the error's chain, found again with errors.As
+// if an error in it has As or Is methods of its own.
+func (h *handling) chain() chainFacts {
+	if h.facts.custom {
+		return slowFacts(h.err)
+	}
+	return h.facts
 }
 
-// refused asks check, the adapter's check of the call's arguments, how
-// they do not fit the tool's input schema; nil if they fit, cannot be
-// checked, or the check panics.
-func refused(check func() error) (v *domain.Validation) {
+// refused asks the adapter's check how the call's arguments do not fit the
+// tool's input schema; nil if they fit, cannot be checked, or it panics.
+func refused(check func() error) *domain.Validation {
 	if check == nil {
 		return nil
 	}
-	defer func() {
-		if recover() != nil {
-			v = nil
-		}
-	}()
-	v, _ = check().(*domain.Validation)
+	v, _ := noPanic(check).(*domain.Validation)
 	return v
 }
 
@@ -416,8 +362,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 	var details []byte
 	if r.Details != nil && !h.masked {
 		b, reason := encodeDetails(r.Details)
-		// The pipeline's own refusal of the arguments has the form by
-		// construction; any other VALIDATION_ERROR's details are checked.
+		// Only the pipeline's own refusal has the schema's form by construction.
 		if reason == "" && b != nil && r.Code == codes.ValidationError && h.refused == nil && !validViolations(b) {
 			b, reason = nil, "the details of a VALIDATION_ERROR hold violations that do not fit the envelope's schema: each needs a string field and constraint, and a pointer that is a JSON Pointer"
 		}
@@ -436,18 +381,17 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 		retryable = *r.Retryable
 	}
 	switch {
-	case !retryable || after < 0 || h.masked:
+	case !retryable || h.masked: // a negative delay is clamped to 0 below
 		after = 0
 	case after == 0:
 		after = info.RetryAfter
 	}
-	after = min(after, maxRetryAfter)
+	after = min(max(after, 0), maxRetryAfter)
 	msg := r.Message
 	var hints []string
-	switch {
-	case h.masked:
+	if h.masked {
 		msg = maskedText(h.call, h.ref)
-	default:
+	} else {
 		if h.ownText && h.ref != "" {
 			// The pipeline's own texts end with the ref, as the masked one does.
 			msg = strings.TrimSuffix(msg, ".") + " (ref: " + h.ref + ")."
@@ -456,48 +400,32 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 			hints = appendHint(hints, x)
 		}
 	}
-	env := Envelope{
-		Version:   envelopeVersion,
-		Error:     true,
-		Code:      r.Code,
-		Category:  info.Category,
-		Message:   boundMessage(msg, maxMessage),
-		Details:   details,
-		Hints:     hints,
-		Retryable: retryable,
-		DocURL:    info.DocURL,
-		Timestamp: time.Now().UTC().Format(time.RFC3339Nano),
-		RequestID: boundMessage(h.call.RequestID, maxRequestID),
-		Ref:       h.ref,
-	}
-	if after > 0 {
+	f := h.failure(Envelope{Code: r.Code, Category: info.Category, Message: msg, Details: details,
+		Hints: hints, Retryable: retryable, DocURL: info.DocURL,
 		// Whole milliseconds, rounded up, so a delay is never shortened.
-		env.RetryAfterSeconds = float64((after+time.Millisecond-1)/time.Millisecond) / 1000
-	}
-	f := &Failure{Call: h.call, Envelope: env, Err: h.orig, ReportOnly: h.reportOnly, HandBuilt: h.handBuilt}
+		RetryAfterSeconds: float64((after+time.Millisecond-1)/time.Millisecond) / 1000})
 	if h.filterErr != nil {
 		f.Err = errors.Join(h.orig, h.filterErr)
 	}
-	if !h.call.isTool() {
-		f.JSONRPCCode = rpcCode(h.call, env)
-		if h.call.Method == methodReadResource && env.Code == codes.NotFound {
-			f.Envelope.URI = h.call.Resource
-		}
-	}
 	f.Texts = p.renderSafely(h, f, f.Envelope)
-	h.errText = p.text(h.err)
-	f.ErrorText = h.errText
-	if len(p.observers) > 0 {
-		p.observe(ctx, h, f)
+	h.loggedErr.text = p.text(h.err)
+	f.ErrorText = h.loggedErr.text
+	for _, o := range p.observers {
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					h.attrs = append(h.attrs, slog.String("observer_error", p.text(recovered(v))))
+				}
+			}()
+			o(ctx, f.view())
+		}()
 	}
 	p.log(ctx, h, f.Envelope, server)
 	return f
 }
 
-// validViolations reports whether the violations in details, a JSON
-// object, have the form the envelope's schema gives a VALIDATION_ERROR's:
-// an array of objects with a string field and constraint, and optionally a
-// string reason and a JSON Pointer. Details without violations fit.
+// validViolations reports whether the violations in details, if any, have
+// the form the envelope's schema gives a VALIDATION_ERROR's.
 func validViolations(details []byte) bool {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(details, &top) != nil {
@@ -513,7 +441,7 @@ func validViolations(details []byte) bool {
 		Pointer    *string `json:"pointer"`
 		Reason     *string `json:"reason"`
 	}
-	if json.Unmarshal(raw, &vs) != nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+	if json.Unmarshal(raw, &vs) != nil || string(raw) == "null" { // raw is json.Marshal's: compact
 		return false
 	}
 	for _, v := range vs {
@@ -538,11 +466,7 @@ func jsonPointer(s string) bool {
 	return true
 }
 
-// maxRequestID bounds the request id sent and logged.
-const maxRequestID = 256
-
-// encodeDetails returns details as JSON, or why they cannot be sent: the
-// details are encoded once, and these bytes are what is sent.
+// encodeDetails returns details as the JSON sent, or why they cannot be.
 func encodeDetails(details map[string]any) (b []byte, reason string) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -561,21 +485,31 @@ func encodeDetails(details map[string]any) (b []byte, reason string) {
 	return b, ""
 }
 
-// lastResort answers for a request whose handling ended abnormally in the
-// pipeline itself: a masked internal error with a ref, logged to the
-// last-resort handler unless it was logged already.
+// failure returns the Failure of h with env, completed.
+func (h *handling) failure(env Envelope) *Failure {
+	env.Version, env.Error, env.Ref = envelopeVersion, true, h.ref
+	env.Message = boundMessage(env.Message, maxMessage)
+	env.Timestamp = time.Now().UTC().Format(time.RFC3339Nano)
+	env.RequestID = boundMessage(h.call.RequestID, maxRequestID)
+	f := &Failure{Call: h.call, Envelope: env, Err: h.orig, ReportOnly: h.reportOnly, HandBuilt: h.handBuilt}
+	if !h.call.isTool() {
+		f.JSONRPCCode = rpcCode(h.call, env)
+		if h.call.Method == methodReadResource && env.Code == codes.NotFound {
+			f.Envelope.URI = h.call.Resource
+		}
+	}
+	return f
+}
+
+// lastResort answers a request whose handling ended abnormally: a masked
+// internal error, logged to the last-resort handler unless already logged.
 func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Failure {
 	if h.ref == "" {
 		h.ref = newRef()
 	}
-	env := Envelope{Version: envelopeVersion, Error: true, Code: codes.InternalError, Category: codes.Server,
-		Message: boundMessage(maskedText(h.call, h.ref), maxMessage), Timestamp: time.Now().UTC().Format(time.RFC3339Nano),
-		RequestID: boundMessage(h.call.RequestID, maxRequestID), Ref: h.ref}
-	f := &Failure{Call: h.call, Envelope: env, Texts: []string{env.Message, modelBlock(env)}, Err: h.orig,
-		ReportOnly: h.reportOnly, HandBuilt: h.handBuilt}
-	if !h.call.isTool() {
-		f.JSONRPCCode = codeInternalError
-	}
+	f := h.failure(Envelope{Code: codes.InternalError, Category: codes.Server, Message: maskedText(h.call, h.ref)})
+	env := f.Envelope
+	f.Texts = []string{env.Message, modelBlock(env)}
 	if !h.logged {
 		h.logged = true
 		reason := "runtime.Goexit in a filter, an observer, the renderer or the log handler"
@@ -591,9 +525,8 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Failure 
 	return f
 }
 
-// renderSafely renders env with the pipeline's Renderer. One that panics
-// or returns no blocks is replaced by RenderForModel, and the failure
-// noted in the log record; the blocks are bounded.
+// renderSafely renders env with the pipeline's Renderer, bounded; one that
+// panics or returns no blocks is replaced by RenderForModel, and noted.
 func (p *Pipeline) renderSafely(h *handling, f *Failure, env Envelope) (texts []string) {
 	if p.render == nil {
 		f.textsBuf = [2]string{env.Message, modelBlock(env)}
@@ -617,66 +550,39 @@ func (p *Pipeline) renderSafely(h *handling, f *Failure, env Envelope) (texts []
 	return texts
 }
 
-// ref returns a new ref: the custom generator's, if it makes a valid one.
-func (p *Pipeline) ref() (ref string) {
-	defer func() {
-		if recover() != nil {
-			ref = newRef()
-		}
-	}()
-	if ref = p.newRef(); !validRef(ref) {
-		ref = newRef()
+// ref returns a new ref: the custom generator's, if valid and it does not panic.
+func (p *Pipeline) ref() string {
+	if ref := noPanic(p.newRef); validRef(ref) {
+		return ref
 	}
-	return ref
+	return newRef()
 }
 
-// validRef reports whether ref is 1 to 64 ASCII letters, digits, '-', '_'
-// or '.'.
-func validRef(ref string) bool {
-	if ref == "" || len(ref) > 64 {
-		return false
-	}
-	for i := 0; i < len(ref); i++ {
-		c := ref[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return false
-		}
-	}
-	return true
-}
+// validRef reports whether ref is 1 to 64 ASCII letters, digits, '-', '_' or '.'.
+func validRef(ref string) bool { return ref != "" && len(ref) <= 64 && plain(ref) }
 
-// unregistered replaces the code of r, which the registry does not know,
-// with its fallback, warns about it once, and returns the fallback's
-// information.
+// unregistered replaces r's unknown code with its fallback, whose information
+// it returns, and warns of it the first time.
 func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) codes.Info {
-	bad := r.Code
-	fallback := codes.ToolFailed
+	bad := bound(string(r.Code), 256)
+	r.Code = codes.ToolFailed
 	var br *domain.BusinessRule
 	if h.public != nil && errors.As(h.public, &br) {
-		fallback = codes.BusinessRuleViolation
+		r.Code = codes.BusinessRuleViolation
 	}
-	r.Code = fallback
-	h.attrs = append(h.attrs, slog.String("unregistered_code", bound(string(bad), 256)))
-	target := h.call.target()
-	if p.redact && target == h.call.Resource && target != "" {
-		target = uriview.Safe(target, false)
+	h.attrs = append(h.attrs, slog.String("unregistered_code", bad))
+	if p.nUnknown.Load() < maxUnknownWarnings {
+		if _, seen := p.unknown.LoadOrStore(codes.Code(bad), struct{}{}); !seen {
+			p.nUnknown.Add(1)
+			_, target := h.call.subject()
+			if p.redact && target == h.call.Resource && target != "" {
+				target = uriview.Safe(target, false)
+			}
+			p.warn(ctx, "mcperr: unregistered error code",
+				slog.String("unregistered_code", bad), slog.String("sent_as", string(r.Code)), slog.String("target", bound(target, 256)),
+				slog.String("reason", "the registry does not know it; register it with codes.NewRegistry and pass the registry to filter.WithRegistry"))
+		}
 	}
-	p.warnUnknown(ctx, bad, fallback, target)
-	info, _ := p.registry.Lookup(fallback)
+	info, _ := p.registry.Lookup(r.Code)
 	return info
-}
-
-// warnUnknown writes the one WARN record of an unregistered code.
-func (p *Pipeline) warnUnknown(ctx context.Context, bad, fallback codes.Code, target string) {
-	if p.nUnknown.Load() >= maxUnknownWarnings {
-		return
-	}
-	if _, seen := p.unknown.LoadOrStore(codes.Code(bound(string(bad), 256)), struct{}{}); seen {
-		return
-	}
-	p.nUnknown.Add(1)
-	reason := "the registry does not know it; register it with codes.NewRegistry and pass the registry to filter.WithRegistry"
-	p.warn(ctx, "mcperr: unregistered error code",
-		slog.String("unregistered_code", bound(string(bad), 256)), slog.String("sent_as", string(fallback)),
-		slog.String("target", bound(target, 256)), slog.String("reason", reason))
 }

@@ -2,6 +2,7 @@ package filter
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,8 +31,7 @@ func RenderForModel(e Envelope) []string {
 	return []string{e.Message, modelBlock(e)}
 }
 
-// modelBlock is the second block of RenderForModel, built with one
-// allocation.
+// modelBlock is the second block of RenderForModel, in one allocation.
 func modelBlock(e Envelope) string {
 	retry := retryText(e)
 	ref := e.Ref != "" && !strings.Contains(e.Message, "(ref: "+e.Ref+")")
@@ -49,8 +49,9 @@ func modelBlock(e Envelope) string {
 	if n > maxMessage && len(details) > 0 {
 		// A block is bounded like a message: details too large to repeat
 		// here stay in the envelope alone.
-		n += len(detailsElsewhere) - len(details)
-		details = json.RawMessage(detailsElsewhere)
+		const elsewhere = "(too large to repeat here; see the envelope)"
+		n += len(elsewhere) - len(details)
+		details = json.RawMessage(elsewhere)
 	}
 	var b strings.Builder
 	b.Grow(n)
@@ -79,9 +80,6 @@ func modelBlock(e Envelope) string {
 	return boundMessage(b.String(), maxMessage)
 }
 
-// detailsElsewhere stands for details too large to repeat in the block.
-const detailsElsewhere = "(too large to repeat here; see the envelope)"
-
 // retryText is the retry advice of e in words.
 func retryText(e Envelope) string {
 	if e.Retryable {
@@ -96,8 +94,7 @@ func retryText(e Envelope) string {
 	return "no, not with the same arguments."
 }
 
-// waitText says d in words, rounded up to a whole number of the largest
-// fitting unit among milliseconds, seconds, minutes and hours.
+// waitText says d in words, rounded up to a whole number of its largest unit.
 func waitText(d time.Duration) string {
 	unit, name := time.Millisecond, "millisecond"
 	switch {
@@ -115,17 +112,13 @@ func waitText(d time.Duration) string {
 	return strconv.FormatInt(n, 10) + " " + name + "s"
 }
 
-// appendHint appends h, bounded, unless it is empty, already there, or one
-// too many.
+// appendHint appends h, bounded, unless empty, already there, or one too many.
 func appendHint(hints []string, h string) []string {
 	if h == "" || len(hints) >= maxHints {
 		return hints
 	}
-	h = boundMessage(h, maxHint)
-	for _, x := range hints {
-		if x == h {
-			return hints
-		}
+	if h = boundMessage(h, maxHint); slices.Contains(hints, h) {
+		return hints
 	}
 	return append(hints, h)
 }

@@ -45,20 +45,16 @@ func LogHandler(next slog.Handler) slog.Handler {
 		panic(&codes.DefinitionError{Mistake: codes.NilValue,
 			Reason: "filter.LogHandler needs the slog.Handler that writes the records, such as slog.NewJSONHandler(os.Stderr, nil)"})
 	}
-	return logHandler{next: next}
+	return logHandler{next}
 }
 
-// logHandler is the slog.Handler of LogHandler.
-type logHandler struct{ next slog.Handler }
-
-func (h logHandler) Enabled(ctx context.Context, level slog.Level) bool {
-	return h.next.Enabled(ctx, level)
-}
+// logHandler is the slog.Handler of LogHandler: Enabled is next's.
+type logHandler struct{ slog.Handler }
 
 func (h logHandler) Handle(ctx context.Context, r slog.Record) error {
 	c := callctx.From(ctx)
 	if c == nil || hasRequestID(r) {
-		return h.next.Handle(ctx, r)
+		return h.Handler.Handle(ctx, r)
 	}
 	r = r.Clone()
 	r.AddAttrs(slog.String("request_id", c.RequestID()))
@@ -68,15 +64,15 @@ func (h logHandler) Handle(ctx context.Context, r slog.Record) error {
 	if c.SessionID != "" {
 		r.AddAttrs(slog.String("session_id", bound(c.SessionID, 256)))
 	}
-	return h.next.Handle(ctx, r)
+	return h.Handler.Handle(ctx, r)
 }
 
 func (h logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return logHandler{next: h.next.WithAttrs(attrs)}
+	return logHandler{h.Handler.WithAttrs(attrs)}
 }
 
 func (h logHandler) WithGroup(name string) slog.Handler {
-	return logHandler{next: h.next.WithGroup(name)}
+	return logHandler{h.Handler.WithGroup(name)}
 }
 
 // hasRequestID reports whether r has a top-level request_id attribute.

@@ -1,6 +1,7 @@
 package filter
 
 import (
+	_ "embed" // the envelope's JSON Schema
 	"encoding/json"
 	"math"
 	"time"
@@ -41,9 +42,7 @@ type Response struct {
 // schema the tool declares.
 const MetaKey = "io.github.mcperr/error"
 
-// envelopeVersion is the version of the envelope's form, sent in its
-// "version" field. It changes only when a field changes meaning or goes
-// away; new optional fields may be added within a version.
+// envelopeVersion is Envelope.Version.
 const envelopeVersion = 1
 
 // Envelope is the machine-readable form of a failure, for programs: sent
@@ -90,7 +89,17 @@ type Envelope struct {
 	Ref string `json:"ref,omitempty"`
 }
 
-// retryAfter returns RetryAfterSeconds as a time.Duration.
+//go:embed envelope.schema.json
+var envelopeSchema []byte
+
+// EnvelopeSchema returns the JSON Schema (draft 2020-12) of the Envelope's
+// JSON form, version 1: the contract a program reading
+// _meta[MetaKey] can rely on. The slice is a fresh copy.
+func EnvelopeSchema() []byte {
+	return append([]byte(nil), envelopeSchema...)
+}
+
+// retryAfter returns RetryAfterSeconds as a Duration, 0 if not positive.
 func (e Envelope) retryAfter() time.Duration {
 	if !(e.RetryAfterSeconds > 0) || math.IsInf(e.RetryAfterSeconds, 0) {
 		return 0

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,27 +28,55 @@ const (
 	maxHint       = 1 << 10            // bytes of one hint
 	maxRetryAfter = 7 * 24 * time.Hour // the longest retry delay sent
 	maxBlocks     = 16                 // text blocks a Renderer may return
+	maxGroupDepth = 4                  // nesting of the log view of an error
+	maxGroupAttrs = 64                 // attributes of one group of that view
+	maxTypes      = 16                 // types of a chain a redacted record names
+	maxRequestID  = 256                // bytes of the request id sent and logged
+	maxTarget     = 256                // bytes of a name or URI in the masked text, which must keep its ref
+
+	maxUnknownWarnings = 1024 // unregistered codes a Pipeline remembers, so that data cannot grow it
 )
 
-// maxGroupDepth and maxGroupAttrs bound the log view of a domain error.
-const (
-	maxGroupDepth = 4
-	maxGroupAttrs = 64
-)
-
-// opaqueError stands for an error whose chain the pipeline cannot walk
-// safely: cyclic, longer than maxChain, or with an Unwrap that panics. It
-// has no Unwrap, so that filters and the built-in mapping see it alone, and
-// it is always masked.
-type opaqueError struct {
-	text string // the error's type, and why its chain was not walked
+// PanicError is a recovered panic: of a handler, which the adapters hand
+// to Pipeline.Handle, or of a filter. It is always masked: the client never
+// reads the panic value. Its Stack reaches the log. Filters and observers
+// find it with errors.As.
+type PanicError struct {
+	// Value is what was passed to panic.
+	Value any
+	// Stack is the goroutine's stack where the panic was recovered.
+	Stack []byte
 }
+
+// Error returns "panic: " and the value, bounded, even if the value is
+// cyclic or its own methods panic.
+func (e *PanicError) Error() string { return "panic: " + safeSprint(e.Value) }
+
+// recovered turns the value of recover(), in the deferred function, into a *PanicError.
+func recovered(v any) error {
+	return &PanicError{Value: v, Stack: debug.Stack()}
+}
+
+// noPanic returns what fn returns, or the zero value if fn panics.
+func noPanic[T any](fn func() T) (v T) {
+	defer func() { _ = recover() }()
+	return fn()
+}
+
+// opaqueError stands for an error whose chain cannot be walked safely. It
+// has no Unwrap, so that nothing walks it again; it is always masked.
+type opaqueError struct{ text string }
 
 func (e *opaqueError) Error() string { return e.text }
 
+// logValuerError is an error with a log view of its own.
+type logValuerError interface {
+	error
+	slog.LogValuer
+}
+
 // chainFacts is what one walk of an error chain finds, in the order
-// errors.As and errors.Is visit it: depth first, each error before what it
-// wraps, the errors of a join in order.
+// errors.As visits it: depth first, each error before what it wraps.
 type chainFacts struct {
 	panicked  bool                // a *PanicError is in the chain
 	public    toolerr.PublicError // the first public error
@@ -59,11 +88,8 @@ type chainFacts struct {
 	nTypes int
 }
 
-// scan walks the chain of err once, and reports what it finds, or why the
-// chain cannot be walked safely: it visits every error reachable through
-// Unwrap() error, Unwrap() []error and Cause() error, at most maxChain of
-// them, recovers a panic in any of those methods, and notices an error met
-// twice. A short chain of pointers costs no allocation.
+// scan walks the chain of err once, through Unwrap and Cause, and reports
+// what it finds, or why it cannot: too long, cyclic, or a method panics.
 func scan(err error) (f chainFacts, reason string) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -111,10 +137,8 @@ func (f *chainFacts) note(e error) {
 	if _, ok := e.(*PanicError); ok {
 		f.panicked = true
 	}
-	if f.public == nil {
-		if p, ok := e.(toolerr.PublicError); ok {
-			f.public = p
-		}
+	if p, ok := e.(toolerr.PublicError); ok && f.public == nil {
+		f.public = p
 	}
 	if f.valuer == nil {
 		switch v := e.(type) {
@@ -127,30 +151,23 @@ func (f *chainFacts) note(e error) {
 	if _, ok := e.(fmt.Formatter); ok && f.formatter == nil {
 		f.formatter = e
 	}
-	if _, ok := e.(interface{ As(any) bool }); ok {
-		f.custom = true
-	}
-	if _, ok := e.(interface{ Is(error) bool }); ok {
-		f.custom = true
-	}
+	_, as := e.(interface{ As(any) bool })
+	_, is := e.(interface{ Is(error) bool })
+	f.custom = f.custom || as || is
 }
 
-// slowFacts finds what the mapping needs with errors.As and errors.Is, for
-// a chain with an error that has its own As or Is method.
+// slowFacts finds what the mapping needs with errors.As, for a chain with
+// an error that has its own As or Is method.
 func slowFacts(err error) chainFacts {
-	var f chainFacts
+	f := chainFacts{custom: true}
 	var pe *PanicError
 	f.panicked = errors.As(err, &pe)
-	f.custom = true
 	var pub toolerr.PublicError
 	if errors.As(err, &pub) {
 		f.public = pub
 	}
 	var val *domain.Validation
-	var lv interface {
-		error
-		slog.LogValuer
-	}
+	var lv logValuerError
 	switch {
 	case errors.As(err, &val):
 		f.valuer = validationView{val}
@@ -167,12 +184,6 @@ func slowFacts(err error) chainFacts {
 	return f
 }
 
-// inspect reports why the chain of err cannot be walked safely, or "".
-func inspect(err error) string {
-	_, reason := scan(err)
-	return reason
-}
-
 // idKey identifies an error in a chain: by type and address for a pointer,
 // by value for another comparable type.
 type idKey struct {
@@ -181,9 +192,8 @@ type idKey struct {
 	v any
 }
 
-// metBefore reports whether e is in seen, and adds it if not. A value that
-// cannot be compared is never met before: only maxChain ends a cycle
-// through it.
+// metBefore reports whether e is in seen, and adds it if not; an
+// incomparable value never is: maxChain ends a cycle through it.
 func metBefore(seen []idKey, e error) (out []idKey, met bool) {
 	defer func() {
 		if recover() != nil {
@@ -201,20 +211,15 @@ func metBefore(seen []idKey, e error) (out []idKey, met bool) {
 		}
 		k.v = e
 	}
-	for _, x := range seen {
-		if x == k {
-			return seen, true
-		}
+	if slices.Contains(seen, k) {
+		return seen, true
 	}
 	return append(seen, k), false
 }
 
-// safeText returns the text of err, at most maxLogValue bytes long, without
-// letting a panic in its Error method escape.
+// safeText returns the text of err, bounded, without letting a panic in
+// its Error method escape. err is never nil: Handle returns early for nil.
 func safeText(err error) (text string) {
-	if err == nil {
-		return "<nil>"
-	}
 	defer func() {
 		if v := recover(); v != nil {
 			text = fmt.Sprintf("<%T: its Error method panicked: %s>", err, safeSprint(v))
@@ -223,23 +228,19 @@ func safeText(err error) (text string) {
 	return bound(err.Error(), maxLogValue)
 }
 
-// safeSprint formats a panic value without letting its own methods panic
-// and without walking a cyclic value: an error whose chain cannot be walked
-// safely gives its type, and a map, slice, struct or pointer is printed as
-// its bounded, acyclic copy.
+// safeSprint formats a panic value, bounded, without letting its methods
+// panic or walking a cycle.
 func safeSprint(v any) (s string) {
 	defer func() {
 		if recover() != nil {
 			s = fmt.Sprintf("<%T>", v)
 		}
 	}()
-	switch x := v.(type) {
-	case nil:
-		return "<nil>"
+	switch x := v.(type) { // nil is fmt.Sprint's "<nil>", below
 	case string:
 		return bound(x, maxLogValue)
 	case error:
-		if reason := inspect(x); reason != "" {
+		if _, reason := scan(x); reason != "" {
 			return reflect.TypeOf(x).String() + " (not walked: " + reason + ")"
 		}
 		return safeText(x)
@@ -253,40 +254,34 @@ func safeSprint(v any) (s string) {
 	return bound(fmt.Sprint(v), maxLogValue)
 }
 
-// bound cuts s to at most max bytes, on a rune boundary, saying how much was
-// cut.
+// runeCut cuts s to its first n bytes, or fewer, on a rune boundary.
+func runeCut(s string, n int) string {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// bound cuts s to at most max bytes, saying how much was cut.
 func bound(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	cut := max - 40
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…(" + strconv.Itoa(len(s)-cut) + " more bytes)"
+	cut := runeCut(s, max-40)
+	return cut + "…(" + strconv.Itoa(len(s)-len(cut)) + " more bytes)"
 }
 
 // boundMessage cuts a message for the client to at most max bytes of valid
 // UTF-8, so that JSON does not grow it either.
 func boundMessage(s string, max int) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if len(s) <= max {
+	if s = strings.ToValidUTF8(s, "\uFFFD"); len(s) <= max {
 		return s
 	}
-	cut := max - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return runeCut(s, max-len("…")) + "…"
 }
 
-// maxTypes bounds the types of a chain the record of a redacted failure
-// names.
-const maxTypes = 16
-
-// typeNames names the Go types of the errors of the chain, in the order
-// scan visited them, each once: what a redacted record keeps of an
-// error's shape.
+// typeNames names the Go types of the chain, in the order scan met them:
+// what a redacted record keeps of an error's shape.
 func (f *chainFacts) typeNames() string {
 	names := make([]string, 0, f.nTypes)
 	for _, t := range f.types[:f.nTypes] {
@@ -295,10 +290,8 @@ func (f *chainFacts) typeNames() string {
 	return strings.Join(names, " ")
 }
 
-// validationView is the log view of a domain.Validation: every violation,
-// its value included, grouped by field ("(root)" for the arguments as a
-// whole). The domain package imports no logging package; its log view is
-// built here.
+// validationView is the log view of a domain.Validation (which imports no
+// logging package): every violation, its value included, by field.
 type validationView struct{ v *domain.Validation }
 
 // LogValue implements slog.LogValuer.
@@ -318,11 +311,8 @@ func (w validationView) LogValue() slog.Value {
 	return slog.GroupValue(attrs...)
 }
 
-// logView returns the log view of a slog.LogValuer, resolved without
-// letting a panic escape, and bounded: strings cut to maxLogValue, groups
-// at most maxGroupDepth deep and maxGroupAttrs wide, and any other value
-// turned into bounded JSON, so that a cyclic or enormous value cannot crash
-// or flood the log handler.
+// logView returns the log view of v, bounded, without letting a panic
+// escape, so that no value can crash or flood the log handler.
 func logView(v slog.LogValuer) (out slog.Value) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -332,6 +322,8 @@ func logView(v slog.LogValuer) (out slog.Value) {
 	return boundValue(v.LogValue(), 0)
 }
 
+// boundValue bounds a log value: strings cut to maxLogValue, groups at
+// most maxGroupDepth deep and maxGroupAttrs wide, other values as boundAny.
 func boundValue(v slog.Value, depth int) slog.Value {
 	v = v.Resolve()
 	switch v.Kind() {
@@ -342,12 +334,9 @@ func boundValue(v slog.Value, depth int) slog.Value {
 			return slog.StringValue("<group nested too deep>")
 		}
 		attrs := v.Group()
-		if len(attrs) > maxGroupAttrs {
-			attrs = attrs[:maxGroupAttrs]
-		}
-		out := make([]slog.Attr, len(attrs))
-		for i, a := range attrs {
-			out[i] = slog.Attr{Key: bound(a.Key, 256), Value: boundValue(a.Value, depth+1)}
+		out := make([]slog.Attr, min(len(attrs), maxGroupAttrs))
+		for i := range out {
+			out[i] = slog.Attr{Key: bound(attrs[i].Key, 256), Value: boundValue(attrs[i].Value, depth+1)}
 		}
 		return slog.GroupValue(out...)
 	case slog.KindAny, slog.KindLogValuer:
@@ -356,9 +345,8 @@ func boundValue(v slog.Value, depth int) slog.Value {
 	return v
 }
 
-// boundAny returns a bounded, acyclic copy of v for the log: strings cut,
-// maps and slices at most maxGroupAttrs long and maxGroupDepth deep, structs
-// as their JSON, errors as their text. A cycle ends at the depth limit.
+// boundAny returns a bounded copy of v for the log: structs as JSON, errors
+// as text; a cycle ends at the depth limit.
 func boundAny(v reflect.Value, depth int) any {
 	if !v.IsValid() {
 		return nil
@@ -409,7 +397,7 @@ func boundAny(v reflect.Value, depth int) any {
 		return out
 	case reflect.Struct:
 		if v.CanInterface() {
-			return jsonText(v.Interface())
+			return jsonText(v.Interface()) // not an error: the check above took those
 		}
 	}
 	return "<" + v.Type().String() + ">"
@@ -423,9 +411,6 @@ func jsonText(v any) (s string) {
 			s = fmt.Sprintf("<%T: cannot be encoded>", v)
 		}
 	}()
-	if err, ok := v.(error); ok {
-		return safeText(err)
-	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprintf("<%T: %s>", v, bound(err.Error(), 200))

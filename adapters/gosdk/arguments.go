@@ -12,12 +12,8 @@ import (
 
 // checkArguments reports how the arguments of req do not fit the input
 // schema of the tool it calls, or nil if they fit or the schema is not
-// known. It is called on the failure path only. The schema of a tool added
-// through this package was compiled when it was added; that of any other
-// tool is learned from the tools/list results the clients asked for, and,
-// for a tool no client listed, by asking the server's own tools/list
-// handler, next, the handlers inside the middleware, once a tool for the
-// life of the server.
+// known; next is the handlers inside the middleware, asked for the schema
+// (listFor) of a tool neither added here nor listed.
 func (st *serverState) checkArguments(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) *domain.Validation {
 	if req.Params == nil {
 		return nil
@@ -34,11 +30,13 @@ func (st *serverState) checkArguments(ctx context.Context, next mcp.MethodHandle
 
 // schemaOf returns the compiled input schema of the tool name, if known.
 func (st *serverState) schemaOf(name string) *inputschema.Schema {
-	if e := st.tool(name); e != nil {
-		return e.compiled
+	if e, ok := st.tools.Load(name); ok {
+		return e.(*toolEntry).compiled
 	}
 	if v, ok := st.listed.Load(name); ok {
-		return v.(*listedTool).compile(&st.schemas)
+		l := v.(*listedTool)
+		l.once.Do(func() { l.schema = compileSchema(&st.schemas, l.tool.InputSchema) })
+		return l.schema
 	}
 	return nil
 }
@@ -48,10 +46,8 @@ const maxListPages = 64
 
 // listFor asks the server's own tools/list handler for the tools of the
 // session of req, page by page, until it has seen the tool req calls, and
-// reports whether it asked. It asks only for a tool neither added through
-// this package nor listed by any client, and once a tool for the life of
-// the server, so that a server's failures never cost more of its own
-// handlers than that.
+// reports whether it asked. It asks once a tool for the life of the
+// server, so that failures never cost more of the server's handlers.
 func (st *serverState) listFor(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) bool {
 	if next == nil || req.Session == nil || !st.firstAsk(req.Params.Name) {
 		return false
@@ -76,8 +72,7 @@ func (st *serverState) listFor(ctx context.Context, next mcp.MethodHandler, req 
 }
 
 // maxAsked bounds the tool names the server's tools/list is asked for, so
-// that calls of names made up by a client cannot grow the record of them
-// without end.
+// that names made up by a client cannot grow the record without end.
 const maxAsked = 4096
 
 // firstAsk reports whether the server's tools/list was never asked for the
@@ -96,18 +91,11 @@ func (st *serverState) firstAsk(name string) bool {
 }
 
 // listedTool is a tool as a tools/list result showed it, with its input
-// schema compiled on first use.
+// schema compiled on first use (nil if it does not compile).
 type listedTool struct {
 	tool   *mcp.Tool
 	once   sync.Once
 	schema *inputschema.Schema
-}
-
-// compile returns the compiled input schema of l, or nil if it has none
-// that compiles.
-func (l *listedTool) compile(cache *inputschema.Cache) *inputschema.Schema {
-	l.once.Do(func() { l.schema = compileSchema(cache, l.tool.InputSchema) })
-	return l.schema
 }
 
 // compileSchema compiles a schema value of any type through cache; nil if
@@ -120,16 +108,13 @@ func compileSchema(cache *inputschema.Cache, schema any) *inputschema.Schema {
 	if err != nil {
 		return nil
 	}
-	s, err := cache.Get(doc)
-	if err != nil {
-		return nil
-	}
+	s, _ := cache.Get(doc)
 	return s
 }
 
 // learn records the tools of a tools/list result. The SDK lists the same
-// *mcp.Tool until a tool is replaced, so a list already learned costs a
-// lookup a tool and allocates nothing.
+// *mcp.Tool until a tool is replaced, so relearning a list allocates
+// nothing.
 func (st *serverState) learn(res mcp.Result) {
 	list, ok := res.(*mcp.ListToolsResult)
 	if !ok || list == nil {

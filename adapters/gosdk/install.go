@@ -13,83 +13,75 @@ import (
 	"github.com/mcperr/mcperr/internal/inputschema"
 )
 
-// servers holds the mcperr state of each server Install was called on, so
-// that AddTool can refuse a server without it (see bind.Table for why this
-// table must exist). At run time the middleware hands the state to the
-// handlers in the request's context.
+// servers holds the state of each server Install was called on, so that
+// AddTool can refuse a server without it (see bind.Table).
 var servers bind.Table[mcp.Server, serverState]
 
-// serverState is mcperr on one server: its one configuration, and what it
-// knows of the tools' input schemas.
+// serverState is mcperr on one server: its configuration, and what it knows
+// of the tools.
 type serverState struct {
 	p *filter.Pipeline
 
-	// checkAll says the pipeline checks every tool's arguments before its
-	// handler (filter.WithArgumentCheck); someChecks, that a tool added
-	// through this package asked for it with WithArgumentCheck(true).
+	// checkAll: the pipeline checks every tool's arguments first
+	// (filter.WithArgumentCheck); someChecks: a tool added here asks to.
 	checkAll   bool
 	someChecks atomic.Bool
 
-	mu      sync.RWMutex
-	tools   map[string]*toolEntry // added with AddTool or AddRawTool
-	wrapped map[string]*binding   // run through Wrap or WrapRaw, by tool name
-	asked   map[string]bool       // tools the server's own tools/list was asked for
-	listed  sync.Map              // tool name -> *listedTool, from tools/list results
+	// By tool name: written once a tool, then mostly read.
+	tools   sync.Map // *toolEntry, added with AddTool or AddRawTool
+	wrapped sync.Map // *binding, run through Wrap or WrapRaw
+	listed  sync.Map // *listedTool, from tools/list results
 	schemas inputschema.Cache
+
+	mu    sync.Mutex
+	asked map[string]bool // tools the server's own tools/list was asked for
 }
 
-// toolEntry is what the middleware needs of a tool added through this
-// package: its input schema, to explain arguments the SDK refused, and its
-// filters.
+// toolEntry is a tool added through this package: its options and its
+// compiled input schema (nil if it does not compile).
 type toolEntry struct {
-	compiled *inputschema.Schema // nil if it does not compile
-	filters  []filter.Filter
-	settings callctx.Settings // the tool's own, from its options
+	compiled *inputschema.Schema
+	config
 }
 
-// Install makes p the mcperr configuration of s, and installs on s the
+// Install makes p the mcperr configuration of s and installs on s the
 // receiving middleware that runs every tools/call, resources/read,
-// prompts/get and completion/complete through it. Call it once per server,
-// at start-up, before adding tools with AddTool or AddRawTool:
+// prompts/get and completion/complete through it, however the handler was
+// added. Call it once per server, at start-up, before AddTool or
+// AddRawTool. The middleware answers with an error result, mapped and
+// logged once:
 //
-//	p, err := filter.New(filter.WithLogger(logger))
-//	...
-//	if err := gosdk.Install(s, p); err != nil {
-//		log.Fatal(err)
-//	}
-//
-// The middleware turns into
-// error results, mapped and logged once:
-//
-//   - an error a typed handler returned, read with CallToolResult.GetError
-//     and replaced in the result the SDK built;
+//   - an error the handler returned: for a typed handler, read with
+//     CallToolResult.GetError from the result the SDK built; for a raw one,
+//     what the SDK alone would send as a JSON-RPC error with code 0 and the
+//     raw text;
 //   - an error result a raw handler marked with SetError;
-//   - an error a raw handler returned, which the SDK alone would send as a
-//     JSON-RPC error with code 0 and the raw text;
 //   - a panic in the handler, which the SDK alone lets kill the process;
 //   - arguments that do not fit the tool's input schema, when the SDK
 //     refused them or the handler failed: a VALIDATION_ERROR naming each
-//     wrong field and what is wrong with it, never its value. The
-//     middleware knows the schemas of the tools added with AddTool and
-//     AddRawTool, and learns the others from the tools/list results that
-//     clients ask for, or, for a tool no client listed, from the server's
-//     own tools/list handler, asked once the call has failed;
+//     wrong field and what is wrong with it, never its value. The schemas
+//     are those of the tools added with AddTool and AddRawTool, those the
+//     tools/list results sent to clients show, and, for a tool no client
+//     listed, the answer of the server's own tools/list, asked once the
+//     call has failed;
 //   - with filter.WithArgumentCheck or a tool's WithArgumentCheck, the same
 //     for every call's arguments, checked before the handler, which does not
 //     run when they do not fit.
 //
-// A resources/read, prompts/get or completion/complete that fails becomes a
-// JSON-RPC error with the message the pipeline chose, the code the MCP
+// A failed resources/read, prompts/get or completion/complete becomes a
+// JSON-RPC error with the pipeline's message, the code the MCP
 // specification names (filter.Failure.JSONRPCCode) and the envelope as its
-// data, however the resource, prompt or completion handler was added.
+// data.
 //
-// A *jsonrpc.Error returned as it is, an unknown tool, resource or prompt,
-// every other method, a result a handler built itself with IsError set but
-// without SetError, and every successful result pass through untouched.
+// A *jsonrpc.Error returned as it is (a deliberate protocol error), an
+// unknown tool, resource or prompt, every other method, a result a handler
+// built itself with IsError set but without SetError, and every successful
+// result pass through untouched.
 //
-// Install returns a *codes.DefinitionError if s or p is nil, or if s has mcperr
-// installed already with another pipeline (codes.ConflictingConfiguration).
-// Installing the same pipeline twice does nothing.
+// Install returns a *codes.DefinitionError if s or p is nil, or if s has
+// mcperr installed already with another pipeline
+// (codes.ConflictingConfiguration); installing the same pipeline twice
+// does nothing.
 func Install(s *mcp.Server, p *filter.Pipeline) error {
 	if s == nil {
 		return &codes.DefinitionError{Mistake: codes.NilValue, Reason: "Install needs the *mcp.Server to install mcperr on"}
@@ -112,79 +104,41 @@ func Install(s *mcp.Server, p *filter.Pipeline) error {
 
 // setTool records a tool added through this package.
 func (st *serverState) setTool(name string, e *toolEntry) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.tools[name] = e
+	st.tools.Store(name, e)
 	if e.settings.ArgumentCheck == 2 {
 		st.someChecks.Store(true)
 	}
 }
 
-// tool returns what st knows of the tool named name, or nil.
-func (st *serverState) tool(name string) *toolEntry {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	return st.tools[name]
-}
-
-// options returns the filters and settings that the tool named name
-// declared: where it was added with AddTool or AddRawTool, or where it was
-// wrapped with Wrap or WrapRaw, which a tool's handler declares on its
-// first call. AddTool's settings are over Wrap's, and its filters, if it
-// was given any, instead of Wrap's. It is called only when a call failed,
-// so that a success costs no lookup.
+// options returns the filters and settings the tool named name declared,
+// where it was added or wrapped: AddTool's settings over Wrap's, and its
+// filters, if any, instead of Wrap's.
 func (st *serverState) options(name string) ([]filter.Filter, callctx.Settings) {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	var filters []filter.Filter
-	var settings callctx.Settings
-	if b := st.wrapped[name]; b != nil {
-		filters, settings = b.filters, b.settings
+	var c config
+	if b, ok := st.wrapped.Load(name); ok {
+		c = b.(*binding).config
 	}
-	if e := st.tools[name]; e != nil {
+	if v, ok := st.tools.Load(name); ok {
+		e := v.(*toolEntry)
 		if len(e.filters) > 0 {
-			filters = e.filters
+			c.filters = e.filters
 		}
-		settings = settings.Merge(e.settings)
+		c.settings = c.settings.Merge(e.settings)
 	}
-	return filters, settings
+	return c.filters, c.settings
 }
 
-// declare records that the tool named name runs through b, and costs only
-// a lookup once it has.
+// declare records that the tool named name runs through b; once it has, it
+// costs only a lookup.
 func (st *serverState) declare(name string, b *binding) {
-	st.mu.RLock()
-	known := st.wrapped[name] == b
-	st.mu.RUnlock()
-	if known {
-		return
+	if v, ok := st.wrapped.Load(name); !ok || v != b {
+		st.wrapped.Store(name, b)
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.wrapped == nil {
-		st.wrapped = make(map[string]*binding)
-	}
-	st.wrapped[name] = b
 }
 
 // reserve records name for a tool being added, and reports whether it was
-// free.
+// free; st.tools.Delete(name) frees it again.
 func (st *serverState) reserve(name string) bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if _, taken := st.tools[name]; taken {
-		return false
-	}
-	if st.tools == nil {
-		st.tools = make(map[string]*toolEntry)
-	}
-	st.tools[name] = &toolEntry{}
-	return true
-}
-
-// release frees a name reserved for a tool that could not be added.
-func (st *serverState) release(name string) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	delete(st.tools, name)
+	_, taken := st.tools.LoadOrStore(name, &toolEntry{})
+	return !taken
 }

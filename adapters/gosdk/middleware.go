@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/guard"
 )
@@ -24,17 +25,16 @@ const (
 )
 
 // middleware is the receiving middleware that Install puts on a server. It
-// gives every request it serves a context that carries the state of st and
-// the request's id.
+// gives every request it serves a context that carries st and the
+// request's id.
 func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case methodCallTool:
 			if call, ok := req.(*mcp.CallToolRequest); ok {
 				ctx = callctx.With(ctx, st)
-				c := callctx.From(ctx)
 				d := callOf(call)
-				c.Describe(methodCallTool, d.Tool, "", "", d.SessionID)
+				callctx.From(ctx).Describe(methodCallTool, d.Tool, "", "", d.SessionID)
 				if st.checkAll || st.someChecks.Load() {
 					return st.checkFirst(ctx, next, call)
 				}
@@ -58,10 +58,7 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 // tool not run. In report-only mode the call runs, and a success logs the
 // refusal mcperr would have sent (a failure is logged once, as ever).
 func (st *serverState) checkFirst(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
-	if req.Params == nil {
-		return st.callTool(ctx, next, req)
-	}
-	_, settings := st.options(req.Params.Name)
+	_, settings := st.options(callOf(req).Tool)
 	check, reportOnly := callctx.Modes(st.p, settings)
 	if !check {
 		return st.callTool(ctx, next, req)
@@ -75,7 +72,7 @@ func (st *serverState) checkFirst(ctx context.Context, next mcp.MethodHandler, r
 	}
 	if !reportOnly {
 		if m := st.mapError(ctx, req, v, nil); m != nil {
-			return errorResult(m), nil
+			return answered(mcp.CallToolResult{}, m), nil
 		}
 	}
 	res, err := st.callTool(ctx, next, req)
@@ -85,134 +82,214 @@ func (st *serverState) checkFirst(ctx context.Context, next mcp.MethodHandler, r
 	return res, err
 }
 
-// callTool runs one tools/call on the calling goroutine. A panic in the
-// rest of the chain is recovered here with defer and answered; a
-// runtime.Goexit is logged once and leaves the call unanswered, as the
-// SDK does.
+// callTool runs one tools/call on the calling goroutine and answers its
+// failure, a panic included.
 func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (res mcp.Result, err error) {
 	returned := false
-	defer func() {
-		if !returned {
-			v := recover()
-			if failure := guard.Recovered(ctx, v); failure != nil {
-				m := st.mapError(ctx, req, failure, nil)
-				if m == nil && v != nil {
-					panic(v) // report-only: as without mcperr
-				}
-				if m != nil {
-					res, err = errorResult(m), nil
-				}
-			}
+	defer rescue(ctx, &returned, func(failure error) bool {
+		m := st.mapError(ctx, req, failure, nil)
+		if m != nil {
+			res, err = answered(mcp.CallToolResult{}, m), nil
 		}
-	}()
+		return m != nil
+	})
 	res, err = next(ctx, methodCallTool, req)
 	returned = true
 	if err != nil {
 		if isProtocolError(err) {
 			return res, encodable(err)
 		}
-		check := st.arguments(ctx, next, req)
-		if invalidParams(err) {
-			// go-sdk before v1.5.0 refuses arguments with a Go error that
-			// wraps its invalid-params *jsonrpc.Error.
-			check = st.refusal(ctx, next, req, err)
-		}
-		if m := st.mapError(ctx, req, err, check); m != nil {
-			return errorResult(m), nil
+		if m := st.mapError(ctx, req, err, st.arguments(ctx, next, req, invalidParams(err))); m != nil {
+			return answered(mcp.CallToolResult{}, m), nil
 		}
 		return res, err
 	}
 	r, ok := res.(*mcp.CallToolResult)
-	if !ok {
+	if !ok || (r != nil && !r.IsError) {
 		return res, nil
 	}
 	if r == nil {
 		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
 	}
-	if !r.IsError {
-		return res, nil
-	}
-	cause := r.GetError()
 	var m *mappedError
-	switch {
-	case cause == nil:
+	if cause := r.GetError(); cause == nil {
 		m = st.handBuilt(ctx, req, r)
-	case decodeRefusal(req, cause):
-		m = st.mapError(ctx, req, cause, st.refusal(ctx, next, req, cause))
-	default:
-		m = st.mapError(ctx, req, cause, st.arguments(ctx, next, req))
+	} else {
+		m = st.mapError(ctx, req, cause, st.arguments(ctx, next, req, decodeRefusal(req, cause)))
 	}
 	if m != nil {
-		return answered(r, m), nil
+		return answered(*r, m), nil
 	}
 	return res, nil
 }
 
-// decodeRefusal reports whether err, with which a tools/call failed, is
-// the SDK's refusal to decode one of the
-// arguments the client sent into the tool's typed input: go-sdk sends the
-// decoder's *json.UnmarshalTypeError as it is, naming the field, and that
-// field is one the call's arguments hold. Arguments over 64 KiB are not
-// read.
-func decodeRefusal(req *mcp.CallToolRequest, err error) bool {
+// rescue, deferred by callTool and serveRPC, recovers a panic of the rest
+// of the chain unless it returned, and hands answer the failure; a panic
+// that answer does not answer (report-only mode) goes on, as without
+// mcperr. A runtime.Goexit is logged once and leaves the call unanswered,
+// as the SDK does.
+func rescue(ctx context.Context, returned *bool, answer func(failure error) bool) {
+	if *returned {
+		return
+	}
+	v := recover()
+	if failure := guard.Recovered(ctx, v); failure != nil && !answer(failure) && v != nil {
+		panic(v)
+	}
+}
+
+// decodeRefusal returns err, with which a tools/call failed, if it is the
+// SDK's refusal to decode an argument into the tool's typed input: the
+// decoder's *json.UnmarshalTypeError, naming a field the call's arguments
+// hold (arguments over 64 KiB are not read); nil otherwise.
+func decodeRefusal(req *mcp.CallToolRequest, err error) error {
 	ute, ok := err.(*json.UnmarshalTypeError)
 	if !ok || ute == nil || ute.Field == "" || req.Params == nil || len(req.Params.Arguments) > 64<<10 {
-		return false
+		return nil
 	}
 	var args map[string]json.RawMessage
 	if json.Unmarshal(req.Params.Arguments, &args) != nil {
-		return false
+		return nil
 	}
-	_, ok = args[strings.SplitN(ute.Field, ".", 2)[0]]
-	return ok
+	if _, ok = args[strings.SplitN(ute.Field, ".", 2)[0]]; !ok {
+		return nil
+	}
+	return err
 }
 
-// invalidParams reports whether err, which a tools/call failed with, is not
-// itself a protocol error but wraps one with the JSON-RPC code for invalid
-// params: how go-sdk before v1.5.0 refuses arguments it cannot validate or
-// decode, for any tool, and how a raw handler says the arguments are
-// wrong. Either way the arguments are the client's to correct.
-// Only the SDK's shape is read, one Unwrap deep, so that no chain of the
-// handler's is walked here.
-func invalidParams(err error) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false // an Unwrap that panics is the pipeline's to log
+// invalidParams returns err, with which a tools/call failed, if it wraps,
+// one Unwrap deep, a *jsonrpc.Error with the invalid-params code: how go-sdk
+// before v1.5.0 refuses arguments, and how a raw handler says they are
+// wrong; nil otherwise. No chain of the handler's is walked here.
+func invalidParams(err error) error {
+	defer func() { _ = recover() }() // nil: an Unwrap that panics is the pipeline's to log
+	if u, ok := err.(interface{ Unwrap() error }); ok {
+		if rpc, ok := u.Unwrap().(*jsonrpc.Error); ok && rpc != nil && rpc.Code == jsonrpc.CodeInvalidParams {
+			return err
 		}
-	}()
-	u, isWrapper := err.(interface{ Unwrap() error })
-	if !isWrapper {
-		return false
 	}
-	rpc, isRPC := u.Unwrap().(*jsonrpc.Error)
-	return isRPC && rpc != nil && rpc.Code == jsonrpc.CodeInvalidParams
+	return nil
 }
 
-// refusal returns the check of the arguments of req, which the SDK
-// refused with err: the fields the schema check finds, or else the field
-// the SDK could not decode (a time.Time given "yesterday" fits a string
-// schema), never its value.
-func (st *serverState) refusal(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest, err error) func() error {
+// arguments returns, for the pipeline, the check of how the arguments of
+// req do not fit the tool's input schema, or nil. For arguments the SDK
+// refused with refused, when the schema finds nothing (a time.Time given
+// "yesterday" fits a string schema), it names the field the SDK could not
+// decode, never its value.
+func (st *serverState) arguments(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest, refused error) func() error {
 	return func() error {
 		if v := st.checkArguments(ctx, next, req); v != nil {
 			return v
 		}
+		if refused == nil {
+			return nil
+		}
 		field := ""
 		var ute *json.UnmarshalTypeError
-		if errors.As(err, &ute) {
+		if errors.As(refused, &ute) {
 			field = ute.Field
 		}
 		return domain.NewValidation(field, nil, "cannot be read as the tool expects; check its form against the input schema")
 	}
 }
 
-// arguments returns the check of the arguments of req, for a failure of
-// the handler: how they do not fit the tool's input schema, or nil.
-func (st *serverState) arguments(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) func() error {
-	return func() error {
-		if v := st.checkArguments(ctx, next, req); v != nil {
-			return v
+// serveRPC runs one resources/read, prompts/get or completion/complete on
+// the calling goroutine. An error, other than a *jsonrpc.Error returned as
+// it is, and a panic become the JSON-RPC error of the pipeline's failure;
+// in report-only mode they are logged and pass on as they came.
+func (st *serverState) serveRPC(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (res mcp.Result, err error) {
+	if method == methodComplete && !wellFormedCompletion(req) {
+		// The SDK refuses it with an error of its own, before any handler.
+		return next(ctx, method, req)
+	}
+	d := rpcCallOf(req)
+	callctx.From(ctx).Describe(d.Method, "", d.Resource, d.Prompt, d.SessionID)
+	returned := false
+	defer rescue(ctx, &returned, func(failure error) bool {
+		rpcErr := st.rpcFail(ctx, req, failure)
+		if rpcErr != nil {
+			res, err = nil, rpcErr
 		}
+		return rpcErr != nil
+	})
+	res, err = next(ctx, method, req)
+	returned = true
+	if err == nil || isProtocolError(err) {
+		return res, encodable(err)
+	}
+	if rpcErr := st.rpcFail(ctx, req, err); rpcErr != nil {
+		return nil, rpcErr
+	}
+	return res, err
+}
+
+// wellFormedCompletion reports whether req has what the SDK requires of a
+// completion/complete before it calls the handler: a ref and an argument
+// name.
+func wellFormedCompletion(req mcp.Request) bool {
+	r, ok := req.(*mcp.CompleteRequest)
+	return ok && r.Params != nil && r.Params.Ref != nil && r.Params.Argument.Name != ""
+}
+
+// rpcFail hands err, raised by req, to the pipeline of st, and returns the
+// JSON-RPC error to send: the failure's message and code, its envelope as
+// data; nil in report-only mode, where err passes on as it came.
+func (st *serverState) rpcFail(ctx context.Context, req mcp.Request, err error) *jsonrpc.Error {
+	f := st.p.Handle(ctx, rpcCallOf(req), err)
+	if f.ReportOnly {
 		return nil
 	}
+	data, merr := json.Marshal(f.Envelope)
+	if merr != nil {
+		data = nil // never send half an envelope
+	}
+	return &jsonrpc.Error{Code: f.JSONRPCCode, Message: f.Envelope.Message, Data: data}
+}
+
+// rpcCallOf describes req for the pipeline.
+func rpcCallOf(req mcp.Request) (c filter.Call) {
+	switch r := req.(type) {
+	case *mcp.ReadResourceRequest:
+		c.Method = methodReadResource
+		if r != nil && r.Params != nil {
+			c.Resource = r.Params.URI
+		}
+	case *mcp.GetPromptRequest:
+		c.Method = methodGetPrompt
+		if r != nil && r.Params != nil {
+			c.Prompt = r.Params.Name
+		}
+	case *mcp.CompleteRequest:
+		c.Method = methodComplete
+		if r != nil && r.Params != nil && r.Params.Ref != nil {
+			if r.Params.Ref.Type == "ref/prompt" {
+				c.Prompt = r.Params.Ref.Name
+			} else {
+				c.Resource = r.Params.Ref.URI
+			}
+		}
+	}
+	if s, ok := req.GetSession().(*mcp.ServerSession); ok && s != nil {
+		c.SessionID = s.ID()
+	}
+	c.ProtocolVersion = protocolVersion(req)
+	return c
+}
+
+// protocolVersion reads the request's negotiated protocol version, or ""
+// if it has none or reading it panics (a request without a session).
+func protocolVersion(req mcp.Request) string {
+	defer func() { _ = recover() }()
+	if r, ok := req.(interface{ ProtocolVersion() string }); ok {
+		return r.ProtocolVersion()
+	}
+	// go-sdk before v1.7.0 has no ServerRequest.ProtocolVersion and speaks
+	// no version after 2025-11-25: the session's is the one its client
+	// asked for, or that one.
+	if s, ok := req.GetSession().(*mcp.ServerSession); ok && s != nil {
+		if p := s.InitializeParams(); p != nil && p.ProtocolVersion != "" {
+			return min(p.ProtocolVersion, "2025-11-25")
+		}
+	}
+	return ""
 }

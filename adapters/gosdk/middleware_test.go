@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -409,5 +410,51 @@ func TestUnlistedTool(t *testing.T) {
 	r, _ = call(ctx, cs, adaptertest.Case{Tool: "ship_added", Args: bad})
 	if env := r.Envelope(); env == nil || env["code"] != string(codes.ValidationError) {
 		t.Errorf("a tool added with AddTool: %s, want VALIDATION_ERROR without listing", r.Raw)
+	}
+}
+
+// TestServerListAskedOnceATool checks that the failure path asks the
+// server's own tools/list handler for a tool's schema at most once a tool
+// for the life of the server, however many of its calls fail, even when
+// the answer teaches nothing (here the server's tools/list fails, as one
+// that needs a credential the call lacks would): five failing calls of
+// each of two tools no client listed ask once a tool.
+func TestServerListAskedOnceATool(t *testing.T) {
+	var log adaptertest.Log
+	s := mcp.NewServer(&mcp.Implementation{Name: "asked", Version: "1.0.0"}, nil)
+	var asked atomic.Int64
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler { // inside mcperr's
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				asked.Add(1)
+				return nil, errors.New("tools/list needs a credential")
+			}
+			return next(ctx, method, req)
+		}
+	})
+	must(t, gosdk.Install(s, newPipeline(t, &log)))
+	mcp.AddTool(s, &mcp.Tool{Name: "ship"}, func(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
+		return nil, nil, errors.New("db down")
+	})
+	s.AddTool(&mcp.Tool{Name: "raw", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errors.New("db down")
+		})
+	ctx, cs := context.Background(), connectUnlisted(t, s)
+	for _, tc := range []struct {
+		tool string
+		want int64
+	}{{"ship", 1}, {"raw", 1}} {
+		tool, want := tc.tool, tc.want
+		before := asked.Load()
+		for range 5 {
+			r, _ := call(ctx, cs, adaptertest.Case{Tool: tool, Args: map[string]any{"id": "o1", "count": 1}})
+			if env := r.Envelope(); env == nil || env["code"] != string(codes.InternalError) {
+				t.Fatalf("%s: %s, want the masked failure", tool, r.Raw)
+			}
+		}
+		if n := asked.Load() - before; n != want {
+			t.Errorf("%s: the server's tools/list was asked %d times in 5 failing calls, want %d", tool, n, want)
+		}
 	}
 }

@@ -14,27 +14,22 @@ import (
 	"github.com/mcperr/mcperr/internal/toolname"
 )
 
-// AddTool adds a typed tool to s, like mcp.AddTool, with the whole mcperr
-// contract: it is the drop-in replacement for that one line, on a server
-// where Install was called first.
+// AddTool is the drop-in replacement for mcp.AddTool, on a server where
+// Install was called first: it adds the typed tool, whose failures, and
+// arguments the SDK refuses, the middleware handles with the tool's options.
 //
 //	if err := gosdk.AddTool(s, tool, h, gosdk.WithFilters(f)); err != nil {
 //		log.Fatal(err) // a definition error: what to fix
 //	}
 //
-// Errors and panics of h are mapped and logged once, with the filters given
-// by WithFilters before the global ones; arguments the SDK refuses become a
-// VALIDATION_ERROR. As with mcp.AddTool, the SDK infers the schemas from In
-// and Out unless the tool sets them.
-//
-// AddTool returns a *codes.DefinitionError, and adds nothing, if s or the
-// tool is nil, Install was not called on s (codes.NotInstalled), the tool's
-// name is not a valid MCP tool name, a tool of that name was added to s
-// through this package before (codes.DuplicateTool), h or a filter is nil,
-// or the SDK cannot use the tool's input or output schema
-// (codes.InvalidSchema), where mcp.AddTool would panic. The SDK offers no
-// way to list a server's tools, so a tool added with mcp.AddTool directly
-// is not seen by the duplicate check.
+// As with mcp.AddTool, the SDK infers the schemas from In and Out unless
+// the tool sets them. AddTool returns a *codes.DefinitionError, and adds
+// nothing, if s or the tool is nil, Install was not called on s
+// (codes.NotInstalled), the tool's name is not a valid MCP tool name, a
+// tool of that name was added to s through this package before
+// (codes.DuplicateTool; one added with mcp.AddTool directly is not seen),
+// h or a filter is nil, or the SDK cannot use the tool's input or output
+// schema (codes.InvalidSchema), where mcp.AddTool would panic.
 func AddTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Option) error {
 	st, c, err := checkTool("AddTool", s, tool, h == nil, opts)
 	if err != nil {
@@ -43,24 +38,22 @@ func AddTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In
 	tt := *tool
 	if tt.InputSchema == nil {
 		if tt.InputSchema, err = inferInputSchema[In](); err != nil {
-			st.release(tool.Name)
+			st.tools.Delete(tool.Name)
 			return invalidSchema(tool.Name, "the input schema cannot be inferred from the argument type: "+err.Error())
 		}
 	}
-	// The handler is registered as it is: the middleware of Install handles
-	// its failures, with the options declared here.
+	// The handler is registered as it is: the middleware handles its failures.
 	if err := st.register(tool.Name, func() { mcp.AddTool(s, &tt, h) }); err != nil {
 		return err
 	}
-	st.setTool(tool.Name, &toolEntry{compiled: compileSchema(&st.schemas, tt.InputSchema), filters: c.filters, settings: c.settings})
+	st.setTool(tool.Name, &toolEntry{compiled: compileSchema(&st.schemas, tt.InputSchema), config: c})
 	return nil
 }
 
-// AddRawTool adds a raw tool to s, like (*mcp.Server).AddTool, with the
-// whole mcperr contract, as AddTool does for typed tools. Like the SDK, it
-// hands h its arguments unchecked; when h fails and the arguments do not
-// fit the tool's input schema, the client receives a VALIDATION_ERROR
-// naming the wrong fields.
+// AddRawTool is AddTool for a raw tool, the drop-in replacement for
+// (*mcp.Server).AddTool. Like the SDK, it hands h its arguments unchecked;
+// when h fails and they do not fit the tool's input schema, the client
+// receives a VALIDATION_ERROR naming the wrong fields.
 //
 // AddRawTool returns a *codes.DefinitionError, and adds nothing, for the
 // mistakes AddTool refuses, and if the input schema is missing, does not
@@ -72,13 +65,13 @@ func AddRawTool(s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler, opts ...Option
 	}
 	schema, err := compileInputSchema(tool)
 	if err != nil {
-		st.release(tool.Name)
+		st.tools.Delete(tool.Name)
 		return err
 	}
 	if err := st.register(tool.Name, func() { s.AddTool(tool, h) }); err != nil {
 		return err
 	}
-	st.setTool(tool.Name, &toolEntry{compiled: schema, filters: c.filters, settings: c.settings})
+	st.setTool(tool.Name, &toolEntry{compiled: schema, config: c})
 	return nil
 }
 
@@ -95,13 +88,13 @@ func inferInputSchema[In any]() (any, error) {
 	return jsonschema.ForType(rt, &jsonschema.ForOptions{})
 }
 
-// register runs add, turning the SDK's panic for a tool it cannot use
-// into a definition error and freeing the name. The SDK panics before it
-// registers anything.
+// register runs add, turning the SDK's panic for a tool it cannot use,
+// raised before it registers anything, into a definition error that frees
+// the name.
 func (st *serverState) register(name string, add func()) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			st.release(name)
+			st.tools.Delete(name)
 			err = invalidSchema(name, fmt.Sprint(v))
 		}
 	}()
@@ -110,8 +103,8 @@ func (st *serverState) register(name string, add func()) (err error) {
 }
 
 // checkTool refuses a nil server or tool, a server without Install, an
-// invalid or duplicate name, a nil handler and bad options, and returns the
-// server's state and the tool's configuration.
+// invalid or duplicate name, a nil handler and bad options; it reserves the
+// name and returns the server's state and the tool's configuration.
 func checkTool(fn string, s *mcp.Server, tool *mcp.Tool, nilHandler bool, opts []Option) (*serverState, config, error) {
 	if s == nil {
 		return nil, config{}, &codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs the *mcp.Server to add the tool to"}

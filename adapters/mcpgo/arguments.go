@@ -15,9 +15,8 @@ import (
 )
 
 // checkArguments returns how the arguments of req do not fit the input
-// schema of the tool as the server has it registered, a *domain.Validation,
-// or nil if they fit or there is no schema to check. It runs on the
-// failure path only.
+// schema of the tool the server runs for it, a *domain.Validation, or nil
+// if they fit or there is no schema to check.
 func (st *serverState) checkArguments(ctx context.Context, req *mcp.CallToolRequest) error {
 	t := registeredTool(ctx, req.Params.Name)
 	if t == nil {
@@ -46,9 +45,8 @@ func (st *serverState) checkArguments(ctx context.Context, req *mcp.CallToolRequ
 	return v
 }
 
-// registeredTool returns the tool that the server in ctx runs for a call to
-// name, found as the SDK finds it: among the session's own tools first, then
-// among the server's.
+// registeredTool returns the tool the server in ctx runs for a call to
+// name, found as the SDK finds it: the session's tools first.
 func registeredTool(ctx context.Context, name string) *server.ServerTool {
 	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithTools); ok {
 		if st, ok := s.GetSessionTools()[name]; ok {
@@ -61,13 +59,10 @@ func registeredTool(ctx context.Context, name string) *server.ServerTool {
 	return nil
 }
 
-// compiled returns the compiled input schema of tool; nil if it has none,
-// or one that does not compile (which checks nothing, as in the SDK's own
-// validator). The SDK hands out copies of its tools that share the
-// schema's maps and slices, so a schema made of the same ones as the last
-// time its tool's name was looked up is not encoded again. The pointers
-// keep what they point to alive, so a new schema cannot pass for an old
-// one whose memory it reuses.
+// compiled returns the compiled input schema of tool; nil if it has none
+// or it does not compile (as in the SDK's validator). The SDK's copies of
+// a tool share the schema's maps and slices, so one made of the same ones
+// as last time is not encoded again (the pointers kept pin their memory).
 func (st *serverState) compiled(tool *mcp.Tool) *inputschema.Schema {
 	in := &tool.InputSchema
 	id := schemaID{
@@ -109,9 +104,8 @@ type toolSchema struct {
 	s  *inputschema.Schema
 }
 
-// inputSchemaDoc returns the JSON of the input schema of tool, read as the
-// SDK's own validator reads it: RawInputSchema when set, InputSchema
-// otherwise, nil when that is empty.
+// inputSchemaDoc returns the JSON of the input schema of tool as the SDK's
+// validator reads it: RawInputSchema if set, else InputSchema, nil if empty.
 func inputSchemaDoc(tool *mcp.Tool) ([]byte, error) {
 	if len(tool.RawInputSchema) > 0 {
 		return tool.RawInputSchema, nil
@@ -123,9 +117,8 @@ func inputSchemaDoc(tool *mcp.Tool) ([]byte, error) {
 	return json.Marshal(in)
 }
 
-// checkInputSchema refuses an input schema that classify could not use: one
-// that is not a JSON object schema, or does not compile. It compiles the
-// schema into st's cache, so that the first failure pays nothing for it.
+// checkInputSchema refuses an input schema that is not a JSON object schema
+// or does not compile; compiled into st's cache, it costs a failure nothing.
 func (st *serverState) checkInputSchema(tool *mcp.Tool) error {
 	doc, err := inputSchemaDoc(tool)
 	if err != nil {

@@ -1,10 +1,12 @@
 package mcpgo
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"weak"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/codes"
@@ -12,12 +14,11 @@ import (
 	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/inputschema"
+	"github.com/mcperr/mcperr/internal/toolname"
 )
 
-// servers holds the mcperr state of each server Install was called on, so
-// that AddTool can refuse a server without it (see bind.Table for why this
-// table must exist). At run time the middleware hands the state to the
-// handlers in the request's context.
+// servers holds the state of each server Install was called on, so that
+// AddTool can refuse a server without it (see bind.Table).
 var servers bind.Table[server.MCPServer, serverState]
 
 // serverState is mcperr on one server: its one configuration and the input
@@ -26,16 +27,14 @@ type serverState struct {
 	p *filter.Pipeline
 
 	// checkAll says the pipeline checks every tool's arguments before its
-	// handler (filter.WithArgumentCheck); someChecks, that a tool added
-	// with AddTool asked for it with WithArgumentCheck(true).
+	// handler; someChecks, that a tool added with AddTool asked for it.
 	checkAll   bool
 	someChecks atomic.Bool
 	added      sync.Map // tool name -> *config, of the tools added with AddTool
 	wrapped    sync.Map // tool name -> *wrapper, of the tools run through Wrap
 
-	// self is the server, for the hooks, which a server's hooks may share
-	// with another's; passed holds the contexts of the calls whose error
-	// result the middleware sent unanswered, until the after-call hook.
+	// self is the server, for hooks that servers may share; passed holds the
+	// contexts of calls whose error result the middleware let through.
 	self   weak.Pointer[server.MCPServer]
 	passed sync.Map
 
@@ -44,20 +43,11 @@ type serverState struct {
 	byTool  sync.Map // tool name -> *toolSchema
 }
 
-// declare records that the tool named name runs through w, where the
-// middleware finds the tool's options for every failure that follows; once
-// it has, a call costs a lookup.
-func (st *serverState) declare(name string, w *wrapper) {
-	if old, ok := st.wrapped.Load(name); !ok || old != w {
-		st.wrapped.Store(name, w)
-	}
-}
-
 // Install makes p the mcperr configuration of s, and installs on s the
 // middleware that runs every tool call, resources/read and prompts/get
-// through it. Call it once per server, at start-up, after the SDK's own
-// middleware options, such as server.WithLogger and server.WithRecovery,
-// and before adding tools with AddTool:
+// through it (see the package doc). Call it once per server, at start-up,
+// after the SDK's own middleware options, such as server.WithLogger and
+// server.WithRecovery, and before AddTool:
 //
 //	s := server.NewMCPServer("orders", "1.0.0", server.WithRecovery())
 //	p, err := filter.New(filter.WithLogger(logger))
@@ -66,48 +56,36 @@ func (st *serverState) declare(name string, w *wrapper) {
 //		log.Fatal(err)
 //	}
 //
-// The middleware turns into
-// error results, mapped and logged once:
+// The SDK runs middleware in the order it was added, the first outermost:
+// Install's, added last, turns errors into results before the SDK's
+// logging middleware sees them, so that its lines never hold the raw
+// error text, and recovers a panic itself, with its stack.
 //
-//   - an error a handler returns, which the SDK alone sends as a JSON-RPC
-//     error -32603 whose message is the raw error text;
-//   - a panic in a handler, which the SDK alone lets reach the caller, drop
-//     the HTTP connection or answer with the panic value;
-//   - a failure of a call whose arguments do not fit the tool's input
-//     schema: a VALIDATION_ERROR naming each wrong field and what is wrong
-//     with it, never its value. Arguments are checked only when the
-//     handler fails, so a call the handler answers stays as it was,
-//     unless the server or the tool asks for the check before the handler
-//     (filter.WithArgumentCheck, WithArgumentCheck);
-//   - the refusal of arguments by the SDK's own
-//     server.WithInputSchemaValidation, made before any middleware runs
-//     with the validator's text: answered as mcperr's own check answers,
-//     through an after-call hook Install adds to the server's hooks.
+// A failed call whose arguments do not fit the tool's input schema is
+// answered VALIDATION_ERROR naming each wrong field and what is wrong with
+// it, never its value. Arguments are checked only when the handler fails,
+// so a call the handler answers stays as it was, unless the server or the
+// tool asks for the check first (filter.WithArgumentCheck,
+// WithArgumentCheck). The refusal of arguments by the SDK's own
+// server.WithInputSchemaValidation, made before any middleware with the
+// validator's text, is answered the same way, by an after-call hook.
 //
-// The SDK runs the middleware in the order it was added, the first
-// outermost, and Install adds its own last: added after WithLogger and
-// WithRecovery, it turns errors into results before the SDK's logging
-// middleware sees them, and recovers a panic itself, with its stack.
+// A failed resources/read or prompts/get is answered with the message the
+// pipeline chose, as -32603 without data: mcp-go offers no way to choose
+// either, so the envelope is in the log only.
 //
-// A resources/read or prompts/get that fails is answered with the
-// message the pipeline chose; mcp-go sends every error of a resource or
-// prompt handler as -32603 without data, and offers no way to choose
-// either, so the envelope is in the log only. mcp-go has no middleware for
-// completion/complete: wrap the providers with WrapPromptCompletion and
-// WrapResourceCompletion.
+// Every successful result, a call to an unknown tool and a
+// mcp.URLElicitationRequiredError returned as it is pass through
+// untouched; so, by default (see filter.WithHandBuilt), does an error
+// result the handler built itself, such as mcp.NewToolResultError's or
+// those mcp-go's typed helpers (mcp.NewTypedToolHandler,
+// mcp.NewStructuredToolHandler) build from an error or from arguments they
+// could not bind. Structured is the way to have those errors handled.
 //
-// A result a handler built itself, such as mcp.NewToolResultError, a
-// mcp.URLElicitationRequiredError returned as it is, a call to an unknown
-// tool and every successful result pass through untouched (see
-// filter.WithHandBuilt). So do the results mcp-go's typed helpers
-// (mcp.NewTypedToolHandler, mcp.NewStructuredToolHandler) build from an
-// error or from arguments they could not bind: they are hand-built
-// results too. Structured is the way to have those errors handled: masked,
-// VALIDATION_ERROR for arguments that do not fit, a ToolError's words kept.
-//
-// Install returns a *codes.DefinitionError if s or p is nil, or if s has mcperr
-// installed already with another pipeline (codes.ConflictingConfiguration).
-// Installing the same pipeline twice does nothing.
+// Install returns a *codes.DefinitionError if s or p is nil, or if s has
+// mcperr installed already with another pipeline
+// (codes.ConflictingConfiguration). Installing the same pipeline twice does
+// nothing.
 func Install(s *server.MCPServer, p *filter.Pipeline) error {
 	if s == nil {
 		return &codes.DefinitionError{Mistake: codes.NilValue, Reason: "Install needs the *server.MCPServer to install mcperr on"}
@@ -128,5 +106,76 @@ func Install(s *server.MCPServer, p *filter.Pipeline) error {
 	st.hook(s)
 	server.WithResourceHandlerMiddleware(st.resourceMiddleware)(s)
 	server.WithPromptHandlerMiddleware(st.promptMiddleware)(s)
+	return nil
+}
+
+// AddTool adds a tool to s, like (*server.MCPServer).AddTool, with the
+// whole mcperr contract and opts bound to the tool: it is the drop-in
+// replacement for that one line, on a server where Install was called.
+//
+//	if err := mcpgo.AddTool(s, tool, h, mcpgo.WithFilters(f)); err != nil {
+//		log.Fatal(err) // a definition error: what to fix
+//	}
+//
+// AddTool returns a *codes.DefinitionError, and adds nothing, if s is nil,
+// Install was not called on s (codes.NotInstalled), the tool's name is not
+// a valid MCP tool name (codes.InvalidToolName), s has a tool of that name
+// already, however it was added (codes.DuplicateTool), h, an option or a
+// filter is nil (codes.NilValue), an option is invalid
+// (codes.InvalidOption), or the input schema is not a JSON object schema
+// that compiles or the tool carries x-mcp-header annotations the SDK
+// refuses (codes.InvalidSchema). The SDK alone registers any name and
+// silently replaces a tool added twice.
+func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) error {
+	if s == nil {
+		return &codes.DefinitionError{Mistake: codes.NilValue, Reason: "AddTool needs the *server.MCPServer to add the tool to"}
+	}
+	st := servers.Load(s)
+	if st == nil {
+		return bind.NotInstalled("mcpgo", "AddTool")
+	}
+	if err := toolname.Check(tool.Name); err != nil {
+		return err
+	}
+	if h == nil {
+		return &codes.DefinitionError{Mistake: codes.NilValue, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
+	}
+	c, err := newConfig("AddTool", opts)
+	if err != nil {
+		return err
+	}
+	if err := mcp.ValidateParamHeaderAnnotations(&tool); err != nil {
+		return &codes.DefinitionError{Mistake: codes.InvalidSchema, Subject: tool.Name, Reason: err.Error()}
+	}
+	if err := st.checkInputSchema(&tool); err != nil {
+		return err
+	}
+	// The server is the one list of its tools, however added.
+	st.adding.Lock()
+	defer st.adding.Unlock()
+	if s.GetTool(tool.Name) != nil {
+		return &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name,
+			Reason: "a tool with this name is already registered on this server; give each tool its own name"}
+	}
+	// The middleware handles the failures of the handler, registered as it is.
+	if err := register(s, tool, h); err != nil {
+		return err
+	}
+	st.added.Store(tool.Name, &c)
+	if c.settings.ArgumentCheck == 2 {
+		st.someChecks.Store(true)
+	}
+	return nil
+}
+
+// register adds tool to s, turning the SDK's panic for the name of a task
+// tool, made before it registers anything, into a definition error.
+func register(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name, Reason: fmt.Sprint(v)}
+		}
+	}()
+	s.AddTool(tool, h)
 	return nil
 }

@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -10,20 +11,18 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/callctx"
+	"github.com/mcperr/mcperr/internal/envelope"
 	"github.com/mcperr/mcperr/internal/guard"
 )
 
-// middleware is the tool handler middleware that Install puts on a server.
-// It is the one place that handles a call's failures, with the options the
-// tool declared where it was added or wrapped; it gives every call a
-// context that carries the state of st and the call's request id.
+// middleware is the tool handler middleware that Install puts on a server:
+// the one place that handles a call's failures. It gives every call a
+// context that carries st and the call's request id.
 func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		outer := ctx
 		ctx = callctx.With(ctx, st)
-		c := callctx.From(ctx)
-		d := callOf(ctx, &req)
-		c.Describe("tools/call", d.Tool, "", "", d.SessionID)
+		callctx.From(ctx).Describe("tools/call", req.Params.Name, "", "", callOf(ctx, &req).SessionID)
 		if st.checkAll || st.someChecks.Load() {
 			res, err = st.checkFirst(ctx, req, next)
 		} else {
@@ -34,14 +33,16 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 	}
 }
 
-// options returns the filters and settings that the tool named name
-// declared: where it was added with AddTool, over those of the Wrap its
-// handler runs through, which it declares on its first call. AddTool's
-// filters, if it was given any, replace Wrap's.
-func (st *serverState) options(name string) config {
+// options returns own, the options of a handler Wrap runs alone, or else
+// those of the tool named name: AddTool's over its Wrap's, AddTool's
+// filters, if any, replacing Wrap's.
+func (st *serverState) options(name string, own *config) config {
+	if own != nil {
+		return *own
+	}
 	var o config
 	if w, ok := st.wrapped.Load(name); ok {
-		o.filters, o.settings = w.(*wrapper).filters, w.(*wrapper).settings
+		o = w.(*wrapper).own
 	}
 	if added, ok := st.added.Load(name); ok {
 		a := added.(*config)
@@ -53,21 +54,11 @@ func (st *serverState) options(name string) config {
 	return o
 }
 
-// optionsOf returns own, the options of a handler that Wrap ran where no
-// middleware did, or else those the tool of req declared.
-func (st *serverState) optionsOf(req *mcp.CallToolRequest, own *config) config {
-	if own != nil {
-		return *own
-	}
-	return st.options(req.Params.Name)
-}
-
-// checkFirst runs req with its arguments checked first, if the server or
-// the tool asks for it: VALIDATION_ERROR for arguments that do not fit, the
-// tool not run. In report-only mode the call runs, and a success logs the
-// refusal mcperr would have sent (a failure is logged once, as ever).
+// checkFirst runs req only if its arguments fit, when the server or the
+// tool asks for the check; in report-only mode it runs it anyway, and a
+// success logs the refusal mcperr would have sent.
 func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
-	tool := st.options(req.Params.Name)
+	tool := st.options(req.Params.Name, nil)
 	check, reportOnly := callctx.Modes(st.p, tool.settings)
 	if !check {
 		return st.serve(ctx, req, next, nil)
@@ -79,9 +70,7 @@ func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, 
 	if err == nil {
 		return st.serve(ctx, req, next, nil)
 	}
-	refusal := func() *filter.Failure {
-		return st.p.Handle(ctx, callOf(ctx, &req), callctx.From(ctx).Input(err, tool.settings, nil), tool.filters...)
-	}
+	refusal := func() *filter.Failure { return st.handle(ctx, &req, err, tool, nil) }
 	if !reportOnly {
 		if f := refusal(); !f.ReportOnly {
 			return errorResult(f), nil
@@ -94,24 +83,17 @@ func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, 
 	return res, rerr
 }
 
-// serve runs one call of next on the calling goroutine and turns an error
-// it returns, or a panic, recovered here with defer, into an error result,
-// mapped with the tool's options: own, for a handler Wrap runs where no
-// middleware does, or else those the tool declared. A handler's error,
-// should the pipeline mask it, is answered VALIDATION_ERROR when the
-// arguments do not fit the schema. Successful results pass through; so do
-// error results the handler built itself, unless the hand-built policy
-// masks them, and a runtime.Goexit, logged once and left unanswered. In
-// report-only mode every failure is reported and passes through as it
-// came, a panic panicked again.
+// serve runs next and turns an error or a panic of it, or an error result
+// it built that the hand-built policy masks, into an error result mapped
+// with st.options(name, own); in report-only mode it logs it and lets it
+// through as it came. A runtime.Goexit is logged once.
 func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, own *config) (res *mcp.CallToolResult, err error) {
 	returned := false
 	defer func() {
 		if !returned {
 			v := recover()
 			if failure := guard.Recovered(ctx, v); failure != nil {
-				tool := st.optionsOf(&req, own)
-				f := st.p.Handle(ctx, callOf(ctx, &req), callctx.From(ctx).Input(failure, tool.settings, nil), tool.filters...)
+				f := st.handle(ctx, &req, failure, st.options(req.Params.Name, own), nil)
 				if f.ReportOnly && v != nil {
 					panic(v)
 				}
@@ -126,23 +108,21 @@ func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next 
 		if isProtocolError(err) {
 			return res, err
 		}
-		return st.failChecking(ctx, req, res, err, st.optionsOf(&req, own))
+		return st.failChecking(ctx, req, res, err, st.options(req.Params.Name, own))
 	case res == nil || !res.IsError:
 		return res, nil
 	}
-	return st.handBuilt(ctx, &req, res, st.optionsOf(&req, own)), nil
+	f := st.handle(ctx, &req, callctx.From(ctx).HandBuiltError(textOf(res.Content)), st.options(req.Params.Name, own), nil)
+	if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
+		return res, nil
+	}
+	return errorResult(f), nil
 }
 
-// handBuilt applies the hand-built policy to res, an error result the
-// handler built itself, and returns what to send: res, or the masked
-// failure that replaces it.
-func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult, tool config) *mcp.CallToolResult {
-	c := callctx.From(ctx)
-	f := st.p.Handle(ctx, callOf(ctx, req), c.Input(c.HandBuiltError(textOf(res.Content)), tool.settings, nil), tool.filters...)
-	if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
-		return res
-	}
-	return errorResult(f)
+// handle hands the pipeline err, a failure of the tool call req, with the
+// tool's options and the check of its arguments, if any.
+func (st *serverState) handle(ctx context.Context, req *mcp.CallToolRequest, err error, tool config, check func() error) *filter.Failure {
+	return st.p.Handle(ctx, callOf(ctx, req), callctx.From(ctx).Input(err, tool.settings, check), tool.filters...)
 }
 
 // textOf returns the text blocks of content, one a line.
@@ -162,29 +142,81 @@ func textOf(content []mcp.Content) string {
 	return b.String()
 }
 
-// textBlock returns the text of c, a text block as a value or a pointer;
-// "" for another kind of content.
+// textBlock returns the text of c, a text block by value or pointer, or "".
 func textBlock(c mcp.Content) string {
-	switch t := c.(type) {
-	case mcp.TextContent:
+	if t, ok := c.(*mcp.TextContent); ok && t != nil {
 		return t.Text
-	case *mcp.TextContent:
-		if t != nil {
-			return t.Text
-		}
 	}
-	return ""
+	t, _ := c.(mcp.TextContent)
+	return t.Text
 }
 
-// failChecking is fail for a handler's error: should the pipeline mask
-// err, a call whose arguments do not fit the tool's schema is the client's
-// failure instead. It is a function of its own so that the copy of req its
-// check keeps costs nothing on the success path.
+// failChecking maps a handler's error; should the pipeline mask it, a call
+// whose arguments do not fit the schema is the client's failure instead.
+// It is apart from serve so that the success path does not copy req.
 func (st *serverState) failChecking(ctx context.Context, req mcp.CallToolRequest, res *mcp.CallToolResult, err error, tool config) (*mcp.CallToolResult, error) {
-	check := func() error { return st.checkArguments(ctx, &req) }
-	f := st.p.Handle(ctx, callOf(ctx, &req), callctx.From(ctx).Input(err, tool.settings, check), tool.filters...)
+	f := st.handle(ctx, &req, err, tool, func() error { return st.checkArguments(ctx, &req) })
 	if f.ReportOnly {
 		return res, err
 	}
 	return errorResult(f), nil
+}
+
+// errorResult returns the tool result of a failure: a text block for each
+// of its texts, its envelope in _meta[filter.MetaKey], IsError set.
+func errorResult(f *filter.Failure) *mcp.CallToolResult {
+	content := make([]mcp.Content, len(f.Texts))
+	for i, t := range f.Texts {
+		content[i] = mcp.NewTextContent(t)
+	}
+	return &mcp.CallToolResult{
+		Result:  mcp.Result{Meta: &mcp.Meta{AdditionalFields: map[string]any{filter.MetaKey: f.Envelope}}},
+		Content: content,
+		IsError: true,
+	}
+}
+
+// EnvelopeOf returns the mcperr envelope of a tool result, as a client
+// received it or as a server built it, and whether it has one. A result
+// without one is a success, or a failure mcperr did not handle (such as an
+// error result a handler built itself).
+//
+//	res, err := c.CallTool(ctx, req)
+//	if env, ok := mcpgo.EnvelopeOf(res); ok && env.Code == codes.NotFound {
+//		...
+//	}
+func EnvelopeOf(res *mcp.CallToolResult) (filter.Envelope, bool) {
+	if res == nil || res.Meta == nil {
+		return filter.Envelope{}, false
+	}
+	return envelope.Read(res.Meta.AdditionalFields)
+}
+
+// isProtocolError reports whether err is a mcp.URLElicitationRequiredError,
+// not wrapped, whose elicitations encode: a protocol error the SDK sends.
+// Any other is a failure, so neither its text nor a broken answer leaks.
+func isProtocolError(err error) bool {
+	switch e := err.(type) {
+	case mcp.URLElicitationRequiredError:
+		return encodes(e.Elicitations)
+	case *mcp.URLElicitationRequiredError:
+		return e != nil && encodes(e.Elicitations)
+	}
+	return false
+}
+
+// encodes reports whether v encodes to JSON; false if a MarshalJSON panics.
+func encodes(v any) (ok bool) {
+	defer func() { _ = recover() }()
+	_, err := json.Marshal(v)
+	return err == nil
+}
+
+// callOf describes the call req for the pipeline.
+func callOf(ctx context.Context, req *mcp.CallToolRequest) filter.Call {
+	c := filter.Call{Tool: req.Params.Name}
+	if s := server.ClientSessionFromContext(ctx); s != nil {
+		c.SessionID = s.SessionID()
+	}
+	return c
 }

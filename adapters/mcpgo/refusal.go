@@ -11,11 +11,8 @@ import (
 	"github.com/mcperr/mcperr/internal/callctx"
 )
 
-// hook adds to s the hooks that answer the SDK's own refusal of a call's
-// arguments: server.WithInputSchemaValidation refuses them before any
-// middleware runs, with the validator's text, which can hold the refused
-// value. It adds to the hooks s has, or gives s hooks of its own if it has
-// none.
+// hook adds to s the hooks that answer server.WithInputSchemaValidation's
+// refusal of arguments, whose text can hold the refused value.
 func (st *serverState) hook(s *server.MCPServer) {
 	st.self = weak.Make(s)
 	hooks := s.GetHooks()
@@ -45,12 +42,9 @@ func hasEnvelope(res *mcp.CallToolResult) bool {
 	return res.Meta != nil && res.Meta.AdditionalFields[filter.MetaKey] != nil
 }
 
-// afterCallTool answers an error result of a tools/call that did not reach
-// the middleware and whose arguments do not fit the tool's input schema:
-// the SDK's refusal of the arguments. The client reads VALIDATION_ERROR
-// naming the fields, as from mcperr's own check, with one record (the
-// record alone in report-only mode). The result is the SDK's own, built
-// for this call, and is filled in place: the hook can change nothing else.
+// afterCallTool answers the SDK's refusal of arguments: an error result of
+// a call that did not reach the middleware, whose arguments do not fit. It
+// fills the SDK's own result in place, the one thing a hook can change.
 func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallToolRequest, result any) {
 	res, ok := result.(*mcp.CallToolResult)
 	if !ok || res == nil || !res.IsError || req == nil {
@@ -65,10 +59,8 @@ func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallTo
 		return // arguments that fit: not a refusal of them
 	}
 	ctx = callctx.With(ctx, st)
-	c := callctx.From(ctx)
-	c.Describe("tools/call", req.Params.Name, "", "", callOf(ctx, req).SessionID)
-	tool := st.options(req.Params.Name)
-	f := st.p.Handle(ctx, callOf(ctx, req), c.Input(refusal, tool.settings, nil), tool.filters...)
+	callctx.From(ctx).Describe("tools/call", req.Params.Name, "", "", callOf(ctx, req).SessionID)
+	f := st.handle(ctx, req, refusal, st.options(req.Params.Name, nil), nil)
 	if f != nil && !f.ReportOnly {
 		*res = *errorResult(f)
 	}

@@ -11,23 +11,16 @@ import (
 	"github.com/mcperr/mcperr/internal/guard"
 )
 
-// rpcFailure is what a resource, prompt or completion handler served by
-// mcperr returns when it fails. The SDK sends its Error text, the message
-// the client reads, exactly, as the error's message, always under the code
-// -32603 and without data: mcp-go offers no way to choose either for a
-// handler's error. It does not unwrap to the handler's error, so that
-// nothing in that chain can make the SDK send more.
+// rpcFailure is the error of a failed resource, prompt or completion: the
+// SDK sends its text as the message of a -32603. It does not unwrap, so
+// that nothing in the handler's error chain can make the SDK send more.
 type rpcFailure struct{ f *filter.Failure }
 
 func (e *rpcFailure) Error() string { return e.f.Envelope.Message }
 
-// serveRPC runs next, the handler of a resources/read, prompts/get or
-// completion/complete, on the calling goroutine: a panic, recovered here
-// with defer, or an error other than a deliberate protocol error or one
-// mapped already, becomes an *rpcFailure, mapped with the options of the
-// handler (own: those of a wrapped completion provider) and logged once;
-// in report-only mode it is logged and passes on as it came, a panic
-// panicked again.
+// serveRPC runs the handler of a resources/read, prompts/get or
+// completion/complete as serve runs a tool's: a failure, unless mapped
+// already, becomes an *rpcFailure.
 func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), own config) (res Res, err error) {
 	ctx = callctx.With(ctx, st)
 	c := callctx.From(ctx)
@@ -91,18 +84,15 @@ func (st *serverState) promptMiddleware(next server.PromptHandlerFunc) server.Pr
 }
 
 // WrapPromptCompletion returns a prompt completion provider that runs the
-// errors and panics of p through the mcperr configuration of the server it
-// runs on, with the filters given by WithFilters before the global ones:
+// errors and panics of p through mcperr, with opts bound to it, as Wrap
+// does for a tool handler: mcp-go has no middleware that sees a
+// completion/complete, so Install cannot cover it.
 //
 //	server.WithPromptCompletionProvider(mcpgo.WrapPromptCompletion(p))
 //
-// mcp-go has no middleware that sees a completion/complete before its
-// provider runs, so Install cannot cover completions: wrap the provider
-// instead. A failure is answered as a resources/read's is (see Install),
-// with `Internal error in completion for prompt "name" (ref: R).` for an
-// error that is masked. On a server without mcperr it uses the default
-// configuration. Like regexp.MustCompile, it panics with a
-// *codes.DefinitionError, at start-up, if p or a filter is nil.
+// A failure is answered as a resources/read's is (see Install), with
+// `Internal error in completion for prompt "name" (ref: R).` for a masked
+// error. It panics as Wrap does, at start-up, if p is nil or an option is bad.
 func WrapPromptCompletion(p server.PromptCompletionProvider, opts ...Option) server.PromptCompletionProvider {
 	return &promptCompletion{next: p, w: mustWrapper("WrapPromptCompletion", p == nil, opts)}
 }
@@ -115,31 +105,30 @@ func WrapResourceCompletion(p server.ResourceCompletionProvider, opts ...Option)
 	return &resourceCompletion{next: p, w: mustWrapper("WrapResourceCompletion", p == nil, opts)}
 }
 
-// handled reports whether a layer of mcperr handles the failures of the
-// request in ctx already, as a wrapped provider's that another wraps: the
-// outermost layer is the one that handles them, once.
-func handled(ctx context.Context) bool {
-	c := callctx.From(ctx)
-	return c != nil && c.State != nil
+// complete runs next, one completion of a wrapped provider, through the
+// configuration of the server running it, unless a layer of mcperr around
+// it (a provider that wraps this one) handles its failures already.
+func (w *wrapper) complete(ctx context.Context, call filter.Call, next func(context.Context) (*mcp.Completion, error)) (*mcp.Completion, error) {
+	if c := callctx.From(ctx); c != nil && c.State != nil {
+		return next(ctx)
+	}
+	ctx, st := w.enter(ctx)
+	return serveRPC(ctx, st, call, next, w.own)
 }
 
 // promptCompletion is a provider wrapped by WrapPromptCompletion.
 type promptCompletion struct {
 	next server.PromptCompletionProvider
-	w    *wrapper // its filters and state
+	w    *wrapper
 }
 
 // CompletePromptArgument implements server.PromptCompletionProvider.
 func (c *promptCompletion) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	if handled(ctx) {
-		return c.next.CompletePromptArgument(ctx, prompt, arg, cc)
-	}
 	call := rpcCallOf(ctx, "completion/complete")
 	call.Prompt = prompt
-	ctx, st := c.w.enter(ctx)
-	return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.Completion, error) {
+	return c.w.complete(ctx, call, func(ctx context.Context) (*mcp.Completion, error) {
 		return c.next.CompletePromptArgument(ctx, prompt, arg, cc)
-	}, config{filters: c.w.filters, settings: c.w.settings})
+	})
 }
 
 // resourceCompletion is a provider wrapped by WrapResourceCompletion.
@@ -150,13 +139,9 @@ type resourceCompletion struct {
 
 // CompleteResourceArgument implements server.ResourceCompletionProvider.
 func (c *resourceCompletion) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	if handled(ctx) {
-		return c.next.CompleteResourceArgument(ctx, uri, arg, cc)
-	}
 	call := rpcCallOf(ctx, "completion/complete")
 	call.Resource = uri
-	ctx, st := c.w.enter(ctx)
-	return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.Completion, error) {
+	return c.w.complete(ctx, call, func(ctx context.Context) (*mcp.Completion, error) {
 		return c.next.CompleteResourceArgument(ctx, uri, arg, cc)
-	}, config{filters: c.w.filters, settings: c.w.settings})
+	})
 }

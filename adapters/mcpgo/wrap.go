@@ -37,12 +37,10 @@ func WithFilters(filters ...filter.Filter) Option {
 // WithReportOnly sets report-only mode for one tool or provider, over the
 // server's (filter.WithReportOnly): on, its failures reach the client
 // exactly as without mcperr and are only logged, with what mcperr would
-// have sent; off, mcperr handles them. Switching one tool of a
-// report-only server to enforcing is WithReportOnly(false). Arguments
-// server.WithInputSchemaValidation refuses before the handler runs follow
-// it too; for a tool wrapped with Wrap, whose options the middleware
-// learns when its handler first runs, the server's mode holds for them
-// until then.
+// have sent; off, mcperr handles them. It covers the arguments
+// server.WithInputSchemaValidation refuses too, but for a tool wrapped
+// with Wrap only from its handler's first run, when the middleware learns
+// its options; until then the server's mode holds.
 func WithReportOnly(on bool) Option {
 	return func(c *config) { c.settings = c.settings.Merge(bind.ReportOnly(on)) }
 }
@@ -89,32 +87,19 @@ func newConfig(fn string, opts []Option) (config, error) {
 }
 
 // Wrap returns a tool handler that runs the errors and panics of h through
-// the mcperr configuration of the server it runs on, with the filters
-// given by WithFilters bound to this tool. It keeps s.AddTool compiling:
+// the mcperr configuration of the server running the call, with opts bound
+// to this tool, for tools that something else registers (AddTool does the
+// same in one line and checks the definition):
 //
 //	s.AddTool(tool, mcpgo.Wrap(h, mcpgo.WithFilters(f)))
 //
-// It is for tools that something else registers; to add a tool yourself,
-// AddTool does the same in one line and checks the definition. Around
-// Structured it maps every error. The results mcp.NewStructuredToolHandler
-// and mcp.NewTypedToolHandler build from an error, or from arguments they
-// cannot bind, are hand-built results like mcp.NewToolResultError's, which
-// the hand-built policy decides (see filter.WithHandBuilt; by default they
-// pass untouched): to have those errors handled, use Structured.
-//
-// The configuration is the one Install gave the server running the call.
+// Failures are answered, and results pass through, as Install describes.
 // On a server without mcperr, Wrap uses the default configuration,
-// filter.New(); the wrapped handler alone gives the whole contract on this
-// SDK.
-//
-// When h returns an error or panics, the wrapped handler returns an error
-// result: the text blocks the pipeline rendered, its envelope in
-// _meta[filter.MetaKey], no structured content. Results of h, error results
-// included, pass through untouched, as does a
-// mcp.URLElicitationRequiredError returned as it is.
+// filter.New(): the wrapped handler alone gives the whole contract.
 //
 // Like regexp.MustCompile, Wrap panics with a *codes.DefinitionError, at
-// start-up, if h or a filter is nil.
+// start-up, if h, an option or a filter is nil, or an option is invalid
+// (such as WithArgumentCheck).
 func Wrap(h server.ToolHandlerFunc, opts ...Option) server.ToolHandlerFunc {
 	w := mustWrapper("Wrap", h == nil, opts)
 	w.next = h
@@ -123,15 +108,13 @@ func Wrap(h server.ToolHandlerFunc, opts ...Option) server.ToolHandlerFunc {
 
 // Structured returns a tool handler for a handler written for
 // mcp.NewStructuredToolHandler. Like that function, it binds the arguments
-// to TArgs and, on success, sends the TResult as structured content with
-// its JSON as text; unlike it, it returns the errors of h as they are, for
-// AddTool, Wrap or the middleware of Install to map, instead of sending
-// their raw text to the client:
+// to TArgs and sends a TResult as structured content with its JSON as
+// text; unlike it, it returns the errors of h, and arguments it cannot
+// bind, as errors for mcperr to map, instead of sending their raw text:
 //
 //	err := mcpgo.AddTool(s, forecastTool, mcpgo.Structured(forecast))
 //
-// Arguments that cannot be bound to TArgs are an error of h, answered like
-// any other. Structured returns nil for a nil h.
+// Structured returns nil for a nil h.
 func Structured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResult]) server.ToolHandlerFunc {
 	if h == nil {
 		return nil
@@ -150,20 +133,17 @@ func Structured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResu
 }
 
 // wrapper is a handler or completion provider wrapped by Wrap or a
-// completion wrapper; its configuration is that of the server running the
-// call.
+// completion wrapper, with its own options.
 type wrapper struct {
-	next     server.ToolHandlerFunc
-	filters  []filter.Filter
-	settings callctx.Settings // the tool's own, from its options
-
+	next    server.ToolHandlerFunc
+	own     config
 	once    sync.Once
 	unbound *serverState // the default, where mcperr is not installed
 }
 
-// mustWrapper returns the wrapper fn makes, with the filters of opts, or,
-// like regexp.MustCompile, panics with the definition error of a nil
-// handler or filter.
+// mustWrapper returns the wrapper fn makes with opts or, like
+// regexp.MustCompile, panics with the definition error of a nil handler or
+// a bad option.
 func mustWrapper(fn string, nilHandler bool, opts []Option) *wrapper {
 	if nilHandler {
 		panic(&codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs a handler; pass the function to wrap"})
@@ -175,7 +155,7 @@ func mustWrapper(fn string, nilHandler bool, opts []Option) *wrapper {
 	if err != nil {
 		panic(err)
 	}
-	return &wrapper{filters: c.filters, settings: c.settings}
+	return &wrapper{own: c}
 }
 
 // handle is the wrapped handler. Under the middleware of Install, which
@@ -184,46 +164,29 @@ func mustWrapper(fn string, nilHandler bool, opts []Option) *wrapper {
 func (w *wrapper) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if c := callctx.From(ctx); c != nil {
 		if st, served := c.State.(*serverState); served {
-			st.declare(req.Params.Name, w)
+			// Declare w's options to the middleware, storing them only once.
+			if old, ok := st.wrapped.Load(req.Params.Name); !ok || old != w {
+				st.wrapped.Store(req.Params.Name, w)
+			}
 			return w.next(ctx, req)
 		}
 	}
 	ctx, st := w.enter(ctx)
-	return st.serve(ctx, req, w.next, &config{filters: w.filters, settings: w.settings})
+	return st.serve(ctx, req, w.next, &w.own)
 }
 
-// enter returns the context of one call of the wrapped handler or provider,
-// as it is under the middleware, and the state of the server running it.
+// enter returns, for one call of the wrapped handler or provider that no
+// middleware serves, the context the middleware would give it and the
+// state of the server running it, or the default one.
 func (w *wrapper) enter(ctx context.Context) (context.Context, *serverState) {
-	ctx = callctx.With(ctx, nil)
-	st := w.state(ctx)
+	ctx = callctx.With(ctx, nil) // never nil
+	st := servers.Load(server.ServerFromContext(ctx))
+	if st == nil {
+		w.once.Do(func() {
+			p, _ := filter.New() // cannot fail without options
+			w.unbound = &serverState{p: p}
+		})
+		st = w.unbound
+	}
 	return callctx.With(ctx, st), st
-}
-
-// state returns the configuration of the call in ctx: that of the server
-// running the call, or the default one.
-func (w *wrapper) state(ctx context.Context) *serverState {
-	if st := stateOf(ctx); st != nil {
-		return st
-	}
-	w.once.Do(func() {
-		p, _ := filter.New() // cannot fail without options
-		w.unbound = &serverState{p: p}
-	})
-	return w.unbound
-}
-
-// stateOf returns the state of the server that runs the request in ctx: as
-// the middleware put it there, or, where no middleware runs (a completion),
-// as Install recorded it for the server; nil if mcperr is not installed.
-func stateOf(ctx context.Context) *serverState {
-	if c := callctx.From(ctx); c != nil {
-		if st, ok := c.State.(*serverState); ok {
-			return st
-		}
-	}
-	if s := server.ServerFromContext(ctx); s != nil {
-		return servers.Load(s)
-	}
-	return nil
 }
