@@ -121,11 +121,10 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 	h.orig = h.err // an opaqueError if the chain cannot be walked: nothing asks it again
 	defer func() {
 		if f == nil { // finish did not return
-			// Only a runtime.Goexit in a filter, observer, renderer or log handler
-			// gets here; the adapter's layers of the call must not log it again.
-			if c := callctx.From(ctx); c != nil {
-				c.Exited = true
-			}
+			// Only a runtime.Goexit in a filter, observer, renderer or log
+			// handler gets here. The adapter that called Handle does so after
+			// the handler returned, or from its deferred recovery, which has
+			// run already: nothing else logs it.
 			f = p.lastResort(ctx, h, recover())
 		}
 	}()

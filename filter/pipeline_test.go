@@ -115,7 +115,7 @@ func details(t testing.TB, e filter.Envelope) map[string]any {
 // recovered panics with v and returns what an adapter makes of it: the
 // *filter.PanicError guard.Recovered builds, with the stack.
 func recovered(v any) (err error) {
-	defer func() { err = guard.Recovered(context.Background(), recover()) }()
+	defer func() { err = guard.Recovered(recover()) }()
 	panic(v)
 }
 

@@ -86,7 +86,7 @@ func (st *serverState) checkFirst(ctx context.Context, next mcp.MethodHandler, r
 // failure, a panic included.
 func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (res mcp.Result, err error) {
 	returned := false
-	defer rescue(ctx, &returned, func(failure error) bool {
+	defer rescue(&returned, func(failure error) bool {
 		m := st.mapError(ctx, req, failure, nil)
 		if m != nil {
 			res, err = answered(mcp.CallToolResult{}, m), nil
@@ -128,12 +128,12 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 // that answer does not answer (report-only mode) goes on, as without
 // mcperr. A runtime.Goexit is logged once and leaves the call unanswered,
 // as the SDK does.
-func rescue(ctx context.Context, returned *bool, answer func(failure error) bool) {
+func rescue(returned *bool, answer func(failure error) bool) {
 	if *returned {
 		return
 	}
 	v := recover()
-	if failure := guard.Recovered(ctx, v); failure != nil && !answer(failure) && v != nil {
+	if failure := guard.Recovered(v); !answer(failure) && v != nil {
 		panic(v)
 	}
 }
@@ -205,7 +205,7 @@ func (st *serverState) serveRPC(ctx context.Context, next mcp.MethodHandler, met
 	d := rpcCallOf(req)
 	callctx.From(ctx).Describe(d.Method, "", d.Resource, d.Prompt, d.SessionID)
 	returned := false
-	defer rescue(ctx, &returned, func(failure error) bool {
+	defer rescue(&returned, func(failure error) bool {
 		rpcErr := st.rpcFail(ctx, req, failure)
 		if rpcErr != nil {
 			res, err = nil, rpcErr

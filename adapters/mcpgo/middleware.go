@@ -92,7 +92,7 @@ func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next 
 	defer func() {
 		if !returned {
 			v := recover()
-			if failure := guard.Recovered(ctx, v); failure != nil {
+			if failure := guard.Recovered(v); failure != nil {
 				f := st.handle(ctx, &req, failure, st.options(req.Params.Name, own), nil)
 				if f.ReportOnly && v != nil {
 					panic(v)

@@ -30,7 +30,7 @@ func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, n
 	defer func() {
 		if !returned {
 			v := recover()
-			if failure := guard.Recovered(ctx, v); failure != nil {
+			if failure := guard.Recovered(v); failure != nil {
 				f := st.p.Handle(ctx, call, c.Input(failure, own.settings, nil), own.filters...)
 				if f.ReportOnly && v != nil {
 					panic(v)

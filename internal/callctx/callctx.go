@@ -26,9 +26,6 @@ type Call struct {
 
 	once sync.Once
 	id   string
-	// Exited is set once a handler's runtime.Goexit has been logged, so
-	// that outer layers of the same call do not log it again.
-	Exited bool
 
 	// Kind names what the request serves, as the pipeline's records do:
 	// "tool", "resource", "prompt" or "completion"; Target is its name or

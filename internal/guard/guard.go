@@ -4,11 +4,9 @@
 package guard
 
 import (
-	"context"
 	"runtime/debug"
 
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/callctx"
 )
 
 // Exited is the panic value of the *filter.PanicError that stands for a
@@ -20,19 +18,13 @@ const Exited = "the handler called runtime.Goexit"
 // return, given v, the value of recover() in the deferred function of a
 // layer that ran it: a *filter.PanicError with v and the stack. A nil v
 // means runtime.Goexit: the goroutine ends whatever the layer does, so the
-// call goes unanswered, but it is logged once; Recovered returns nil where
-// an inner layer of the same call has handled it already.
+// call goes unanswered, but it is logged, by the one layer that handles
+// the call's failures.
 //
 // Call it in the deferred function that recovers, so that the stack shows
 // where the handler stopped.
-func Recovered(ctx context.Context, v any) error {
+func Recovered(v any) error {
 	if v == nil {
-		if c := callctx.From(ctx); c != nil {
-			if c.Exited {
-				return nil
-			}
-			c.Exited = true
-		}
 		v = Exited
 	}
 	return &filter.PanicError{Value: v, Stack: debug.Stack()}
