@@ -63,7 +63,7 @@ type toolEntry struct {
 //     are those of the tools added with AddTool and AddRawTool, those the
 //     tools/list results sent to clients show, and, for a tool no client
 //     listed, the answer of the server's own tools/list, asked once the
-//     call has failed;
+//     call has failed, and at most once a tool for the life of the server;
 //   - with filter.WithArgumentCheck or a tool's WithArgumentCheck, the same
 //     for every call's arguments, checked before the handler, which does not
 //     run when they do not fit.
@@ -75,8 +75,9 @@ type toolEntry struct {
 //
 // A *jsonrpc.Error returned as it is (a deliberate protocol error), an
 // unknown tool, resource or prompt, every other method, a result a handler
-// built itself with IsError set but without SetError, and every successful
-// result pass through untouched.
+// built itself with IsError set but without SetError (unless
+// filter.WithHandBuilt says otherwise), and every successful result pass
+// through untouched.
 //
 // Install returns a *codes.DefinitionError if s or p is nil, or if s has
 // mcperr installed already with another pipeline
