@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -457,4 +458,39 @@ func TestServerListAskedOnceATool(t *testing.T) {
 			t.Errorf("%s: the server's tools/list was asked %d times in 5 failing calls, want %d", tool, n, want)
 		}
 	}
+}
+
+// TestOneInterceptionPoint checks where a failure is handled: a wrapped
+// handler's error, on a server with Install, is logged by the middleware,
+// which called the pipeline once the handler had returned; neither the
+// handler nor its wrapper is on the stack when the record is written.
+func TestOneInterceptionPoint(t *testing.T) {
+	var stacks adaptertest.StackLog
+	p, err := filter.New(filter.WithLogger(slog.New(&stacks)))
+	must(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "one", Version: "1.0.0"}, nil)
+	must(t, gosdk.Install(s, p))
+	mcp.AddTool(s, &mcp.Tool{Name: "ship"}, gosdk.Wrap(failingShip))
+	r, _ := call(context.Background(), connect(t, s, ""), adaptertest.Case{Tool: "ship", Args: map[string]any{"id": "o1", "count": 1}})
+	if env := r.Envelope(); env == nil || env["code"] != string(codes.InternalError) {
+		t.Fatalf("%s, want the masked failure", r.Raw)
+	}
+	got := stacks.Stacks()
+	if len(got) != 1 {
+		t.Fatalf("%d records, want one", len(got))
+	}
+	t.Logf("layers of mcperr when the record is written: %v", adaptertest.Layers(got[0]))
+	if layers := adaptertest.Layers(got[0]); !slices.Equal(layers, []string{"adapters/gosdk", "filter"}) {
+		t.Errorf("the record is written through %v, want the middleware calling the pipeline", layers)
+	}
+	for _, fn := range got[0] {
+		if strings.Contains(fn, "failingShip") || strings.Contains(fn, "wrapper") || strings.Contains(fn, "binding") || strings.Contains(fn, ".Wrap") {
+			t.Errorf("the handler or its wrapper is on the stack when its failure is logged: %s", fn)
+		}
+	}
+}
+
+// failingShip is a typed handler that fails with an internal error.
+func failingShip(context.Context, *mcp.CallToolRequest, order) (*mcp.CallToolResult, any, error) {
+	return nil, nil, errors.New("dial db: connection refused")
 }
