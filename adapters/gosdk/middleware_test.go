@@ -475,19 +475,7 @@ func TestOneInterceptionPoint(t *testing.T) {
 	if env := r.Envelope(); env == nil || env["code"] != string(codes.InternalError) {
 		t.Fatalf("%s, want the masked failure", r.Raw)
 	}
-	got := stacks.Stacks()
-	if len(got) != 1 {
-		t.Fatalf("%d records, want one", len(got))
-	}
-	t.Logf("layers of mcperr when the record is written: %v", adaptertest.Layers(got[0]))
-	if layers := adaptertest.Layers(got[0]); !slices.Equal(layers, []string{"adapters/gosdk", "filter"}) {
-		t.Errorf("the record is written through %v, want the middleware calling the pipeline", layers)
-	}
-	for _, fn := range got[0] {
-		if strings.Contains(fn, "failingShip") || strings.Contains(fn, "wrapper") || strings.Contains(fn, "binding") || strings.Contains(fn, ".Wrap") {
-			t.Errorf("the handler or its wrapper is on the stack when its failure is logged: %s", fn)
-		}
-	}
+	adaptertest.CheckOneInterceptionPoint(t, &stacks, "adapters/gosdk", "failingShip")
 }
 
 // failingShip is a typed handler that fails with an internal error.

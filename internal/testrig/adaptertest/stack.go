@@ -4,8 +4,10 @@ import (
 	"context"
 	"log/slog"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
+	"testing"
 )
 
 // StackLog is a slog.Handler that keeps, for each record, the functions on
@@ -76,4 +78,26 @@ func Layers(stack []string) []string {
 		}
 	}
 	return layers
+}
+
+// CheckOneInterceptionPoint checks the records in l, written for one
+// failing call of the handler named handler: one record, written by the
+// adapter (pkg, such as "adapters/gosdk") calling the pipeline once the
+// handler and its wrapper had returned, neither of them on the stack.
+func CheckOneInterceptionPoint(t testing.TB, l *StackLog, pkg, handler string) {
+	t.Helper()
+	got := l.Stacks()
+	if len(got) != 1 {
+		t.Fatalf("%d records, want one", len(got))
+	}
+	layers := Layers(got[0])
+	t.Logf("layers of mcperr when the record is written: %v", layers)
+	if !slices.Equal(layers, []string{pkg, "filter"}) {
+		t.Errorf("the record is written through %v, want the middleware calling the pipeline", layers)
+	}
+	for _, fn := range got[0] {
+		if strings.Contains(fn, handler) || strings.Contains(fn, "wrapper") || strings.Contains(fn, "binding") || strings.Contains(fn, ".Wrap") {
+			t.Errorf("the handler or its wrapper is on the stack when its failure is logged: %s", fn)
+		}
+	}
 }
