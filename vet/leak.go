@@ -50,6 +50,9 @@ mcperr map and log it.`,
 const leakAdvice = "write a message for the model and keep the error for the log with toolerr.New(\"...\").WithCause(err)"
 
 func runPublicErrorText(pass *analysis.Pass) (any, error) {
+	if !importsPath(pass.Pkg, isMcperr) {
+		return nil, nil // no mcperr value is built here: nothing to report
+	}
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	t := newTainter(ssainfo.Pkg)
 	for _, fn := range srcFuncs(ssainfo) {
@@ -169,6 +172,9 @@ func helperSinkOf(t *tainter, call *ssa.Call, sinks func(*tainter, *ssa.Function
 }
 
 func runSDKErrorText(pass *analysis.Pass) (any, error) {
+	if !importsPath(pass.Pkg, isSDK) {
+		return nil, nil // no SDK result is built here: nothing to report
+	}
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	t := newTainter(ssainfo.Pkg)
 	returns := returnedCalls(pass)

@@ -48,6 +48,17 @@ that creates it, so that an Install elsewhere cannot be missed.`,
 // Analyzers lists every analyzer of this package.
 var Analyzers = []*analysis.Analyzer{PublicErrorText, SDKErrorText, StructuredHandler, NotInstalled}
 
+// isMcperr reports whether path is mcperr's or one of its packages.
+func isMcperr(path string) bool { return path == pathMcperr || strings.HasPrefix(path, pathMcperr+"/") }
+
+// isSDK reports whether path is a package of one of the MCP SDKs.
+func isSDK(path string) bool {
+	return strings.HasPrefix(path, "github.com/mark3labs/mcp-go/") || strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/")
+}
+
+// importsPath reports whether pkg imports a package whose path pred
+// accepts; the analyzers skip every other package, the standard library
+// included, which go vet hands them too.
 func importsPath(pkg *types.Package, pred func(string) bool) bool {
 	for _, p := range pkg.Imports() {
 		if pred(p.Path()) {
@@ -137,7 +148,7 @@ func importName(pass *analysis.Pass, n ast.Node, path string) string {
 }
 
 func runNotInstalled(pass *analysis.Pass) (any, error) {
-	if !importsPath(pass.Pkg, func(p string) bool { return p == pathMcperr || strings.HasPrefix(p, pathMcperr+"/") }) {
+	if !importsPath(pass.Pkg, isMcperr) {
 		return nil, nil
 	}
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)

@@ -43,13 +43,26 @@ func implementsError(t types.Type) bool {
 // it cannot follow is clean, so that every report is one a reader agrees with.
 type tainter struct {
 	pkg *ssa.Package
-	// memo holds the answers for values outside any call summary.
-	memo map[ssa.Value]bool
+	// memo holds the answers found so far, for values outside any call
+	// summary (a nil env) and inside each one.
+	memo map[key]bool
 	// busy breaks cycles (phi nodes, recursion).
 	busy map[key]bool
 	// summaries caches same-package function summaries.
 	summaries map[sumKey]bool
+
+	// active counts the questions under way; steps counts the values
+	// visited for the outermost one, which ends in silence (clean) once
+	// it passes maxSteps; exhausted says it did, so that nothing found
+	// after that is remembered.
+	active    int
+	steps     int
+	exhausted bool
 }
+
+// maxSteps bounds the values one question visits, so that the analysis
+// ends on any code: a value it cannot decide in that many steps is clean.
+const maxSteps = 20000
 
 type key struct {
 	v   ssa.Value
@@ -70,31 +83,42 @@ type env struct {
 }
 
 func newTainter(pkg *ssa.Package) *tainter {
-	return &tainter{pkg: pkg, memo: map[ssa.Value]bool{}, busy: map[key]bool{}, summaries: map[sumKey]bool{}}
+	return &tainter{pkg: pkg, memo: map[key]bool{}, busy: map[key]bool{}, summaries: map[sumKey]bool{}}
 }
 
 // tainted reports whether v (a string, []byte, an interface holding one, a
 // slice or map holding one, or an error) carries error text.
 func (t *tainter) tainted(v ssa.Value) bool { return t.taintedIn(nil, v) }
 
+// taintedIn is tainted for v in the function that e summarises, or
+// outside any summary for a nil e. Each value is computed once for each e:
+// a value met again on another path costs a lookup, so that the work is
+// linear in the values, not in the paths to them.
 func (t *tainter) taintedIn(e *env, v ssa.Value) bool {
 	if v == nil {
 		return false
 	}
-	if e == nil {
-		if r, ok := t.memo[v]; ok {
-			return r
-		}
-	}
 	k := key{v, e}
+	if r, ok := t.memo[k]; ok {
+		return r
+	}
 	if t.busy[k] {
 		return false
 	}
+	if t.active == 0 {
+		t.steps, t.exhausted = 0, false
+	}
+	if t.steps++; t.steps > maxSteps {
+		t.exhausted = true
+		return false
+	}
 	t.busy[k] = true
+	t.active++
 	r := t.compute(e, v)
+	t.active--
 	delete(t.busy, k)
-	if e == nil {
-		t.memo[v] = r
+	if !t.exhausted {
+		t.memo[k] = r
 	}
 	return r
 }

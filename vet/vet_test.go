@@ -1,9 +1,13 @@
 package vet_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sync"
 	"testing"
 
@@ -48,10 +52,81 @@ func TestSDKErrorText(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.SDKErrorText, "./sdktext")
 }
 
+// TestReslicedLocalFinishes runs the analyzers that follow error text over
+// a local re-sliced forty times, whose paths back to each other made the
+// search exponential (twelve took minutes): each value is now computed
+// once a question, within a bound on the steps, and the leak is found.
+func TestReslicedLocalFinishes(t *testing.T) {
+	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./reslice")
+}
+
 func TestStructuredHandler(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.StructuredHandler, "./structured", "./structurednoadapter", "./structuredrenamed")
 }
 
 func TestNotInstalled(t *testing.T) {
 	analysistest.Run(t, testdata(t), vet.NotInstalled, "./install", "./installnomcperr")
+}
+
+// TestDriversAgree runs mcperrvet both ways a user does, directly and under
+// go vet -vettool (which also runs it over every dependency, the standard
+// library included, for their facts), over the test module's packages and
+// one that imports crypto/x509 and net/http: both finish, and report the
+// same findings.
+func TestDriversAgree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds mcperrvet and runs go vet")
+	}
+	dir := testdata(t)
+	tool := filepath.Join(t.TempDir(), "mcperrvet")
+	build := exec.Command("go", "build", "-o", tool, "./cmd/mcperrvet")
+	build.Env = append(os.Environ(), "GOWORK=", "GOFLAGS=", "GOPROXY=")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	pkgs := []string{"./sdktext", "./publictext", "./reslice", "./install", "./stdlib"}
+	findings := func(name string, args ...string) map[string]bool {
+		t.Helper()
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+		got := map[string]bool{}
+		// go vet writes a "# package" line before each package's JSON.
+		dec := json.NewDecoder(bytes.NewReader(regexp.MustCompile(`(?m)^#.*$`).ReplaceAll(out, nil)))
+		for {
+			var byPkg map[string]map[string][]struct{ Posn, Message string }
+			if err := dec.Decode(&byPkg); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("%s: reading the JSON: %v\n%s", name, err, out)
+			}
+			for _, byAnalyzer := range byPkg {
+				for analyzer, ds := range byAnalyzer {
+					for _, d := range ds {
+						got[analyzer+" "+d.Posn+" "+d.Message] = true
+					}
+				}
+			}
+		}
+		return got
+	}
+	direct := findings("mcperrvet", append([]string{tool, "-json"}, pkgs...)...)
+	vet := findings("go vet", append([]string{"go", "vet", "-vettool=" + tool, "-json"}, pkgs...)...)
+	if len(direct) == 0 {
+		t.Fatal("mcperrvet found nothing in the test module")
+	}
+	for f := range direct {
+		if !vet[f] {
+			t.Errorf("only mcperrvet reports: %s", f)
+		}
+	}
+	for f := range vet {
+		if !direct[f] {
+			t.Errorf("only go vet reports: %s", f)
+		}
+	}
+	t.Logf("%d findings, the same from both drivers", len(direct))
 }
