@@ -3,6 +3,7 @@ package vet
 import (
 	"bytes"
 	"go/ast"
+	"go/constant"
 	"go/format"
 	"go/token"
 	"go/types"
@@ -39,8 +40,8 @@ var SDKErrorText = &analysis.Analyzer{
 
 mcperr passes through untouched a result a handler built itself:
 mcp-go's mcp.NewToolResultError, NewToolResultErrorf and
-NewToolResultErrorFromErr, go-sdk's *jsonrpc.Error and a CallToolResult with
-IsError set. Their text reaches the model as written, so an error's text in
+NewToolResultErrorFromErr, go-sdk's *jsonrpc.Error, and a CallToolResult of
+either SDK with IsError set (to true or to a condition such as err != nil). Their text reaches the model as written, so an error's text in
 them leaks. Return the error instead (toolerr.New("...").WithCause(err)) and let
 mcperr map and log it.`,
 	Requires: []*analysis.Analyzer{buildssa.Analyzer, inspect.Analyzer},
@@ -205,7 +206,11 @@ func sdkSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
 	var hits []sinkHit
 	tainted := func(v ssa.Value) bool { return t.taintedIn(e, v) }
 	setsIsError := false
-	var texts []*ssa.Store
+	type text struct {
+		v   ssa.Value
+		pos token.Pos
+	}
+	var texts []text // the text blocks of results built by hand
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
 			switch in := in.(type) {
@@ -216,6 +221,12 @@ func sdkSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
 					continue
 				}
 				switch name {
+				case "NewTextContent":
+					// The text of a block of a result built by hand, which
+					// counts if the result has IsError set.
+					if len(c.Args) == 1 {
+						texts = append(texts, text{c.Args[0], in.Pos()})
+					}
 				case "NewToolResultError":
 					if len(c.Args) == 1 && tainted(c.Args[0]) {
 						hits = append(hits, sinkHit{pos: in.Pos(), msg: "mcp.NewToolResultError text is built from an error's text, and mcperr sends such a result untouched: return toolerr.New(\"<message for the model>\").WithCause(err) as the handler's error instead"})
@@ -239,20 +250,21 @@ func sdkSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
 					if tainted(in.Val) {
 						hits = append(hits, sinkHit{pos: storePos(in), msg: "jsonrpc.Error Message is built from an error's text, and mcperr sends a *jsonrpc.Error untouched: return the error itself (toolerr.New(\"...\").WithCause(err)) and let mcperr answer"})
 					}
-				case isNamed(fa.X.Type(), pathSDK, "CallToolResult") && structField(fa.X.Type(), fa.Field) == "IsError":
-					if isTrue(in.Val) {
+				case isSDKNamed(fa.X.Type(), "CallToolResult") && structField(fa.X.Type(), fa.Field) == "IsError":
+					// true, or a condition such as err != nil: any but false.
+					if !isFalse(in.Val) {
 						setsIsError = true
 					}
-				case isNamed(fa.X.Type(), pathSDK, "TextContent") && structField(fa.X.Type(), fa.Field) == "Text":
-					texts = append(texts, in)
+				case isSDKNamed(fa.X.Type(), "TextContent") && structField(fa.X.Type(), fa.Field) == "Text":
+					texts = append(texts, text{in.Val, storePos(in)})
 				}
 			}
 		}
 	}
 	if setsIsError {
-		for _, in := range texts {
-			if tainted(in.Val) {
-				hits = append(hits, sinkHit{pos: storePos(in), msg: "a CallToolResult with IsError set carries an error's text, and mcperr sends such a result untouched: return toolerr.New(\"<message for the model>\").WithCause(err) as the handler's error instead"})
+		for _, x := range texts {
+			if tainted(x.v) {
+				hits = append(hits, sinkHit{pos: x.pos, msg: "a CallToolResult with IsError set carries an error's text, and mcperr sends such a result untouched: return toolerr.New(\"<message for the model>\").WithCause(err) as the handler's error instead"})
 			}
 		}
 	}
@@ -275,6 +287,18 @@ func storePos(s *ssa.Store) token.Pos {
 		return s.Pos()
 	}
 	return s.Val.Pos()
+}
+
+// isSDKNamed reports whether typ (or what it points to) is the type of
+// that name of either SDK's mcp package.
+func isSDKNamed(typ types.Type, name string) bool {
+	return isNamed(typ, pathSDK, name) || isNamed(typ, pathMCPGo, name)
+}
+
+// isFalse reports whether v is the constant false.
+func isFalse(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Bool && !constant.BoolVal(c.Value)
 }
 
 // isNamed reports whether typ (or what it points to) is the named type

@@ -170,3 +170,46 @@ func setError(err error) *mcp.CallToolResult {
 	res.SetError(err)
 	return res
 }
+
+// --- results built by hand, mcp-go's and with IsError from a condition ---
+
+func mcpgoLiteral(err error) *mcpgo.CallToolResult {
+	return &mcpgo.CallToolResult{
+		IsError: true,
+		Content: []mcpgo.Content{mcpgo.TextContent{Type: "text", Text: "failed: " + err.Error()}}, // want `a CallToolResult with IsError set carries an error's text`
+	}
+}
+
+func mcpgoNewTextContent(err error) *mcpgo.CallToolResult {
+	return &mcpgo.CallToolResult{
+		IsError: true,
+		Content: []mcpgo.Content{mcpgo.NewTextContent(err.Error())}, // want `a CallToolResult with IsError set carries an error's text`
+	}
+}
+
+// converter is the one function through which a server turns every
+// error into a result: IsError is the condition, the text the error's.
+func converter(v any, err error) *mcpgo.CallToolResult {
+	text := fmt.Sprint(v)
+	if err != nil {
+		text = err.Error()
+	}
+	return &mcpgo.CallToolResult{
+		IsError: err != nil,
+		Content: []mcpgo.Content{mcpgo.TextContent{Type: "text", Text: text}}, // want `a CallToolResult with IsError set carries an error's text`
+	}
+}
+
+func sdkCondition(err error) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: err != nil, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}} // want `a CallToolResult with IsError set carries an error's text`
+}
+
+func mcpgoNotAnError(err error) *mcpgo.CallToolResult {
+	// IsError false: a success that happens to quote an error is not
+	// reported.
+	return &mcpgo.CallToolResult{IsError: false, Content: []mcpgo.Content{mcpgo.NewTextContent("retried after " + err.Error())}}
+}
+
+func mcpgoFixedText(id string) *mcpgo.CallToolResult {
+	return &mcpgo.CallToolResult{IsError: true, Content: []mcpgo.Content{mcpgo.NewTextContent("Order " + id + " is locked.")}}
+}
