@@ -41,8 +41,8 @@ var SDKErrorText = &analysis.Analyzer{
 mcperr passes through untouched a result a handler built itself:
 mcp-go's mcp.NewToolResultError, NewToolResultErrorf and
 NewToolResultErrorFromErr, go-sdk's *jsonrpc.Error, and a CallToolResult of
-either SDK with IsError set (to true or to a condition such as err != nil). Their text reaches the model as written, so an error's text in
-them leaks. Return the error instead (toolerr.New("...").WithCause(err)) and let
+either SDK with IsError set (to true or to a condition such as err != nil).
+Their text reaches the model as written, so an error's text in them leaks. Return the error instead (toolerr.New("...").WithCause(err)) and let
 mcperr map and log it.`,
 	Requires: []*analysis.Analyzer{buildssa.Analyzer, inspect.Analyzer},
 	Run:      runSDKErrorText,
