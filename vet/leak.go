@@ -44,9 +44,23 @@ NewToolResultErrorFromErr, go-sdk's *jsonrpc.Error, and a CallToolResult of
 either SDK with IsError set (to true or to a condition such as err != nil).
 Their text reaches the model as written, so an error's text in them leaks. Return the error instead (toolerr.New("...").WithCause(err)) and let
 mcperr map and log it.`,
-	Requires: []*analysis.Analyzer{buildssa.Analyzer, inspect.Analyzer},
-	Run:      runSDKErrorText,
+	Requires:  []*analysis.Analyzer{buildssa.Analyzer, inspect.Analyzer},
+	Run:       runSDKErrorText,
+	FactTypes: []analysis.Fact{new(sdkHelper)},
 }
+
+// sdkHelper is the fact of a function that puts the text of some of its
+// arguments into an SDK error result, such as a package's
+// ToolErrorResult(msg string): the packages that call it are told when
+// they pass it an error's text.
+type sdkHelper struct {
+	Params uint64 // bit i: the argument i reaches the result
+	Msg    string // what the result does with it
+}
+
+func (*sdkHelper) AFact() {}
+
+func (h *sdkHelper) String() string { return "sdkHelper(" + h.Msg + ")" }
 
 const leakAdvice = "write a message for the model and keep the error for the log with toolerr.New(\"...\").WithCause(err)"
 
@@ -173,11 +187,26 @@ func helperSinkOf(t *tainter, call *ssa.Call, sinks func(*tainter, *ssa.Function
 }
 
 func runSDKErrorText(pass *analysis.Pass) (any, error) {
-	if !importsPath(pass.Pkg, isSDK) {
+	if !importsPath(pass.Pkg, isSDK) && !importsHelper(pass) {
 		return nil, nil // no SDK result is built here: nothing to report
 	}
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	t := newTainter(ssainfo.Pkg)
+	t.helper = func(f *types.Func) (h sdkHelper, ok bool) {
+		ok = pass.ImportObjectFact(f, &h)
+		return h, ok
+	}
+	// The facts of the package's helpers, callees before callers: a
+	// helper of a helper is found in a later round.
+	for range maxDepth {
+		found := false
+		for _, fn := range srcFuncs(ssainfo) {
+			found = exportHelper(pass, t, fn) || found
+		}
+		if !found {
+			break
+		}
+	}
 	returns := returnedCalls(pass)
 	for _, fn := range srcFuncs(ssainfo) {
 		for _, h := range sdkSinks(t, fn, nil) {
@@ -200,6 +229,101 @@ func runSDKErrorText(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// importsHelper reports whether pass's package imports one with an
+// sdkHelper fact: its calls of those helpers are to check, even if it
+// imports no SDK itself.
+func importsHelper(pass *analysis.Pass) bool {
+	imported := map[*types.Package]bool{}
+	for _, p := range pass.Pkg.Imports() {
+		imported[p] = true
+	}
+	for _, f := range pass.AllObjectFacts() {
+		if _, ok := f.Fact.(*sdkHelper); ok && imported[f.Object.Pkg()] {
+			return true
+		}
+	}
+	return false
+}
+
+// throughHelper returns a report for c, a call of a function of another
+// package with an sdkHelper fact given an error's text where that text
+// reaches the result; "" otherwise.
+func (t *tainter) throughHelper(e *env, c *ssa.CallCommon) string {
+	g := c.StaticCallee()
+	if g == nil || t.helper == nil {
+		return ""
+	}
+	f, ok := g.Object().(*types.Func)
+	if !ok {
+		return ""
+	}
+	if f.Pkg() == t.pkg.Pkg && e == nil {
+		return "" // a helper of the package: helperSinkOf reports the call
+	}
+	h, ok := t.helper(f)
+	if !ok {
+		return ""
+	}
+	for i, a := range c.Args {
+		if i < 64 && h.Params&(1<<i) != 0 && t.taintedIn(e, a) {
+			return "through " + f.Pkg().Name() + "." + f.Name() + ": " + h.Msg
+		}
+	}
+	return ""
+}
+
+// exportHelper records an sdkHelper fact for fn, a function of the package,
+// if some of its arguments that are not errors reach an SDK error result
+// whose text fn does not already take from an error itself (reported
+// inside fn), and reports whether it recorded a new one.
+func exportHelper(pass *analysis.Pass, t *tainter, fn *ssa.Function) bool {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || fn.Blocks == nil || len(fn.Params) > 64 || pass.ImportObjectFact(obj, new(sdkHelper)) {
+		return false
+	}
+	envWith := func(i int) *env {
+		e := &env{fn: fn, params: map[*ssa.Parameter]bool{}, depth: 1}
+		for j, p := range fn.Params {
+			if (i < 0 || i == j) && !isErrorValue(p) {
+				e.params[p] = true
+			}
+		}
+		return e
+	}
+	known := map[token.Pos]bool{}
+	for _, h := range sdkSinks(t, fn, &env{fn: fn, params: map[*ssa.Parameter]bool{}, depth: 1}) {
+		known[h.pos] = true
+	}
+	fresh := func(e *env) string {
+		for _, h := range sdkSinks(t, fn, e) {
+			if !known[h.pos] {
+				return h.msg
+			}
+		}
+		return ""
+	}
+	if fresh(envWith(-1)) == "" {
+		return false // no argument reaches a result: the common case
+	}
+	var fact sdkHelper
+	for i, p := range fn.Params {
+		if isErrorValue(p) {
+			continue
+		}
+		if msg := fresh(envWith(i)); msg != "" {
+			fact.Params |= 1 << i
+			if fact.Msg == "" {
+				fact.Msg = msg
+			}
+		}
+	}
+	if fact.Params == 0 {
+		return false
+	}
+	pass.ExportObjectFact(obj, &fact)
+	return true
+}
+
 // sdkSinks returns the SDK error results of fn that hold error text, with
 // fn's parameters bound by e as in publicSinks.
 func sdkSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
@@ -216,6 +340,10 @@ func sdkSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
 			switch in := in.(type) {
 			case ssa.CallInstruction:
 				c := in.Common()
+				if msg := t.throughHelper(e, c); msg != "" {
+					hits = append(hits, sinkHit{pos: in.Pos(), msg: msg})
+					continue
+				}
 				pkg, name := funcPath(c.StaticCallee())
 				if pkg != pathMCPGo {
 					continue
@@ -272,7 +400,11 @@ func sdkSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
 }
 
 func anyFmtArgTainted(t *tainter, e *env, slice ssa.Value) bool {
-	for _, a := range variadicArgs(slice) {
+	args := variadicArgs(slice)
+	if args == nil {
+		return t.taintedIn(e, slice) // args... passed on, as a helper's own are
+	}
+	for _, a := range args {
 		if t.fmtArgTainted(e, a) {
 			return true
 		}

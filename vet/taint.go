@@ -50,6 +50,10 @@ type tainter struct {
 	busy map[key]bool
 	// summaries caches same-package function summaries.
 	summaries map[sumKey]bool
+	// helper returns the sdkHelper fact of a function of another package.
+	helper func(*types.Func) (sdkHelper, bool)
+	// fixed caches fixedErrors.
+	fixed map[*ssa.Function]bool
 
 	// active counts the questions under way; steps counts the values
 	// visited for the outermost one, which ends in silence (clean) once
@@ -83,7 +87,7 @@ type env struct {
 }
 
 func newTainter(pkg *ssa.Package) *tainter {
-	return &tainter{pkg: pkg, memo: map[key]bool{}, busy: map[key]bool{}, summaries: map[sumKey]bool{}}
+	return &tainter{pkg: pkg, memo: map[key]bool{}, busy: map[key]bool{}, summaries: map[sumKey]bool{}, fixed: map[*ssa.Function]bool{}}
 }
 
 // tainted reports whether v (a string, []byte, an interface holding one, a
@@ -343,6 +347,9 @@ func (t *tainter) errTainted(e *env, v ssa.Value) bool {
 	case *ssa.Extract:
 		if call, ok := x.Tuple.(*ssa.Call); ok {
 			callee := call.Common().StaticCallee()
+			if t.fixedErrors(callee) {
+				return false
+			}
 			pkg, name := funcPath(callee)
 			if pkg == pathMCPGo && callee.Signature.Recv() != nil && isNamed(callee.Signature.Recv().Type(), pathMCPGo, "CallToolRequest") && strings.HasPrefix(name, "Require") {
 				// mcp-go's argument accessors: "required argument %q not
@@ -421,6 +428,9 @@ func (t *tainter) callTainted(e *env, c *ssa.CallCommon, call *ssa.Call) bool {
 			for i, a := range c.Args {
 				if i == len(c.Args)-1 && fn.Signature.Variadic() {
 					args := variadicArgs(a)
+					if args == nil && t.taintedIn(e, a) {
+						return true // args... passed on, as a helper's own are
+					}
 					for _, x := range args {
 						if t.fmtArgTainted(e, x) {
 							return true
@@ -511,6 +521,41 @@ func (t *tainter) summary(e *env, fn *ssa.Function, args []ssa.Value) bool {
 		}
 	}
 	t.summaries[sk] = r
+	return r
+}
+
+// fixedErrors reports whether every error fn, a function of the package,
+// returns has a text made only of constants and fn's own arguments that
+// are not errors, such as a server's own "missing required parameter: %s":
+// a message meant for the model, not an internal error's text.
+func (t *tainter) fixedErrors(fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o // a generic function's instance: its body is the origin's
+	}
+	if fn.Pkg != t.pkg || fn.Blocks == nil {
+		return false
+	}
+	if r, ok := t.fixed[fn]; ok {
+		return r
+	}
+	t.fixed[fn] = false // recursion: assume not
+	e := &env{fn: fn, params: map[*ssa.Parameter]bool{}, depth: maxDepth}
+	r := true
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for _, x := range ret.Results {
+			if isErrorValue(x) && t.errTainted(e, x) {
+				r = false
+			}
+		}
+	}
+	t.fixed[fn] = r
 	return r
 }
 

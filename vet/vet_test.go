@@ -52,6 +52,16 @@ func TestSDKErrorText(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.SDKErrorText, "./sdktext")
 }
 
+// TestHelpersOfAnotherPackage checks the helpers of one package of a
+// module that put their arguments' text into an error result, found by a
+// fact, and the calls of another package that give them an error's text,
+// reported there, though it imports no SDK: a helper, one formatting its
+// arguments, a helper of a helper; a deliberate message and a success are
+// not reported.
+func TestHelpersOfAnotherPackage(t *testing.T) {
+	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./helpers", "./crosspkg")
+}
+
 // TestReslicedLocalFinishes runs the analyzers that follow error text over
 // a local re-sliced forty times, whose paths back to each other made the
 // search exponential (twelve took minutes): each value is now computed

@@ -32,7 +32,13 @@ func resultErrorf(err error) *mcpgo.CallToolResult {
 	return mcpgo.NewToolResultErrorf("query %d failed: %v", 3, err) // want `mcp.NewToolResultErrorf formats an error's text`
 }
 
-func query(context.Context, string) (string, error) { return "", errors.New("stub") }
+// db stands for a database client, whose errors hold whatever the driver
+// says: SQL, hosts, credentials.
+var db interface {
+	Query(context.Context, string) (string, error)
+}
+
+func query(ctx context.Context, q string) (string, error) { return db.Query(ctx, q) }
 
 func handler(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 	row, err := query(ctx, req.GetString("id", ""))
@@ -92,13 +98,13 @@ func gathered(ctx context.Context, ids []string) *mcpgo.CallToolResult {
 }
 
 // A helper that builds the error result from its text.
-func errorResult(text string) *mcpgo.CallToolResult { return mcpgo.NewToolResultError(text) }
+func errorResult(text string) *mcpgo.CallToolResult { return mcpgo.NewToolResultError(text) } // want errorResult:`sdkHelper`
 
 func viaResultHelper(err error) *mcpgo.CallToolResult {
 	return errorResult("query failed: " + err.Error()) // want `through errorResult: mcp.NewToolResultError text`
 }
 
-func viaResultHelperClean(id string) *mcpgo.CallToolResult {
+func viaResultHelperClean(id string) *mcpgo.CallToolResult { // want viaResultHelperClean:`sdkHelper`
 	return errorResult("Order " + id + " was not found.")
 }
 
@@ -112,7 +118,7 @@ func accessorError(req mcpgo.CallToolRequest) *mcpgo.CallToolResult {
 	return nil
 }
 
-func gatheredIDs(ctx context.Context, ids []string) *mcpgo.CallToolResult {
+func gatheredIDs(ctx context.Context, ids []string) *mcpgo.CallToolResult { // want gatheredIDs:`sdkHelper`
 	var failed []string
 	for _, id := range ids {
 		if _, err := query(ctx, id); err != nil {
@@ -138,7 +144,7 @@ func resultErrorConst(err error) *mcpgo.CallToolResult {
 	return mcpgo.NewToolResultError("The query failed; try again.")
 }
 
-func resultErrorID(id string) *mcpgo.CallToolResult {
+func resultErrorID(id string) *mcpgo.CallToolResult { // want resultErrorID:`sdkHelper`
 	return mcpgo.NewToolResultErrorf("Order %s was not found.", id)
 }
 
@@ -160,7 +166,7 @@ func successText(err error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "last error: " + err.Error()}}}
 }
 
-func toolResultConst(id string) *mcp.CallToolResult {
+func toolResultConst(id string) *mcp.CallToolResult { // want toolResultConst:`sdkHelper`
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "Order " + id + " is locked."}}}
 }
 
@@ -189,7 +195,7 @@ func mcpgoNewTextContent(err error) *mcpgo.CallToolResult {
 
 // converter is the one function through which a server turns every
 // error into a result: IsError is the condition, the text the error's.
-func converter(v any, err error) *mcpgo.CallToolResult {
+func converter(v any, err error) *mcpgo.CallToolResult { // want converter:`sdkHelper`
 	text := fmt.Sprint(v)
 	if err != nil {
 		text = err.Error()
@@ -210,6 +216,52 @@ func mcpgoNotAnError(err error) *mcpgo.CallToolResult {
 	return &mcpgo.CallToolResult{IsError: false, Content: []mcpgo.Content{mcpgo.NewTextContent("retried after " + err.Error())}}
 }
 
-func mcpgoFixedText(id string) *mcpgo.CallToolResult {
+func mcpgoFixedText(id string) *mcpgo.CallToolResult { // want mcpgoFixedText:`sdkHelper`
 	return &mcpgo.CallToolResult{IsError: true, Content: []mcpgo.Content{mcpgo.NewTextContent("Order " + id + " is locked.")}}
+}
+
+// --- errors whose text is the server's own, for the model ---
+
+// requiredParam's errors are made of constants and its own arguments: a
+// message meant for the model, not an internal error's text.
+func requiredParam(args map[string]any, name string) (string, error) {
+	v, ok := args[name]
+	if !ok {
+		return "", fmt.Errorf("missing required parameter: %s", name)
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", errors.New("parameter " + name + " must be a string")
+	}
+	return s, nil
+}
+
+// optionalParam is requiredParam for any type, as servers write it.
+func optionalParam[T any](args map[string]any, name string) (T, error) {
+	var zero T
+	v, ok := args[name]
+	if !ok {
+		return zero, nil
+	}
+	t, ok := v.(T)
+	if !ok {
+		return zero, fmt.Errorf("parameter %s is not of type %T", name, zero)
+	}
+	return t, nil
+}
+
+func ownMessages(args map[string]any) *mcpgo.CallToolResult {
+	owner, err := requiredParam(args, "owner")
+	if err != nil {
+		return mcpgo.NewToolResultError(err.Error())
+	}
+	page, err := optionalParam[float64](args, "page")
+	if err != nil {
+		return mcpgo.NewToolResultError(err.Error())
+	}
+	row, err := query(context.Background(), fmt.Sprint(owner, page))
+	if err != nil {
+		return mcpgo.NewToolResultError(err.Error()) // want `mcp.NewToolResultError text`
+	}
+	return mcpgo.NewToolResultText(row)
 }
