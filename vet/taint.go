@@ -1,7 +1,6 @@
 package vet
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -557,12 +556,6 @@ func (t *tainter) fixedErrors(fn *ssa.Function) bool {
 	}
 	t.fixed[fn] = r
 	return r
-}
-
-// isTrue reports whether v is the constant true.
-func isTrue(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	return ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value)
 }
 
 // srcFuncs returns the package's source functions, as buildssa lists them,
