@@ -3,6 +3,7 @@ package vet_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -88,12 +89,7 @@ func TestDriversAgree(t *testing.T) {
 		t.Skip("builds mcperrvet and runs go vet")
 	}
 	dir := testdata(t)
-	tool := filepath.Join(t.TempDir(), "mcperrvet")
-	build := exec.Command("go", "build", "-o", tool, "./cmd/mcperrvet")
-	build.Env = append(os.Environ(), "GOWORK=", "GOFLAGS=", "GOPROXY=")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	tool := buildTool(t)
 	pkgs := []string{"./sdktext", "./publictext", "./reslice", "./install", "./stdlib"}
 	findings := func(name string, args ...string) map[string]bool {
 		t.Helper()
@@ -139,4 +135,70 @@ func TestDriversAgree(t *testing.T) {
 		}
 	}
 	t.Logf("%d findings, the same from both drivers", len(direct))
+}
+
+// buildTool builds mcperrvet into a temporary directory and returns its
+// path.
+func buildTool(t *testing.T) string {
+	t.Helper()
+	tool := filepath.Join(t.TempDir(), "mcperrvet")
+	build := exec.Command("go", "build", "-o", tool, "./cmd/mcperrvet")
+	build.Env = append(os.Environ(), "GOWORK=", "GOFLAGS=", "GOPROXY=")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return tool
+}
+
+// TestFixNeverHides runs mcperrvet -fix on a copy of a package with
+// findings of both kinds: the fix is applied, and every finding without
+// one is printed, with the exit status of a finding (3). It used to print
+// nothing and exit 0.
+func TestFixNeverHides(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds mcperrvet")
+	}
+	src := testdata(t)
+	tool := buildTool(t)
+	dir := t.TempDir()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(src, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod = bytes.ReplaceAll(mod, []byte("=> ../../.."), []byte("=> "+root))
+	files := map[string][]byte{"go.mod": mod}
+	for _, name := range []string{"go.sum", "sdktext/sdktext.go", "sdktext/nofix.go"} {
+		if files[name], err = os.ReadFile(filepath.Join(src, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, b := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(tool, "-fix", "./sdktext")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
+		t.Fatalf("mcperrvet -fix: %v, want exit status 3\n%s", err, out)
+	}
+	if !bytes.Contains(out, []byte("nofix.go:12:40: mcp.NewToolResultErrorFromErr appends")) {
+		t.Errorf("the finding without a fix is not printed:\n%s", out)
+	}
+	fixed, err := os.ReadFile(filepath.Join(dir, "sdktext", "sdktext.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(fixed, files["sdktext/sdktext.go"]) {
+		t.Error("-fix changed nothing")
+	}
 }

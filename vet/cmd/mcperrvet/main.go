@@ -22,13 +22,67 @@
 // It accepts the flags of every analysis driver: -json prints the findings
 // as JSON and exits 0, -fix applies suggested fixes, and each analyzer can
 // be turned off by name (-NAME=false). It exits 3 when it reports a finding
-// (go vet exits 1).
+// (go vet exits 1). With -fix it applies the fixes, then checks again and
+// prints every finding that remains, exiting 3 if there is one: a finding
+// without a fix is never hidden by -fix.
 package main
 
 import (
+	"errors"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/mcperr/mcperr/vet"
 )
 
-func main() { multichecker.Main(vet.Analyzers...) }
+func main() {
+	if i := slices.IndexFunc(os.Args[1:], isFix); i >= 0 && !vetTool(os.Args[1:]) && os.Getenv(childEnv) == "" {
+		os.Exit(fixThenCheck(os.Args[1:], i))
+	}
+	multichecker.Main(vet.Analyzers...)
+}
+
+// childEnv marks the runs of fixThenCheck, which drive the analyzers
+// themselves.
+const childEnv = "MCPERRVET_FIX_RUN"
+
+// isFix reports whether arg turns -fix on.
+func isFix(arg string) bool {
+	arg = strings.TrimPrefix(arg, "-")
+	return arg == "-fix" || arg == "-fix=true" || arg == "fix" || arg == "fix=true"
+}
+
+// vetTool reports whether go vet runs the command on one package's
+// configuration, where it never asks for -fix.
+func vetTool(args []string) bool {
+	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+}
+
+// fixThenCheck runs the command with args, which turn -fix on (args[i]), so
+// that it applies the suggested fixes, and then without -fix, so that every
+// finding that remains is printed; it returns the second run's exit status.
+func fixThenCheck(args []string, i int) int {
+	run := func(args []string) int {
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), childEnv+"=1")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		switch {
+		case err == nil:
+			return 0
+		case errors.As(err, &exit):
+			return exit.ExitCode()
+		}
+		os.Stderr.WriteString("mcperrvet: " + err.Error() + "\n")
+		return 1
+	}
+	if code := run(args); code != 0 && code != 3 {
+		return code // the fixes could not be applied: say nothing more
+	}
+	return run(slices.Delete(slices.Clone(args), i, i+1))
+}
