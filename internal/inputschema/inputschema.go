@@ -5,12 +5,12 @@
 // Both adapters use it, so a go-sdk server and a mcp-go server describe the
 // same bad arguments the same way. It decides with google/jsonschema-go,
 // the engine both SDKs already link (go-sdk validates with it), and never
-// loads a schema from a file or the network. The validator says only
-// whether arguments fit; where they do not, this package walks the schema
-// itself to name every field and what it must be, for the keywords tool
+// loads a schema from a file or the network. This package walks the schema
+// itself to name every field that does not fit and what it must be, for the keywords tool
 // schemas use (type, enum, const, the bounds, pattern, required,
-// properties, additionalProperties, items, allOf, local $ref). A failure
-// of another keyword is reported as the arguments as a whole.
+// properties, additionalProperties, items, allOf, local $ref); where the
+// walk finds nothing, the validator decides, and a failure of another
+// keyword is reported as the arguments as a whole.
 package inputschema
 
 import (
@@ -137,12 +137,15 @@ func (s *Schema) Check(args any) *domain.Validation {
 	if numbers {
 		args = floats(args)
 	}
-	if s.resolved.Validate(args) == nil {
-		return nil
-	}
+	// The walk reports only what does fail, so the validator is asked only
+	// when the walk finds nothing: a refusal it explains costs no second
+	// pass (FuzzCheckAgreesWithValidator holds the two to the same verdict).
 	w := walk{s: s}
 	w.check(s.root, args, nil, 0)
 	if len(w.out) == 0 {
+		if s.resolved.Validate(args) == nil {
+			return nil
+		}
 		w.out = append(w.out, domain.Violation{Constraint: "The arguments do not fit the input schema.", Reason: "schema"})
 	}
 	sort.SliceStable(w.out, func(i, j int) bool { return w.out[i].Field < w.out[j].Field })

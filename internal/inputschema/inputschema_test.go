@@ -290,3 +290,48 @@ func TestCompileRefusesUnknownTypes(t *testing.T) {
 		}
 	}
 }
+
+// fuzzSchemas are the schemas FuzzCheckAgreesWithValidator checks against:
+// every keyword the walk explains, and some it leaves to the validator.
+var fuzzSchemas = []string{
+	`{"type":"object","properties":{"id":{"type":"string","minLength":2,"maxLength":8,"pattern":"^o"},"count":{"type":"integer","minimum":1,"maximum":10,"multipleOf":1}},"required":["id"],"additionalProperties":false}`,
+	`{"$defs":{"qty":{"type":"integer","exclusiveMinimum":0}},"properties":{"q":{"$ref":"#/$defs/qty"},"next":{"$ref":"#"}}}`,
+	`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/definitions/s"},"p":{"items":[{"type":"string"},{"type":"integer"}],"additionalItems":false}}}`,
+	`{"allOf":[{"required":["a"]},{"properties":{"a":{"enum":["x","y",1]}}}],"properties":{"c":{"const":{"k":[1,2]}}}}`,
+	`{"properties":{"l":{"type":"array","prefixItems":[{"type":"boolean"}],"items":{"type":["number","null"]},"minItems":1,"maxItems":3,"uniqueItems":true}}}`,
+	`{"patternProperties":{"^x-":{"type":"string"}},"properties":{"o":{"type":"object","minProperties":1,"maxProperties":2,"additionalProperties":{"type":"integer"}}},"additionalProperties":false}`,
+	`{"anyOf":[{"required":["a"]},{"required":["b"]}],"not":{"required":["c"]},"properties":{"f":false}}`,
+}
+
+// FuzzCheckAgreesWithValidator holds the walk to the validator's verdict:
+// Check refuses exactly the arguments google/jsonschema-go refuses, so the
+// walk, which answers first, never refuses arguments that fit.
+func FuzzCheckAgreesWithValidator(f *testing.F) {
+	for i, args := range []string{`{}`, `{"id":"ord_1","count":2}`, `{"id":"x","count":"two","extra":1}`,
+		`{"q":0,"next":{"q":1.5}}`, `{"a":1,"p":["a","b",3]}`, `{"a":"z","c":{"k":[1,2]}}`, `{"l":[true,1,1]}`,
+		`{"x-a":"ok","o":{"a":1,"b":"2","c":3}}`, `{"b":1,"c":2,"f":0}`, `null`, `[1]`, `{"id":"oé","count":1e0}`} {
+		f.Add(uint8(i), args)
+	}
+	var schemas []*Schema
+	for _, doc := range fuzzSchemas {
+		s, err := Compile([]byte(doc))
+		if err != nil {
+			f.Fatalf("Compile(%s): %v", doc, err)
+		}
+		schemas = append(schemas, s)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, args string) {
+		s := schemas[int(which)%len(schemas)]
+		var v any
+		if json.Unmarshal([]byte(args), &v) != nil {
+			return
+		}
+		if v == nil {
+			v = map[string]any{}
+		}
+		refused := s.Check(v) != nil
+		if fits := s.resolved.Validate(v) == nil; refused == fits {
+			t.Errorf("schema %s, arguments %s: Check refused=%v, the validator says fits=%v", fuzzSchemas[int(which)%len(fuzzSchemas)], args, refused, fits)
+		}
+	})
+}
