@@ -14,7 +14,10 @@
 // built-in mapping, and stops at the first filter that answers. A filter
 // may handle an error (return a Response), transform it (return another
 // error) or pass it on (return nil, nil). Catch builds a filter for one
-// error type.
+// error type. The cause of a ToolError is offered first: a filter that
+// answers it gives the failure its class (code, details, retry advice),
+// and the model still reads the ToolError's message first, then the
+// filter's as a hint.
 //
 // The built-in mapping is the contract a client relies on:
 //

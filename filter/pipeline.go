@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,33 +66,17 @@ func New(opts ...Option) (*Pipeline, error) {
 // record of it. A nil err yields nil. The adapters call it; an application
 // rarely needs to.
 //
-// The filters run in one order: filters (those given to the tool, resource
-// or prompt where it was registered), then the global filters, then the
-// built-in mapping of the package documentation; in each list the first is
-// outermost. The first filter that answers decides. A filter that panics,
-// or answers with an empty message, is recovered and the request reported
-// as an internal error.
-//
-// A request whose own context is cancelled or past its deadline is answered
-// before any filter runs, so that no filter needs to check ctx.Err(), unless
-// the error is a panic or a public error: CANCELLED (retryable, no ref) or
-// TIMEOUT (a server error, retryable, its text ending with its ref), as
-// ctx.Err() says. A cancellation or deadline of another context, such as a
-// sub-operation's while the request is alive, is an internal error like any
-// other. A public error's details and retry advice are sent too; an
-// internal error gets no hint and an error-level record; the record of a
-// refused call keeps the error.
-//
-// Codes are checked on the way out: a code the registry does not know,
-// whatever produced it, is sent as BUSINESS_RULE_VIOLATION for a business
-// rule and TOOL_ERROR otherwise, with one WARN record the first time. A
-// ref is always the pipeline's.
+// The request's own end is decided first, then filters (those given where
+// the tool, resource or prompt was registered) run before the global ones
+// and the built-in mapping, as the package documentation says. A code the
+// registry does not know, whatever produced it, is sent as
+// BUSINESS_RULE_VIOLATION for a business rule and TOOL_ERROR otherwise, with
+// one WARN record the first time. A ref is always the pipeline's.
 //
 // Handle is total: whatever err, a filter, an observer, the renderer or the
 // log handler does (panic, return a typed nil, build a cyclic or enormous
 // chain), it returns one Failure and writes one record, to standard error
 // if the logger fails, bounded as the package documentation says.
-// Everything runs on the calling goroutine; a panic is recovered there.
 func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...Filter) (f *Failure) {
 	if err == nil {
 		return nil
@@ -181,6 +166,7 @@ type handling struct {
 	transformed bool               // a filter replaced orig with err
 	err         error              // after the filters' transformations
 	facts       chainFacts         // what the chain of err holds
+	slow        *chainFacts        // facts found again with errors.As, once
 	filterErr   error              // a filter that panicked or answered badly
 	public      error              // the public error the built-in mapping answered with
 	refused     *domain.Validation // how the arguments did not fit, when that decided
@@ -204,30 +190,57 @@ func (h *handling) setErr(err error) {
 		f = chainFacts{}
 		f.note(err)
 	}
-	h.err, h.facts = err, f
+	h.err, h.facts, h.slow = err, f, nil
 }
 
+// runFilters offers the cause of a ToolError to the tool's filters, then
+// the global ones, and if none answers, the whole error. The ToolError
+// keeps its words over an answer to its cause: the filter's message becomes
+// the first hint, and the class (code, details, retry advice) is the filter's.
 func (p *Pipeline) runFilters(ctx context.Context, h *handling, own []Filter) (Response, bool) {
+	te, _ := h.chain().public.(*toolerr.ToolError)
+	cause := te.Unwrap()
+	if h.facts.custom { // te was found by an As method: its cause is not the chain walked
+		if _, unsafe := scan(cause); unsafe != "" {
+			cause = nil
+		}
+	}
+	if cause != nil && te.PublicMessage() != "" {
+		if r, ok := p.offer(ctx, h, own, cause, false); ok || h.filterErr != nil {
+			hints := append(append([]string{r.Message}, r.Hints...), te.ErrorHint())
+			r.Message, r.Hints = te.PublicMessage(), slices.DeleteFunc(hints, func(s string) bool { return s == "" })
+			return r, ok
+		}
+	}
+	return p.offer(ctx, h, own, h.err, true)
+}
+
+// offer runs the filters on err until one answers; a transformation
+// replaces err for those that follow, and, if whole, the error handled.
+func (p *Pipeline) offer(ctx context.Context, h *handling, own []Filter, err error, whole bool) (Response, bool) {
 	for _, fs := range [2][]Filter{own, p.global} {
 		for _, f := range fs {
 			if f == nil {
 				continue
 			}
-			resp, next, ferr := catch(ctx, f, h.call, h.err)
-			if ferr != nil {
+			resp, next, ferr := catch(ctx, f, h.call, err)
+			if ferr == nil && resp != nil && resp.Message == "" {
+				ferr = fmt.Errorf("filter %T answered with an empty message", f)
+			}
+			switch {
+			case ferr != nil:
 				h.filterErr = ferr
 				return Response{}, false
-			}
-			if resp != nil {
-				if resp.Message == "" {
-					h.filterErr = fmt.Errorf("filter %T answered with an empty message", f)
-					return Response{}, false
-				}
+			case resp != nil:
 				return *resp, true // a copy: the filter's own value stays as it was
-			}
-			if next != nil {
+			case next != nil && whole:
 				h.setErr(next)
-				h.transformed = true
+				err, h.transformed = h.err, true
+			case next != nil:
+				if _, unsafe := scan(next); unsafe != "" {
+					return Response{}, false // a cause whose chain cannot be walked: the whole error is offered
+				}
+				err = next
 			}
 		}
 	}
@@ -303,12 +316,7 @@ func (p *Pipeline) ended(ctx context.Context, h *handling) (r Response, ok bool)
 	if done != context.Canceled && done != context.DeadlineExceeded {
 		return Response{}, false
 	}
-	defer func() {
-		if recover() != nil {
-			r, ok = Response{}, false // an As or Is method that panics: the mapping masks it
-		}
-	}()
-	if f := h.chain(); f.panicked || f.public != nil {
+	if f := h.chain(); f.panicked || f.public != nil { // a panicking As or Is method: the mapping masks it
 		return Response{}, false
 	}
 	h.ownText = true // a timeout's text gets the ref
@@ -324,13 +332,25 @@ func (p *Pipeline) ended(ctx context.Context, h *handling) (r Response, ok bool)
 	}
 }
 
-// chain returns the facts of the error's chain, found again with errors.As
-// if an error in it has As or Is methods of its own.
+// chain returns the facts of the error's chain, found again with errors.As,
+// once, if an error in it has As or Is methods of its own; an As or Is
+// method that panics counts as a panic in the chain, which is masked.
 func (h *handling) chain() chainFacts {
-	if h.facts.custom {
-		return slowFacts(h.err)
+	if !h.facts.custom {
+		return h.facts
 	}
-	return h.facts
+	if h.slow == nil {
+		h.slow = &chainFacts{custom: true, panicked: true}
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					h.attrs = append(h.attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v)))
+				}
+			}()
+			*h.slow = slowFacts(h.err)
+		}()
+	}
+	return *h.slow
 }
 
 // refused asks the adapter's check how the call's arguments do not fit the

@@ -166,21 +166,6 @@ func slowFacts(err error) chainFacts {
 	if errors.As(err, &pub) {
 		f.public = pub
 	}
-	var val *domain.Validation
-	var lv logValuerError
-	switch {
-	case errors.As(err, &val):
-		f.valuer = validationView{val}
-	case errors.As(err, &lv):
-		f.valuer = lv
-	}
-	var fm interface {
-		error
-		fmt.Formatter
-	}
-	if errors.As(err, &fm) {
-		f.formatter = fm
-	}
 	return f
 }
 
