@@ -39,8 +39,12 @@ type StatusError struct {
 	// RetryAfter is the delay the response's Retry-After header asks for,
 	// given in seconds or as an HTTP date (counted from the response's
 	// Date header, or from when Check ran if it has none); 0 if there is
-	// none, it is not valid, or the date has passed. It is at most 7 days,
-	// the longest delay mcperr sends: a longer one is cut to that.
+	// none, it is not valid, or the date has passed. For a 403 or 429
+	// whose X-RateLimit-Remaining header is "0" and that gives no delay in
+	// Retry-After, it is the delay until its X-RateLimit-Reset, Unix
+	// seconds counted the same way. It is at most 7 days, the longest delay
+	// mcperr sends: a longer one is cut to that. New answers a 403 with a
+	// RetryAfter as a rate limit.
 	RetryAfter time.Duration
 	// Method is the request's method, such as "GET"; "" if the response
 	// has no request.
@@ -52,6 +56,10 @@ type StatusError struct {
 	// Body is the start of the response's body, at most 4 KiB of it. For
 	// the log only: it is the upstream's text.
 	Body []byte
+
+	// rateLimited is set for a response that reports a rate limit: see
+	// retryOf.
+	rateLimited bool
 }
 
 // Error returns the method, URL, status, retry delay and start of the body,
@@ -100,15 +108,7 @@ func Check(resp *http.Response) error {
 	if resp.StatusCode < 400 {
 		return nil
 	}
-	e := &StatusError{StatusCode: resp.StatusCode}
-	if req := resp.Request; req != nil {
-		e.Method = req.Method
-		if e.Method == "" {
-			e.Method = http.MethodGet // as net/http reads an empty method
-		}
-		e.URL = logURL(req.URL)
-	}
-	e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), resp.Header.Get("Date"), time.Now())
+	e := statusError(resp, time.Now())
 	if resp.Body != nil {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 		if len(body) > 0 {
@@ -118,6 +118,69 @@ func Check(resp *http.Response) error {
 		_ = resp.Body.Close()
 	}
 	return e
+}
+
+// statusError returns the *StatusError of resp, whose status is 400 or
+// more, without the body: it reads the status, the headers and the
+// request, never the body. now is when the response is read, for a
+// response without a Date header.
+func statusError(resp *http.Response, now time.Time) *StatusError {
+	e := &StatusError{StatusCode: resp.StatusCode}
+	if req := resp.Request; req != nil {
+		e.Method = req.Method
+		if e.Method == "" {
+			e.Method = http.MethodGet // as net/http reads an empty method
+		}
+		e.URL = logURL(req.URL)
+	}
+	e.RetryAfter, e.rateLimited = retryOf(resp.StatusCode, resp.Header, now)
+	return e
+}
+
+// retryOf returns the retry delay that the headers h of a response with
+// status ask for, and whether the response reports a rate limit: a 429,
+// or a 403 with a Retry-After header or whose X-RateLimit-Remaining is
+// "0", as GitHub, GitLab and many other REST APIs send them. The delay is
+// Retry-After's; without one, that of a 403 or 429 whose
+// X-RateLimit-Remaining is "0" is the time until X-RateLimit-Reset.
+func retryOf(status int, h http.Header, now time.Time) (time.Duration, bool) {
+	date := h.Get("Date")
+	ra := h.Get("Retry-After")
+	d := parseRetryAfter(ra, date, now)
+	if status != http.StatusForbidden && status != http.StatusTooManyRequests {
+		return d, false
+	}
+	exhausted := strings.TrimSpace(h.Get("X-RateLimit-Remaining")) == "0"
+	if d == 0 && exhausted {
+		d = parseReset(h.Get("X-RateLimit-Reset"), date, now)
+	}
+	return d, exhausted || strings.TrimSpace(ra) != "" || status == http.StatusTooManyRequests
+}
+
+// parseReset returns the delay until an X-RateLimit-Reset header value v,
+// Unix seconds, counted from the Date header date, or from now if date is
+// not a valid HTTP date. It returns 0 for a value that is not a number, or
+// a time that has passed, and at most maxRetryAfter.
+func parseReset(v, date string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if !digits(v) {
+		return 0
+	}
+	at, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return maxRetryAfter // more digits than fit: far beyond what mcperr sends
+	}
+	if sent, err := http.ParseTime(date); err == nil {
+		now = sent
+	}
+	from := now.Unix()
+	switch {
+	case at <= from:
+		return 0
+	case at > from+int64(maxRetryAfter/time.Second): // from is a date of years 0 to 9999: no overflow
+		return maxRetryAfter
+	}
+	return time.Duration(at-from) * time.Second
 }
 
 // logURL returns u without its user information, query and fragment.

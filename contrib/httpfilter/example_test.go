@@ -131,3 +131,41 @@ func ExampleCheck() {
 	// 429 2m0s GET
 	// GET http://upstream/v1/orders: HTTP 429 Too Many Requests, retry after 2m0s, body "{\"error\":\"quota of tenant acme exhausted\"}"
 }
+
+// apiError is the error of a REST client library that keeps the response
+// it failed on, as go-github's errors do.
+type apiError struct {
+	Response *http.Response
+	Message  string
+}
+
+func (e *apiError) Error() string { return e.Message }
+
+// From answers the errors of a client library by the response they keep:
+// here a 403 whose rate limit is used up, which reads as RATE_LIMITED with
+// the delay until X-RateLimit-Reset, counted from the Date header.
+func ExampleFrom() {
+	p, err := filter.New(
+		filter.WithLogger(slog.New(slog.DiscardHandler)),
+		filter.WithGlobalFilters(httpfilter.From(func(e *apiError) *http.Response { return e.Response })),
+	)
+	if err != nil {
+		panic(err)
+	}
+
+	h := http.Header{}
+	h.Set("Date", "Wed, 01 Jan 2020 00:00:00 GMT")
+	h.Set("X-RateLimit-Remaining", "0")
+	h.Set("X-RateLimit-Reset", "1577836860") // a minute after Date
+	err = fmt.Errorf("list issues: %w", &apiError{
+		Response: &http.Response{StatusCode: http.StatusForbidden, Header: h},
+		Message:  "API rate limit exceeded for 203.0.113.7",
+	})
+
+	f := p.Handle(context.Background(), filter.Call{Tool: "list_issues"}, err)
+	fmt.Println(f.Texts[0])
+	fmt.Println(f.Envelope.Code, "retryable:", f.Envelope.Retryable, "after:", f.Envelope.RetryAfterSeconds)
+	// Output:
+	// The service the tool called is rate limiting requests (HTTP 403 Forbidden); wait before retrying.
+	// RATE_LIMITED retryable: true after: 60
+}

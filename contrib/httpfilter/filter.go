@@ -3,6 +3,7 @@ package httpfilter
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/mcperr/mcperr/codes"
@@ -17,12 +18,60 @@ func New() filter.Filter {
 	return filter.Catch(catch)
 }
 
+// From returns a Filter that answers every error whose chain holds an E,
+// found with errors.As, as New answers a *StatusError: response returns
+// the upstream's response that E carries, which the filter reads as Check
+// does, its status and headers, never its body. It is the route for the
+// error types of REST client libraries that keep the response they
+// failed on, such as go-github's:
+//
+//	httpfilter.From(func(e *github.ErrorResponse) *http.Response { return e.Response })
+//
+// An error for which response returns nil, or a response with a status
+// below 400, is passed on. A nil function makes a filter that
+// WithGlobalFilters and the adapters' WithFilters refuse with a definition
+// error, as filter.Catch(nil) does.
+func From[E error](response func(E) *http.Response) filter.Filter {
+	if response == nil {
+		return misdefined{&codes.DefinitionError{Mistake: codes.NilValue,
+			Reason: "httpfilter.From needs a function that returns the *http.Response the error carries, such as func(e *github.ErrorResponse) *http.Response { return e.Response }"}}
+	}
+	return filter.Catch(func(_ context.Context, _ filter.Call, e E) (*filter.Response, error) {
+		resp := response(e)
+		if resp == nil || resp.StatusCode < 400 {
+			return nil, nil
+		}
+		return answer(statusError(resp, time.Now())), nil
+	})
+}
+
+// misdefined is the filter of From given no function: it answers nothing,
+// and every place that takes a filter refuses it at start-up with its
+// definition error.
+type misdefined struct{ err *codes.DefinitionError }
+
+func (misdefined) Catch(context.Context, filter.Call, error) (*filter.Response, error) {
+	return nil, nil
+}
+
+// DefinitionError returns the mistake the filter was built with.
+func (m misdefined) DefinitionError() *codes.DefinitionError { return m.err }
+
 // catch answers a *StatusError.
 func catch(_ context.Context, _ filter.Call, e *StatusError) (*filter.Response, error) {
 	if e == nil || e.StatusCode < 400 {
 		return nil, nil
 	}
+	return answer(e), nil
+}
+
+// answer is the answer to e, whose status is 400 or more: the one code
+// path of New and From.
+func answer(e *StatusError) *filter.Response {
 	m := mappingOf(e.StatusCode)
+	if e.StatusCode == http.StatusForbidden && (e.rateLimited || e.RetryAfter > 0) {
+		m = rateLimited
+	}
 	retry := m.retry
 	r := &filter.Response{
 		Code:      m.code,
@@ -36,7 +85,7 @@ func catch(_ context.Context, _ filter.Call, e *StatusError) (*filter.Response, 
 			r.RetryAfter = unavailableDelay
 		}
 	}
-	return r, nil
+	return r
 }
 
 // unavailableDelay is the retry delay of a 503 without Retry-After: long

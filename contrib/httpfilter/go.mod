@@ -3,6 +3,7 @@ module github.com/mcperr/mcperr/contrib/httpfilter
 go 1.25.5
 
 require (
+	github.com/google/go-github/v84 v84.0.0
 	github.com/mark3labs/mcp-go v1.0.0
 	github.com/mcperr/mcperr v0.0.0
 	github.com/modelcontextprotocol/go-sdk v1.3.0
@@ -10,6 +11,7 @@ require (
 
 require (
 	github.com/cockroachdb/redact v1.1.5 // indirect
+	github.com/google/go-querystring v1.2.0 // indirect
 	github.com/google/jsonschema-go v0.4.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect

@@ -36,13 +36,16 @@ const (
 const (
 	fixedDate       = "Wed, 01 Jan 2020 00:00:00 GMT"
 	fixedRetryAfter = "Wed, 01 Jan 2020 00:01:30 GMT"
+	// fixedReset is an X-RateLimit-Reset 60 seconds after fixedDate.
+	fixedReset = "1577836860"
 )
 
 // upstream returns an HTTP server on 127.0.0.1 that answers
-// /orders/{id}?status=S&ra=R&date=D with status S, a body holding the
-// canary, Retry-After R if set ("in-1h" is an HTTP date an hour from now)
-// and the Date header D: "fixed" is fixedDate, "none" sends none, "" the
-// server's own.
+// /orders/{id}?status=S&ra=R&date=D&rem=N&reset=T with status S, a body
+// holding the canary, Retry-After R if set ("in-1h" is an HTTP date an
+// hour from now), the Date header D: "fixed" is fixedDate, "none" sends
+// none, "" the server's own; and X-RateLimit-Remaining N and
+// X-RateLimit-Reset T if set ("in-1h" is Unix seconds an hour from now).
 func upstream(t testing.TB) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -57,6 +60,16 @@ func upstream(t testing.TB) *httptest.Server {
 			w.Header().Set("Retry-After", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))
 		default:
 			w.Header().Set("Retry-After", ra)
+		}
+		if rem := q.Get("rem"); rem != "" {
+			w.Header().Set("X-RateLimit-Remaining", rem)
+		}
+		switch reset := q.Get("reset"); reset {
+		case "":
+		case "in-1h":
+			w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+		default:
+			w.Header().Set("X-RateLimit-Reset", reset)
 		}
 		switch q.Get("date") {
 		case "fixed":
@@ -77,6 +90,8 @@ type fetchArgs struct {
 	Status     int    `json:"status"`
 	RetryAfter string `json:"retryAfter,omitempty"`
 	Date       string `json:"date,omitempty"`
+	Remaining  string `json:"remaining,omitempty"`
+	Reset      string `json:"reset,omitempty"`
 }
 
 // fetcher is the tool's work: it gets an order from the upstream, with an
@@ -93,7 +108,7 @@ func (f fetcher) fetch(ctx context.Context, in fetchArgs) (string, error) {
 		return "", err
 	}
 	u.User = url.UserPassword("svc", urlCanary+"-pw")
-	u.RawQuery = url.Values{"api_key": {urlCanary}, "status": {strconv.Itoa(in.Status)}, "ra": {in.RetryAfter}, "date": {in.Date}}.Encode()
+	u.RawQuery = url.Values{"api_key": {urlCanary}, "status": {strconv.Itoa(in.Status)}, "ra": {in.RetryAfter}, "date": {in.Date}, "rem": {in.Remaining}, "reset": {in.Reset}}.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return "", err
@@ -149,7 +164,8 @@ func connect(t *testing.T, log *mcperrtest.Log, f fetcher, global, tool []filter
 		t.Fatal(err)
 	}
 	err = mcpgo.AddTool(ms, mcpgomcp.NewTool("fetch",
-		mcpgomcp.WithNumber("status", mcpgomcp.Required()), mcpgomcp.WithString("retryAfter"), mcpgomcp.WithString("date")),
+		mcpgomcp.WithNumber("status", mcpgomcp.Required()), mcpgomcp.WithString("retryAfter"), mcpgomcp.WithString("date"),
+		mcpgomcp.WithString("remaining"), mcpgomcp.WithString("reset")),
 		func(ctx context.Context, req mcpgomcp.CallToolRequest) (*mcpgomcp.CallToolResult, error) {
 			var in fetchArgs
 			if err := req.BindArguments(&in); err != nil {
