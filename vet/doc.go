@@ -24,6 +24,11 @@
 // nodes, and functions of the same package. They prefer silence to a doubtful
 // report: a value they cannot follow is taken as clean.
 //
+// mcperrsdktext's fixes migrate a handler's error result built from an
+// error into the error returned, the site's words as a ToolError's message
+// and the error as its cause: return nil, toolerr.New("failed to get
+// issue").WithCause(err).
+//
 // Run them all with the mcperrvet command, or use Analyzers with
 // multichecker.
 package vet

@@ -1,17 +1,13 @@
 package vet
 
 import (
-	"bytes"
-	"go/ast"
 	"go/constant"
-	"go/format"
 	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -94,9 +90,6 @@ func runPublicErrorText(pass *analysis.Pass) (any, error) {
 type sinkHit struct {
 	pos token.Pos
 	msg string
-	// fromErr marks mcp.NewToolResultErrorFromErr with a clean message,
-	// which may have a suggested fix.
-	fromErr bool
 }
 
 // publicSinks returns the values of fn that reach the client and hold error
@@ -207,20 +200,15 @@ func runSDKErrorText(pass *analysis.Pass) (any, error) {
 			break
 		}
 	}
-	returns := returnedCalls(pass)
 	for _, fn := range srcFuncs(ssainfo) {
 		for _, h := range sdkSinks(t, fn, nil) {
-			d := analysis.Diagnostic{Pos: h.pos, Message: h.msg}
-			if h.fromErr {
-				d.SuggestedFixes = fromErrFix(pass, fn, returns, h.pos)
-			}
-			pass.Report(d)
+			pass.Report(analysis.Diagnostic{Pos: h.pos, Message: h.msg, SuggestedFixes: migrateFix(pass, h.pos)})
 		}
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
 				if call, ok := in.(*ssa.Call); ok {
 					if msg := helperSinkOf(t, call, sdkSinks); msg != "" {
-						pass.Reportf(call.Pos(), "%s", msg)
+						pass.Report(analysis.Diagnostic{Pos: call.Pos(), Message: msg, SuggestedFixes: migrateFix(pass, call.Pos())})
 					}
 				}
 			}
@@ -365,7 +353,7 @@ func sdkSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
 					}
 				case "NewToolResultErrorFromErr":
 					if len(c.Args) == 2 && (tainted(c.Args[0]) || t.errTainted(e, c.Args[1])) {
-						hits = append(hits, sinkHit{pos: in.Pos(), fromErr: e == nil && !tainted(c.Args[0]), msg: "mcp.NewToolResultErrorFromErr appends the error's text to the message the model reads, and mcperr sends such a result untouched: return toolerr.New(msg).WithCause(err) as the handler's error instead"})
+						hits = append(hits, sinkHit{pos: in.Pos(), msg: "mcp.NewToolResultErrorFromErr appends the error's text to the message the model reads, and mcperr sends such a result untouched: return toolerr.New(msg).WithCause(err) as the handler's error instead"})
 					}
 				}
 			case *ssa.Store:
@@ -452,69 +440,4 @@ func structField(typ types.Type, i int) string {
 		return ""
 	}
 	return st.Field(i).Name()
-}
-
-// returnedCall is a call written as the first of two results of a return
-// statement whose second result is nil: return f(...), nil.
-type returnedCall struct {
-	ret  *ast.ReturnStmt
-	call *ast.CallExpr
-}
-
-// returnedCalls indexes such calls by the position of their left
-// parenthesis, which is the position SSA gives the call.
-func returnedCalls(pass *analysis.Pass) map[token.Pos]returnedCall {
-	out := map[token.Pos]returnedCall{}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	for cur := range ins.Root().Preorder((*ast.ReturnStmt)(nil)) {
-		ret := cur.Node().(*ast.ReturnStmt)
-		if len(ret.Results) != 2 {
-			continue
-		}
-		call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
-		if !ok {
-			continue
-		}
-		if id, ok := ast.Unparen(ret.Results[1]).(*ast.Ident); !ok || id.Name != "nil" || pass.TypesInfo.Uses[id] != types.Universe.Lookup("nil") {
-			continue
-		}
-		out[call.Lparen] = returnedCall{ret, call}
-	}
-	return out
-}
-
-// fromErrFix rewrites return mcp.NewToolResultErrorFromErr(msg, err), nil
-// into return nil, toolerr.New(msg).WithCause(err), which is the same
-// message for the model with the error kept for the log. It offers the fix
-// only where it is mechanical: the statement has exactly that form, the
-// function returns (*mcp.CallToolResult, error), and the file imports
-// toolerr.
-func fromErrFix(pass *analysis.Pass, fn *ssa.Function, returns map[token.Pos]returnedCall, pos token.Pos) []analysis.SuggestedFix {
-	rc, ok := returns[pos]
-	if !ok || len(rc.call.Args) != 2 || rc.call.Ellipsis.IsValid() {
-		return nil
-	}
-	res := fn.Signature.Results()
-	if res.Len() != 2 || !isNamed(res.At(0).Type(), pathMCPGo, "CallToolResult") || !types.Identical(res.At(1).Type(), types.Universe.Lookup("error").Type()) {
-		return nil
-	}
-	if _, isPtr := res.At(0).Type().(*types.Pointer); !isPtr {
-		return nil
-	}
-	name := importName(pass, rc.ret, pathToolerr)
-	if name == "" {
-		return nil
-	}
-	var msg, err bytes.Buffer
-	if format.Node(&msg, pass.Fset, rc.call.Args[0]) != nil || format.Node(&err, pass.Fset, rc.call.Args[1]) != nil {
-		return nil
-	}
-	return []analysis.SuggestedFix{{
-		Message: "Return toolerr.New(msg).WithCause(err) as the handler's error",
-		TextEdits: []analysis.TextEdit{{
-			Pos:     rc.ret.Results[0].Pos(),
-			End:     rc.ret.Results[1].End(),
-			NewText: []byte("nil, " + name + ".New(" + msg.String() + ").WithCause(" + err.String() + ")"),
-		}},
-	}}
 }

@@ -59,6 +59,13 @@ func TestSDKErrorText(t *testing.T) {
 // reported there, though it imports no SDK: a helper, one formatting its
 // arguments, a helper of a helper; a deliberate message and a success are
 // not reported.
+// TestMigrate checks the fixes that migrate a server's error results,
+// against golden files, and that the sites with no mechanical fix are
+// still reported.
+func TestMigrate(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.SDKErrorText, "./migrate")
+}
+
 func TestHelpersOfAnotherPackage(t *testing.T) {
 	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./helpers", "./crosspkg")
 }

@@ -1,0 +1,375 @@
+package vet
+
+import (
+	"bytes"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// migrateFix returns the fix that migrates the error result reported at
+// pos: a handler's
+//
+//	return mcp.NewToolResultError(fmt.Sprintf("failed to get issue: %v", err)), nil
+//
+// becomes
+//
+//	return nil, toolerr.New("failed to get issue").WithCause(err)
+//
+// so that the model reads the site's own words, mcperr's filters classify
+// the error, and its text reaches only the log. A result made of the
+// error's text alone becomes the error itself, which mcperr masks or a
+// filter answers. The fix is offered only where it is mechanical: the
+// result is the first of a return statement of a function that returns
+// (*CallToolResult, error) or, on go-sdk, (*CallToolResult, Out, error),
+// with nil as its error; the text is err.Error(), a literal followed by
+// err.Error(), or a format whose last verb is the error. Elsewhere the
+// report says what to write.
+func migrateFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
+	file := fileOf(pass, pos)
+	if file == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(file, pos, pos)
+	var ret *ast.ReturnStmt
+	var sig *types.Signature
+	for i, n := range path {
+		switch n := n.(type) {
+		case *ast.ReturnStmt:
+			if ret == nil && i > 0 && len(n.Results) > 0 && path[i-1] == n.Results[0] {
+				ret = n
+			}
+		case *ast.FuncLit:
+			sig, _ = pass.TypesInfo.TypeOf(n).(*types.Signature)
+		case *ast.FuncDecl:
+			if obj, ok := pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
+				sig = obj.Signature()
+			}
+		}
+		if sig != nil {
+			break
+		}
+	}
+	if ret == nil || sig == nil || !handlerResults(sig, ret) {
+		return nil
+	}
+	text := resultText(pass, ret.Results[0])
+	if text == nil {
+		return nil
+	}
+	words, cause, ok := splitText(pass, text)
+	if !ok {
+		return nil
+	}
+	var edits []analysis.TextEdit
+	repl := src(pass, cause)
+	if words != "" {
+		name, edit, ok := importFor(pass, file, ret.Pos(), pathToolerr, "toolerr")
+		if !ok {
+			return nil
+		}
+		if edit != nil {
+			edits = append(edits, *edit)
+		}
+		if strings.HasPrefix(words, "fmt.Sprintf(") {
+			fname, fedit, ok := importFor(pass, file, ret.Pos(), "fmt", "fmt")
+			if !ok {
+				return nil
+			}
+			if fedit != nil {
+				edits = append(edits, *fedit)
+			}
+			words = fname + strings.TrimPrefix(words, "fmt")
+		}
+		repl = name + ".New(" + words + ").WithCause(" + repl + ")"
+	}
+	middle := ""
+	if len(ret.Results) == 3 {
+		middle = src(pass, ret.Results[1]) + ", "
+	}
+	edits = append(edits, analysis.TextEdit{Pos: ret.Results[0].Pos(), End: ret.Results[len(ret.Results)-1].End(),
+		NewText: []byte("nil, " + middle + repl)})
+	msg := "Return the error, for mcperr to mask or classify"
+	if words != "" {
+		msg = "Return the site's words as a ToolError with the error as its cause"
+	}
+	return []analysis.SuggestedFix{{Message: msg, TextEdits: edits}}
+}
+
+// fileOf returns the file of pass that holds pos.
+func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// handlerResults reports whether sig returns a *CallToolResult of either
+// SDK and an error, with go-sdk's output between them, and whether ret
+// returns nil as the error.
+func handlerResults(sig *types.Signature, ret *ast.ReturnStmt) bool {
+	res := sig.Results()
+	n := res.Len()
+	if n != 2 && n != 3 || len(ret.Results) != n {
+		return false
+	}
+	if _, ok := res.At(0).Type().(*types.Pointer); !ok || !isSDKNamed(res.At(0).Type(), "CallToolResult") {
+		return false
+	}
+	if !types.Identical(res.At(n-1).Type(), types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	id, ok := ast.Unparen(ret.Results[n-1]).(*ast.Ident)
+	return ok && id.Name == "nil"
+}
+
+// resultText returns the expression of the text of the error result x: the
+// argument of mcp-go's NewToolResultError, the format call of
+// NewToolResultErrorf, a call of NewToolResultErrorFromErr as it is, the
+// one argument of a helper, or the Text of the one text block of a
+// CallToolResult literal; nil for any other form.
+func resultText(pass *analysis.Pass, x ast.Expr) ast.Expr {
+	x = ast.Unparen(x)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = ast.Unparen(u.X)
+	}
+	switch x := x.(type) {
+	case *ast.CallExpr:
+		if x.Ellipsis.IsValid() {
+			return nil
+		}
+		switch pkg, name := calleeName(pass, x); {
+		case pkg == pathMCPGo && (name == "NewToolResultErrorf" || name == "NewToolResultErrorFromErr"):
+			return x
+		case len(x.Args) == 1:
+			return x.Args[0]
+		}
+	case *ast.CompositeLit:
+		for _, el := range x.Elts {
+			kv, ok := el.(*ast.KeyValueExpr)
+			if !ok {
+				return nil
+			}
+			if key, _ := kv.Key.(*ast.Ident); key != nil && key.Name == "Content" {
+				list, ok := kv.Value.(*ast.CompositeLit)
+				if !ok || len(list.Elts) != 1 {
+					return nil
+				}
+				return blockText(pass, list.Elts[0])
+			}
+		}
+	}
+	return nil
+}
+
+// blockText returns the text of a text block: &mcp.TextContent{Text: x},
+// mcp.TextContent{Type: "text", Text: x} or mcp.NewTextContent(x).
+func blockText(pass *analysis.Pass, x ast.Expr) ast.Expr {
+	x = ast.Unparen(x)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = ast.Unparen(u.X)
+	}
+	switch x := x.(type) {
+	case *ast.CallExpr:
+		if pkg, name := calleeName(pass, x); pkg == pathMCPGo && name == "NewTextContent" && len(x.Args) == 1 {
+			return x.Args[0]
+		}
+	case *ast.CompositeLit:
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				if key, _ := kv.Key.(*ast.Ident); key != nil && key.Name == "Text" {
+					return kv.Value
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// calleeName returns the package path and name of the function call x
+// calls, if it is a function of a package.
+func calleeName(pass *analysis.Pass, x *ast.CallExpr) (pkg, name string) {
+	var id *ast.Ident
+	switch f := ast.Unparen(x.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	}
+	if id == nil {
+		return "", ""
+	}
+	fn, ok := pass.TypesInfo.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Signature().Recv() != nil {
+		return "", ""
+	}
+	return fn.Pkg().Path(), fn.Name()
+}
+
+// splitText reads x, the text of an error result, as the site's words (Go
+// source: a quoted literal or a fmt.Sprintf call; "" when there are none)
+// and the error they report.
+func splitText(pass *analysis.Pass, x ast.Expr) (words string, cause ast.Expr, ok bool) {
+	x = ast.Unparen(x)
+	if e := errorText(pass, x); e != nil {
+		return "", e, true
+	}
+	switch x := x.(type) {
+	case *ast.BinaryExpr: // "failed to get issue: " + err.Error()
+		lit, isLit := literal(x.X)
+		e := errorText(pass, ast.Unparen(x.Y))
+		if x.Op != token.ADD || !isLit || e == nil {
+			return "", nil, false
+		}
+		return quoted(lit), e, true
+	case *ast.CallExpr:
+		switch pkg, name := calleeName(pass, x); {
+		case pkg == pathMCPGo && name == "NewToolResultErrorFromErr" && len(x.Args) == 2 && isError(pass, x.Args[1]):
+			if _, isLit := literal(x.Args[0]); !isLit {
+				return "", nil, false
+			}
+			return src(pass, x.Args[0]), x.Args[1], true
+		case pkg == "fmt" && name == "Sprintf", pkg == pathMCPGo && name == "NewToolResultErrorf":
+			if len(x.Args) < 2 || x.Ellipsis.IsValid() {
+				return "", nil, false
+			}
+			return splitFormat(pass, x.Args[0], x.Args[1:])
+		}
+	}
+	return "", nil, false
+}
+
+// splitFormat reads a format and its arguments whose last verb, at the
+// end of the format, prints an error: "failed to get %s: %v", name, err
+// is the words fmt.Sprintf("failed to get %s", name) and the error err.
+func splitFormat(pass *analysis.Pass, format ast.Expr, args []ast.Expr) (words string, cause ast.Expr, ok bool) {
+	f, isLit := literal(format)
+	if !isLit {
+		return "", nil, false
+	}
+	verbs := 0
+	last := -1
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		if i+1 < len(f) && f[i+1] == '%' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(f) && strings.IndexByte("+-# 0", f[j]) >= 0 {
+			j++
+		}
+		if j >= len(f) || !('a' <= f[j] && f[j] <= 'z' || 'A' <= f[j] && f[j] <= 'Z') {
+			return "", nil, false // a width, precision or argument index: not mechanical
+		}
+		verbs++
+		last = i
+		i = j
+	}
+	if verbs != len(args) || last < 0 || !strings.Contains("vsw", f[len(f)-1:]) || last != len(f)-2 {
+		return "", nil, false
+	}
+	e := args[len(args)-1]
+	if t := errorText(pass, ast.Unparen(e)); t != nil {
+		e = t
+	}
+	if !isError(pass, e) {
+		return "", nil, false
+	}
+	rest := args[:len(args)-1]
+	for _, a := range rest {
+		if isError(pass, a) || errorText(pass, ast.Unparen(a)) != nil {
+			return "", nil, false // two errors: not mechanical
+		}
+	}
+	prefix := strings.TrimRight(f[:last], " :;,-")
+	if prefix == "" {
+		return "", e, len(rest) == 0
+	}
+	if len(rest) == 0 {
+		return quoted(strings.ReplaceAll(prefix, "%%", "%")), e, true
+	}
+	parts := []string{quoted(prefix)}
+	for _, a := range rest {
+		parts = append(parts, src(pass, a))
+	}
+	return "fmt.Sprintf(" + strings.Join(parts, ", ") + ")", e, true
+}
+
+// errorText returns e if x is e.Error() for an error e; nil otherwise.
+func errorText(pass *analysis.Pass, x ast.Expr) ast.Expr {
+	call, ok := x.(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Error" || !isError(pass, sel.X) {
+		return nil
+	}
+	return sel.X
+}
+
+// isError reports whether x's type is error, or implements it.
+func isError(pass *analysis.Pass, x ast.Expr) bool {
+	t := pass.TypesInfo.TypeOf(x)
+	return t != nil && types.Implements(t, types.Universe.Lookup("error").Type().Underlying().(*types.Interface))
+}
+
+// literal returns the value of a string literal.
+func literal(x ast.Expr) (string, bool) {
+	lit, ok := ast.Unparen(x).(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return "", false
+	}
+	s, err := strconv.Unquote(lit.Value)
+	return s, err == nil
+}
+
+// quoted returns s as a Go string literal, without the separator that
+// joined it to the error's text.
+func quoted(s string) string {
+	return strconv.Quote(strings.TrimRight(s, " :;,-"))
+}
+
+// src returns the source of x.
+func src(pass *analysis.Pass, x ast.Expr) string {
+	var b bytes.Buffer
+	if format.Node(&b, pass.Fset, x) != nil {
+		return ""
+	}
+	return b.String()
+}
+
+// importFor returns the name under which file refers to the package path at
+// pos, with the edit that imports it if the file does not yet; ok is false
+// if want, the package's name, means something else there.
+func importFor(pass *analysis.Pass, file *ast.File, pos token.Pos, path, want string) (name string, edit *analysis.TextEdit, ok bool) {
+	if name := importName(pass, file, path); name != "" {
+		return name, nil, true
+	}
+	if scope := pass.Pkg.Scope().Innermost(pos); scope != nil {
+		if _, obj := scope.LookupParent(want, pos); obj != nil {
+			return "", nil, false
+		}
+	}
+	if fs := pass.TypesInfo.Scopes[file]; fs != nil && fs.Lookup(want) != nil {
+		return "", nil, false
+	}
+	spec := strconv.Quote(path)
+	for _, d := range file.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && g.Rparen.IsValid() {
+			return want, &analysis.TextEdit{Pos: g.Rparen, End: g.Rparen, NewText: []byte("\t" + spec + "\n")}, true
+		}
+	}
+	return want, &analysis.TextEdit{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}, true
+}

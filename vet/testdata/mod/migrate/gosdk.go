@@ -1,0 +1,22 @@
+package migrate
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type issueIn struct {
+	ID string `json:"id"`
+}
+
+// A go-sdk result literal; the file imports no fmt and no toolerr.
+func gosdkGet(ctx context.Context, req *mcp.CallToolRequest, in issueIn) (*mcp.CallToolResult, any, error) {
+	if _, err := issues.Get(ctx, in.ID); err != nil {
+		return &mcp.CallToolResult{
+			IsError: true,
+			Content: []mcp.Content{&mcp.TextContent{Text: "failed to get issue: " + err.Error()}}, // want `a CallToolResult with IsError set carries an error's text`
+		}, nil, nil
+	}
+	return &mcp.CallToolResult{}, nil, nil
+}
