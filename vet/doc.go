@@ -1,6 +1,7 @@
 // Package vet holds static analyzers that find code which makes an internal
-// error's text public through mcperr or the MCP SDKs, or which registers tools
-// on a server where mcperr was never installed.
+// error's text public through mcperr or the MCP SDKs, messages for the model
+// that mcperr would mask, or tools registered on a server where mcperr was
+// never installed; their fixes migrate a server to mcperr.
 //
 // The analyzers are built on golang.org/x/tools/go/analysis:
 //
@@ -12,6 +13,9 @@
 //     NewToolResultError, NewToolResultErrorf and NewToolResultErrorFromErr,
 //     in go-sdk's *jsonrpc.Error, or in a CallToolResult with IsError set,
 //     which mcperr passes through untouched;
+//   - MaskedMessage (mcperrmasked): a message for the model that a tool
+//     handler, or a work function given to a server's own tool framework,
+//     returns as a plain error, which mcperr masks;
 //   - StructuredHandler (mcperrstructured): mcp-go's NewStructuredToolHandler
 //     and NewTypedToolHandler in a package that uses mcperr's mcp-go adapter;
 //   - NotInstalled (mcperrinstall): tools added with an SDK's own AddTool to

@@ -46,7 +46,7 @@ that creates it, so that an Install elsewhere cannot be missed.`,
 }
 
 // Analyzers lists every analyzer of this package.
-var Analyzers = []*analysis.Analyzer{PublicErrorText, SDKErrorText, StructuredHandler, NotInstalled}
+var Analyzers = []*analysis.Analyzer{PublicErrorText, SDKErrorText, MaskedMessage, StructuredHandler, NotInstalled}
 
 // isMcperr reports whether path is mcperr's or one of its packages.
 func isMcperr(path string) bool { return path == pathMcperr || strings.HasPrefix(path, pathMcperr+"/") }

@@ -13,6 +13,7 @@ import (
 const (
 	pathToolerr = "github.com/mcperr/mcperr/toolerr"
 	pathDomain  = "github.com/mcperr/mcperr/domain"
+	pathCodes   = "github.com/mcperr/mcperr/codes"
 	pathFilter  = "github.com/mcperr/mcperr/filter"
 	pathGosdkA  = "github.com/mcperr/mcperr/adapters/gosdk"
 	pathMcpgoA  = "github.com/mcperr/mcperr/adapters/mcpgo"

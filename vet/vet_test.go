@@ -66,6 +66,12 @@ func TestMigrate(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.SDKErrorText, "./migrate")
 }
 
+// TestMaskedMessage checks the messages for the model that handlers return
+// as plain errors, and their fixes against golden files.
+func TestMaskedMessage(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.MaskedMessage, "./masked")
+}
+
 func TestHelpersOfAnotherPackage(t *testing.T) {
 	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./helpers", "./crosspkg")
 }

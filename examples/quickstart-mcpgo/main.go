@@ -43,10 +43,13 @@ func divide(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, er
 	return mcp.NewToolResultText(strconv.FormatFloat(a/b, 'g', -1, 64)), nil
 }
 
+// errDB stands for what a database driver returns: its text names a host.
+var errDB = errors.New("connection refused by 10.0.0.12:5432")
+
 func lookup(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	// Anything else is logged on the server with a reference; the client
 	// sees only the reference.
-	return nil, errors.New("connection refused by 10.0.0.12:5432")
+	return nil, errDB
 }
 
 func main() {

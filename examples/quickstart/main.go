@@ -41,10 +41,13 @@ func divide(_ context.Context, _ *mcp.CallToolRequest, args divideArgs) (*mcp.Ca
 	}}, nil, nil
 }
 
+// errDB stands for what a database driver returns: its text names a host.
+var errDB = errors.New("connection refused by 10.0.0.12:5432")
+
 func lookup(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 	// Anything else is logged on the server with a reference; the client
 	// sees only the reference.
-	return nil, nil, errors.New("connection refused by 10.0.0.12:5432")
+	return nil, nil, errDB
 }
 
 func main() {

@@ -25,6 +25,9 @@ import (
 	"github.com/mcperr/mcperr/filter"
 )
 
+// errDB stands for what a database driver returns: its text names a host.
+var errDB = errors.New("connection refused by 10.0.0.12:5432")
+
 func main() {
 	if err := run(context.Background(), os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -75,7 +78,7 @@ func newServer(logger *slog.Logger, tp *sdktrace.TracerProvider, mp *sdkmetric.M
 	s.AddReceivingMiddleware(otelmcp.GoSDKMiddleware(otelmcp.WithTracerProvider(tp), otelmcp.WithMeterProvider(mp)))
 	err = gosdk.AddTool(s, &mcp.Tool{Name: "lookup", Description: "Looks an order up."},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			return nil, nil, errors.New("connection refused by 10.0.0.12:5432")
+			return nil, nil, errDB
 		})
 	return s, err
 }

@@ -1,7 +1,8 @@
 // Package realistic holds two MCP servers written the way teams write them,
 // and the test that measures mcperrvet's precision and recall on them.
 //
-// Each line that should be reported ends with "// want: leak"; the test
+// Each line that should be reported ends with "// want: leak" (or "//
+// want: masked", a message for the model that mcperr would mask); the test
 // counts a finding on such a statement as a true positive, a finding
 // anywhere else as a false positive (the test fails), and a marked statement
 // without a finding as a false negative (reported, not failed: the analyzers
@@ -82,7 +83,7 @@ func markers(pkgs []*packages.Package) (want map[span]bool, stmts []span) {
 		for _, f := range p.Syntax {
 			for _, cg := range f.Comments {
 				for _, c := range cg.List {
-					if strings.HasPrefix(c.Text, "// want: leak") {
+					if strings.HasPrefix(c.Text, "// want: leak") || strings.HasPrefix(c.Text, "// want: masked") {
 						pos := p.Fset.Position(c.Pos())
 						want[span{pos.Filename, pos.Line, pos.Line}] = true
 					}

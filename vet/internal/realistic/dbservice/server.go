@@ -196,8 +196,8 @@ func (svc *Service) cancelOrder(ctx context.Context, req mcp.CallToolRequest) (*
 	}
 	if o.Status == "shipped" || o.Status == "delivered" {
 		// The team meant the model to read this; mcperr masks it as an
-		// internal error, which loses the advice but leaks nothing.
-		return nil, fmt.Errorf("order %s has already shipped and cannot be cancelled", orderID) // safe: masked, no leak
+		// internal error, which loses the advice: mcperrmasked reports it.
+		return nil, fmt.Errorf("order %s has already shipped and cannot be cancelled", orderID) // want: masked
 	}
 	if _, err := svc.db.ExecContext(ctx, qSetStatus, "cancelled", orderID); err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {

@@ -1,0 +1,324 @@
+package vet
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+)
+
+// MaskedMessage reports a message written for the model that a tool
+// handler returns as a plain error, which mcperr masks.
+var MaskedMessage = &analysis.Analyzer{
+	Name: "mcperrmasked",
+	Doc: `report messages for the model returned as plain errors
+
+A tool handler, or a function of the shape func(context.Context, Args)
+(Result, error) given to a server's own tool framework, that returns
+errors.New("either uid or name must be provided"), or fmt.Errorf with a text made of constants and values that are
+not an error's text, means the model to read it. mcperr masks every plain
+error as an internal one, so the model would read "Internal error in tool
+..." instead. Return toolerr.New("...") with the same words, with
+WithCode(codes.ValidationError) for a missing argument; the fix does so.`,
+	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Run:      runMaskedMessage,
+}
+
+func runMaskedMessage(pass *analysis.Pass) (any, error) {
+	if !importsPath(pass.Pkg, isSDK) {
+		return nil, nil // no handler is written here
+	}
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	tools := toolFuncs(ssainfo)
+	for _, fn := range srcFuncs(ssainfo) {
+		if !handler(fn.Signature) && !tools[fn] {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok || len(ret.Results) == 0 {
+				continue
+			}
+			call, ok := ret.Results[len(ret.Results)-1].(*ssa.Call)
+			if !ok || !deliberate(call.Common()) {
+				continue
+			}
+			d := analysis.Diagnostic{Pos: call.Pos(), Message: "a message for the model returned as a plain error: mcperr masks it as an internal error; return toolerr.New with the same words (WithCode(codes.ValidationError) for a missing argument) to send it as written"}
+			d.SuggestedFixes = maskedFix(pass, call.Pos())
+			pass.Report(d)
+		}
+	}
+	return nil, nil
+}
+
+// handler reports whether sig is a tool handler's: (*CallToolResult,
+// error), or go-sdk's (*CallToolResult, Out, error).
+func handler(sig *types.Signature) bool {
+	res := sig.Results()
+	n := res.Len()
+	return (n == 2 || n == 3) && isSDKNamed(res.At(0).Type(), "CallToolResult") && isErrorResult(res.At(n-1).Type())
+}
+
+// isErrorResult reports whether t is the type error.
+func isErrorResult(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// toolFuncs returns the functions of the package that are given as values
+// to a call, with the shape of a tool's work: func(context.Context, Args)
+// (Result, error), as a server's own tool framework takes them
+// (mcpgrafana.MustTool("get_datasource", "...", getDatasource)) and turns
+// their errors into the handler's.
+func toolFuncs(info *buildssa.SSA) map[*ssa.Function]bool {
+	out := map[*ssa.Function]bool{}
+	fns := srcFuncs(info)
+	if init := info.Pkg.Func("init"); init != nil {
+		fns = append(fns, init) // package variables: var t = framework.Tool("x", "...", work)
+	}
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				call, ok := in.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				for _, a := range call.Common().Args {
+					var g *ssa.Function
+					switch a := a.(type) {
+					case *ssa.Function:
+						g = a
+					case *ssa.MakeClosure:
+						g, _ = a.Fn.(*ssa.Function)
+					}
+					if g != nil && g.Pkg == info.Pkg && toolShaped(g.Signature) {
+						out[g] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// toolShaped reports whether sig is func(context.Context, Args) (Result,
+// error).
+func toolShaped(sig *types.Signature) bool {
+	p, r := sig.Params(), sig.Results()
+	return p.Len() == 2 && r.Len() == 2 && isNamed(p.At(0).Type(), "context", "Context") && isErrorResult(r.At(1).Type())
+}
+
+// deliberate reports whether c is errors.New or fmt.Errorf of a constant
+// format without %w, given only values made of the function's own
+// arguments: text written for the model, which holds nothing the server
+// read elsewhere (an upstream's body, a status).
+func deliberate(c *ssa.CallCommon) bool {
+	pkg, name := funcPath(c.StaticCallee())
+	switch {
+	case pkg == "errors" && name == "New" && len(c.Args) == 1:
+		_, ok := c.Args[0].(*ssa.Const)
+		return ok
+	case pkg == "fmt" && name == "Errorf" && len(c.Args) == 2:
+		f, ok := c.Args[0].(*ssa.Const)
+		if !ok || f.Value == nil || strings.Contains(f.Value.ExactString(), "%w") {
+			return false
+		}
+		args := variadicArgs(c.Args[1])
+		if args == nil && !isNilSlice(c.Args[1]) {
+			return false
+		}
+		for _, a := range args {
+			if isErrorType(a.Type()) || !fromArgs(a, 0) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// fromArgs reports whether v is made only of constants and the function's
+// parameters: their fields, elements, conversions, and what the methods of
+// a parameter (an SDK request's GetString) and the functions of strings and
+// strconv make of them.
+func fromArgs(v ssa.Value, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch v := v.(type) {
+	case *ssa.Const, *ssa.Parameter:
+		return true
+	case *ssa.Alloc: // a parameter kept in a local, as SSA keeps one whose address is taken
+		return storesFromArgs(v, v, depth)
+	case *ssa.MakeInterface:
+		return fromArgs(v.X, depth+1)
+	case *ssa.ChangeType:
+		return fromArgs(v.X, depth+1)
+	case *ssa.Convert:
+		return fromArgs(v.X, depth+1)
+	case *ssa.Field:
+		return fromArgs(v.X, depth+1)
+	case *ssa.FieldAddr:
+		return fromArgs(v.X, depth+1)
+	case *ssa.Index:
+		return fromArgs(v.X, depth+1) && fromArgs(v.Index, depth+1)
+	case *ssa.IndexAddr:
+		return fromArgs(v.X, depth+1) && fromArgs(v.Index, depth+1)
+	case *ssa.Extract:
+		return fromArgs(v.Tuple, depth+1)
+	case *ssa.UnOp:
+		return v.Op == token.MUL && fromArgs(v.X, depth+1)
+	case *ssa.BinOp:
+		return fromArgs(v.X, depth+1) && fromArgs(v.Y, depth+1)
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if !fromArgs(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Call:
+		c := v.Common()
+		if c.IsInvoke() {
+			return false
+		}
+		callee := c.StaticCallee()
+		pkg, _ := funcPath(callee)
+		method := callee != nil && callee.Signature.Recv() != nil && len(c.Args) > 0
+		if pkg != "strings" && pkg != "strconv" && !(method && isParam(c.Args[0])) {
+			return false
+		}
+		for _, a := range c.Args {
+			if !fromArgs(a, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// storesFromArgs reports whether every value stored into addr, a local or
+// one of its fields, is made of the function's arguments.
+func storesFromArgs(alloc *ssa.Alloc, addr ssa.Value, depth int) bool {
+	refs := addr.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr == addr && r.Val != alloc && !fromArgs(r.Val, depth+1) {
+				return false
+			}
+		case *ssa.FieldAddr:
+			if !storesFromArgs(alloc, r, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isParam reports whether v is a parameter, or what it points to.
+func isParam(v ssa.Value) bool {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X
+	}
+	_, ok := v.(*ssa.Parameter)
+	return ok
+}
+
+// isNilSlice reports whether v is a nil slice constant: fmt.Errorf given
+// no arguments.
+func isNilSlice(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// isErrorType reports whether t is error or implements it.
+func isErrorType(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if it, ok := t.(*types.Interface); ok && it.Empty() {
+		return false
+	}
+	return types.Implements(t, types.Universe.Lookup("error").Type().Underlying().(*types.Interface))
+}
+
+// requiredArg is a message that names one missing argument.
+var requiredArg = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.]*) is required\.?$`)
+
+// maskedFix rewrites the errors.New or fmt.Errorf call at pos into
+// toolerr.New with the same words (fmt.Sprintf for a format), with the code
+// VALIDATION_ERROR for "<field> is required": the model reads the words as
+// they were.
+func maskedFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
+	file := fileOf(pass, pos)
+	if file == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(file, pos, pos)
+	if len(path) == 0 {
+		return nil
+	}
+	call, ok := path[0].(*ast.CallExpr)
+	if !ok || call.Ellipsis.IsValid() || len(call.Args) == 0 || len(path) < 2 {
+		return nil
+	}
+	if _, returned := path[1].(*ast.ReturnStmt); !returned {
+		return nil // kept in a variable first: its type would change
+	}
+	lit, isLit := literal(call.Args[0])
+	if !isLit {
+		return nil
+	}
+	var edits []analysis.TextEdit
+	name, edit, ok := importFor(pass, file, pos, pathToolerr, "toolerr")
+	if !ok {
+		return nil
+	}
+	if edit != nil {
+		edits = append(edits, *edit)
+	}
+	words := src(pass, call.Args[0])
+	pkg, fn := calleeName(pass, call)
+	if pkg == "fmt" && fn == "Errorf" && len(call.Args) > 1 {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		words = src(pass, sel.X) + ".Sprintf(" + joinSrc(pass, call.Args) + ")"
+	} else if pkg == "fmt" && strings.Contains(lit, "%") {
+		words = strconv.Quote(strings.ReplaceAll(lit, "%%", "%"))
+	}
+	text := name + ".New(" + words + ")"
+	if requiredArg.MatchString(lit) && len(call.Args) == 1 {
+		codes, edit, ok := importFor(pass, file, pos, pathCodes, "codes")
+		if !ok {
+			return nil
+		}
+		if edit != nil {
+			edits = append(edits, *edit)
+		}
+		text += ".WithCode(" + codes + ".ValidationError)"
+	}
+	edits = append(edits, analysis.TextEdit{Pos: call.Pos(), End: call.End(), NewText: []byte(text)})
+	return []analysis.SuggestedFix{{Message: "Return the message as mcperr sends it as written", TextEdits: edits}}
+}
+
+// joinSrc returns the source of xs, separated by commas.
+func joinSrc(pass *analysis.Pass, xs []ast.Expr) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = src(pass, x)
+	}
+	return strings.Join(parts, ", ")
+}
