@@ -37,25 +37,145 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 	}
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	tools := toolFuncs(ssainfo)
+	// own: the handlers and work functions, whose arguments are the tool's;
+	// reached: the functions of the package whose errors they return,
+	// wrapped with %w or not, such as an arguments type's validate method.
+	reached := map[*ssa.Function]bool{}
+	var reach func(fn *ssa.Function)
+	reach = func(fn *ssa.Function) {
+		if reached[fn] || fn.Blocks == nil {
+			return
+		}
+		reached[fn] = true
+		for _, v := range returnedErrors(fn) {
+			for _, g := range errorSources(v, ssainfo.Pkg, 0) {
+				reach(g)
+			}
+		}
+	}
+	own := map[*ssa.Function]bool{}
 	for _, fn := range srcFuncs(ssainfo) {
-		if !handler(fn.Signature) && !tools[fn] {
+		if handler(fn.Signature) || tools[fn] {
+			own[fn] = true
+			reach(fn)
+		}
+	}
+	seen := map[token.Pos]bool{}
+	for _, fn := range srcFuncs(ssainfo) {
+		if !reached[fn] {
 			continue
 		}
-		for _, b := range fn.Blocks {
-			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-			if !ok || len(ret.Results) == 0 {
-				continue
+		for _, v := range returnedErrors(fn) {
+			for _, call := range messages(v, 0) {
+				if seen[call.Pos()] || !deliberate(call.Common(), own[fn]) {
+					continue
+				}
+				seen[call.Pos()] = true
+				d := analysis.Diagnostic{Pos: call.Pos(), Message: "a message for the model returned as a plain error: mcperr masks it as an internal error; return toolerr.New with the same words (WithCode(codes.ValidationError) for a missing argument) to send it as written"}
+				d.SuggestedFixes = maskedFix(pass, call.Pos())
+				pass.Report(d)
 			}
-			call, ok := ret.Results[len(ret.Results)-1].(*ssa.Call)
-			if !ok || !deliberate(call.Common()) {
-				continue
-			}
-			d := analysis.Diagnostic{Pos: call.Pos(), Message: "a message for the model returned as a plain error: mcperr masks it as an internal error; return toolerr.New with the same words (WithCode(codes.ValidationError) for a missing argument) to send it as written"}
-			d.SuggestedFixes = maskedFix(pass, call.Pos())
-			pass.Report(d)
 		}
 	}
 	return nil, nil
+}
+
+// returnedErrors returns the error values fn returns, its last result.
+func returnedErrors(fn *ssa.Function) []ssa.Value {
+	res := fn.Signature.Results()
+	if res.Len() == 0 || !isErrorResult(res.At(res.Len()-1).Type()) {
+		return nil
+	}
+	var out []ssa.Value
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == res.Len() {
+			out = append(out, ret.Results[res.Len()-1])
+		}
+	}
+	return out
+}
+
+// through returns the values v may be: the edges of a phi, the values
+// stored in a result a deferred function may change, what a conversion
+// converts.
+func through(v ssa.Value) []ssa.Value {
+	switch v := v.(type) {
+	case *ssa.Phi:
+		return v.Edges
+	case *ssa.MakeInterface:
+		return []ssa.Value{v.X}
+	case *ssa.ChangeInterface:
+		return []ssa.Value{v.X}
+	case *ssa.ChangeType:
+		return []ssa.Value{v.X}
+	case *ssa.UnOp:
+		alloc, ok := v.X.(*ssa.Alloc)
+		if !ok || v.Op != token.MUL || alloc.Referrers() == nil {
+			return nil
+		}
+		var out []ssa.Value
+		for _, r := range *alloc.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
+				out = append(out, st.Val)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// messages returns the errors.New and fmt.Errorf calls whose value v may
+// be.
+func messages(v ssa.Value, depth int) []*ssa.Call {
+	if depth > 8 {
+		return nil
+	}
+	if call, ok := v.(*ssa.Call); ok {
+		if pkg, name := funcPath(call.Common().StaticCallee()); pkg == "errors" && name == "New" || pkg == "fmt" && name == "Errorf" {
+			return []*ssa.Call{call}
+		}
+		return nil
+	}
+	var out []*ssa.Call
+	for _, x := range through(v) {
+		out = append(out, messages(x, depth+1)...)
+	}
+	return out
+}
+
+// errorSources returns the functions of pkg whose returned error v may be,
+// as it is or wrapped by fmt.Errorf's %w.
+func errorSources(v ssa.Value, pkg *ssa.Package, depth int) []*ssa.Function {
+	if depth > 8 {
+		return nil
+	}
+	var x ssa.Value = v
+	if e, ok := v.(*ssa.Extract); ok {
+		x = e.Tuple
+	}
+	if call, ok := x.(*ssa.Call); ok {
+		c := call.Common()
+		g := c.StaticCallee()
+		switch p, name := funcPath(g); {
+		case p == "fmt" && name == "Errorf" && len(c.Args) == 2:
+			if f, ok := c.Args[0].(*ssa.Const); !ok || f.Value == nil || !strings.Contains(f.Value.ExactString(), "%w") {
+				return nil
+			}
+			var out []*ssa.Function
+			for _, a := range variadicArgs(c.Args[1]) {
+				out = append(out, errorSources(a, pkg, depth+1)...)
+			}
+			return out
+		case g != nil && g.Pkg == pkg:
+			return []*ssa.Function{g}
+		}
+		return nil
+	}
+	var out []*ssa.Function
+	for _, y := range through(v) {
+		out = append(out, errorSources(y, pkg, depth+1)...)
+	}
+	return out
 }
 
 // handler reports whether sig is a tool handler's: (*CallToolResult,
@@ -115,10 +235,12 @@ func toolShaped(sig *types.Signature) bool {
 }
 
 // deliberate reports whether c is errors.New or fmt.Errorf of a constant
-// format without %w, given only values made of the function's own
-// arguments: text written for the model, which holds nothing the server
-// read elsewhere (an upstream's body, a status).
-func deliberate(c *ssa.CallCommon) bool {
+// format without %w, given only constants or, in a handler or work
+// function (own), values made of its arguments, the tool's: text written
+// for the model, which holds nothing the server read elsewhere (an
+// upstream's body, a status). A function they reach has arguments of any
+// origin, so only constants count there.
+func deliberate(c *ssa.CallCommon, own bool) bool {
 	pkg, name := funcPath(c.StaticCallee())
 	switch {
 	case pkg == "errors" && name == "New" && len(c.Args) == 1:
@@ -134,7 +256,7 @@ func deliberate(c *ssa.CallCommon) bool {
 			return false
 		}
 		for _, a := range args {
-			if isErrorType(a.Type()) || !fromArgs(a, 0) {
+			if isErrorType(a.Type()) || !own && !isConst(a) || own && !fromArgs(a, 0) {
 				return false
 			}
 		}
@@ -232,6 +354,16 @@ func isParam(v ssa.Value) bool {
 		v = u.X
 	}
 	_, ok := v.(*ssa.Parameter)
+	return ok
+}
+
+// isConst reports whether v is a constant, converted to an interface or
+// not.
+func isConst(v ssa.Value) bool {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	_, ok := v.(*ssa.Const)
 	return ok
 }
 

@@ -110,10 +110,13 @@ type Forecast struct {
 	Summary string  `json:"summary"`
 }
 
+// weatherKey stands for a credential the service holds.
+var weatherKey = "hunter2"
+
 // GetForecast fails with an internal error for Atlantis.
 func GetForecast(city string) (Forecast, error) {
 	if city == "Atlantis" {
-		return Forecast{}, fmt.Errorf("weather api: 401 for key hunter2")
+		return Forecast{}, fmt.Errorf("weather api: 401 for key %s", weatherKey)
 	}
 	return Forecast{City: city, TempC: 21.5, Summary: "Sunny"}, nil
 }

@@ -118,3 +118,45 @@ func find(ctx context.Context, args findArgs) (*found, error) {
 func helper(ctx context.Context, args findArgs) (*found, error) {
 	return nil, errors.New("the helper failed")
 }
+
+// --- functions whose errors a tool returns, wrapped or not ---
+
+type silenceArgs struct {
+	Operation string `json:"operation"`
+	ID        string `json:"id"`
+}
+
+func (a silenceArgs) validate() error {
+	if a.Operation == "get" && a.ID == "" {
+		return errors.New("id is required for 'get' operation") // want `a message for the model returned as a plain error`
+	}
+	return nil
+}
+
+// upstreamStatus is reached too, but its words hold what the server read:
+// not reported.
+func upstreamStatus(code int, body string) error {
+	return fmt.Errorf("unexpected status %d: %s", code, body)
+}
+
+var _ = register("manage_silences", manageSilences)
+
+func manageSilences(ctx context.Context, args silenceArgs) (*found, error) {
+	if err := args.validate(); err != nil {
+		return nil, fmt.Errorf("invalid arguments: %w", err)
+	}
+	status, body := fetch.Get(ctx, args.ID)
+	if status != 200 {
+		return nil, upstreamStatus(status, body)
+	}
+	return &found{Body: body}, nil
+}
+
+// A handler with a deferred call returns through its result slot.
+func withDefer(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	defer func() {}()
+	if req.GetString("query", "") == "" {
+		return nil, fmt.Errorf("query is required") // want `a message for the model returned as a plain error`
+	}
+	return mcpgo.NewToolResultText("ok"), nil
+}
