@@ -60,14 +60,28 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 			reach(fn)
 		}
 	}
+	// A parameter of a tool's arguments type holds the tool's arguments,
+	// in the functions the tools reach too (args.validate()).
+	argTypes := map[types.Type]bool{}
+	for fn := range own {
+		if p := fn.Params; len(p) >= 2 {
+			argTypes[deref(p[len(p)-1].Type())] = true
+		}
+	}
+	anyParam := func(*ssa.Parameter) bool { return true }
+	argParam := func(p *ssa.Parameter) bool { return argTypes[deref(p.Type())] }
 	seen := map[token.Pos]bool{}
 	for _, fn := range srcFuncs(ssainfo) {
 		if !reached[fn] {
 			continue
 		}
+		param := argParam
+		if own[fn] {
+			param = anyParam
+		}
 		for _, v := range returnedErrors(fn) {
 			for _, call := range messages(v, 0) {
-				if seen[call.Pos()] || !deliberate(call.Common(), own[fn]) {
+				if seen[call.Pos()] || !deliberate(call.Common(), param) {
 					continue
 				}
 				seen[call.Pos()] = true
@@ -235,12 +249,13 @@ func toolShaped(sig *types.Signature) bool {
 }
 
 // deliberate reports whether c is errors.New or fmt.Errorf of a constant
-// format without %w, given only constants or, in a handler or work
-// function (own), values made of its arguments, the tool's: text written
-// for the model, which holds nothing the server read elsewhere (an
-// upstream's body, a status). A function they reach has arguments of any
-// origin, so only constants count there.
-func deliberate(c *ssa.CallCommon, own bool) bool {
+// format without %w, given only constants and values made of the
+// parameters param accepts: in a handler or work function, its own, the
+// tool's arguments; in a function they reach, those of a tool's arguments
+// type (the receiver of args.validate()). Such text is written for the
+// model, and holds nothing the server read elsewhere (an upstream's body,
+// a status).
+func deliberate(c *ssa.CallCommon, param func(*ssa.Parameter) bool) bool {
 	pkg, name := funcPath(c.StaticCallee())
 	switch {
 	case pkg == "errors" && name == "New" && len(c.Args) == 1:
@@ -256,7 +271,7 @@ func deliberate(c *ssa.CallCommon, own bool) bool {
 			return false
 		}
 		for _, a := range args {
-			if isErrorType(a.Type()) || !own && !isConst(a) || own && !fromArgs(a, 0) {
+			if isErrorType(a.Type()) || !fromArgs(a, 0, param) {
 				return false
 			}
 		}
@@ -269,38 +284,40 @@ func deliberate(c *ssa.CallCommon, own bool) bool {
 // parameters: their fields, elements, conversions, and what the methods of
 // a parameter (an SDK request's GetString) and the functions of strings and
 // strconv make of them.
-func fromArgs(v ssa.Value, depth int) bool {
+func fromArgs(v ssa.Value, depth int, param func(*ssa.Parameter) bool) bool {
 	if depth > 8 {
 		return false
 	}
 	switch v := v.(type) {
-	case *ssa.Const, *ssa.Parameter:
+	case *ssa.Const:
 		return true
+	case *ssa.Parameter:
+		return param(v)
 	case *ssa.Alloc: // a parameter kept in a local, as SSA keeps one whose address is taken
-		return storesFromArgs(v, v, depth)
+		return storesFromArgs(v, v, depth, param)
 	case *ssa.MakeInterface:
-		return fromArgs(v.X, depth+1)
+		return fromArgs(v.X, depth+1, param)
 	case *ssa.ChangeType:
-		return fromArgs(v.X, depth+1)
+		return fromArgs(v.X, depth+1, param)
 	case *ssa.Convert:
-		return fromArgs(v.X, depth+1)
+		return fromArgs(v.X, depth+1, param)
 	case *ssa.Field:
-		return fromArgs(v.X, depth+1)
+		return fromArgs(v.X, depth+1, param)
 	case *ssa.FieldAddr:
-		return fromArgs(v.X, depth+1)
+		return fromArgs(v.X, depth+1, param)
 	case *ssa.Index:
-		return fromArgs(v.X, depth+1) && fromArgs(v.Index, depth+1)
+		return fromArgs(v.X, depth+1, param) && fromArgs(v.Index, depth+1, param)
 	case *ssa.IndexAddr:
-		return fromArgs(v.X, depth+1) && fromArgs(v.Index, depth+1)
+		return fromArgs(v.X, depth+1, param) && fromArgs(v.Index, depth+1, param)
 	case *ssa.Extract:
-		return fromArgs(v.Tuple, depth+1)
+		return fromArgs(v.Tuple, depth+1, param)
 	case *ssa.UnOp:
-		return v.Op == token.MUL && fromArgs(v.X, depth+1)
+		return v.Op == token.MUL && fromArgs(v.X, depth+1, param)
 	case *ssa.BinOp:
-		return fromArgs(v.X, depth+1) && fromArgs(v.Y, depth+1)
+		return fromArgs(v.X, depth+1, param) && fromArgs(v.Y, depth+1, param)
 	case *ssa.Phi:
 		for _, e := range v.Edges {
-			if !fromArgs(e, depth+1) {
+			if !fromArgs(e, depth+1, param) {
 				return false
 			}
 		}
@@ -317,7 +334,7 @@ func fromArgs(v ssa.Value, depth int) bool {
 			return false
 		}
 		for _, a := range c.Args {
-			if !fromArgs(a, depth+1) {
+			if !fromArgs(a, depth+1, param) {
 				return false
 			}
 		}
@@ -328,7 +345,7 @@ func fromArgs(v ssa.Value, depth int) bool {
 
 // storesFromArgs reports whether every value stored into addr, a local or
 // one of its fields, is made of the function's arguments.
-func storesFromArgs(alloc *ssa.Alloc, addr ssa.Value, depth int) bool {
+func storesFromArgs(alloc *ssa.Alloc, addr ssa.Value, depth int, param func(*ssa.Parameter) bool) bool {
 	refs := addr.Referrers()
 	if refs == nil {
 		return false
@@ -336,11 +353,11 @@ func storesFromArgs(alloc *ssa.Alloc, addr ssa.Value, depth int) bool {
 	for _, r := range *refs {
 		switch r := r.(type) {
 		case *ssa.Store:
-			if r.Addr == addr && r.Val != alloc && !fromArgs(r.Val, depth+1) {
+			if r.Addr == addr && r.Val != alloc && !fromArgs(r.Val, depth+1, param) {
 				return false
 			}
 		case *ssa.FieldAddr:
-			if !storesFromArgs(alloc, r, depth+1) {
+			if !storesFromArgs(alloc, r, depth+1, param) {
 				return false
 			}
 		}
@@ -357,14 +374,12 @@ func isParam(v ssa.Value) bool {
 	return ok
 }
 
-// isConst reports whether v is a constant, converted to an interface or
-// not.
-func isConst(v ssa.Value) bool {
-	if mi, ok := v.(*ssa.MakeInterface); ok {
-		v = mi.X
+// deref returns what t points to, or t.
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
 	}
-	_, ok := v.(*ssa.Const)
-	return ok
+	return t
 }
 
 // isNilSlice reports whether v is a nil slice constant: fmt.Errorf given

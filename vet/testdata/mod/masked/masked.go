@@ -130,6 +130,9 @@ func (a silenceArgs) validate() error {
 	if a.Operation == "get" && a.ID == "" {
 		return errors.New("id is required for 'get' operation") // want `a message for the model returned as a plain error`
 	}
+	if a.Operation != "get" && a.Operation != "list" {
+		return fmt.Errorf("unknown operation %q, must be one of: get, list", a.Operation) // want `a message for the model returned as a plain error`
+	}
 	return nil
 }
 
