@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,46 +40,68 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 	tools := toolFuncs(ssainfo)
 	// own: the handlers and work functions, whose arguments are the tool's;
 	// reached: the functions of the package whose errors they return,
-	// wrapped with %w or not, such as an arguments type's validate method.
-	reached := map[*ssa.Function]bool{}
-	var reach func(fn *ssa.Function)
-	reach = func(fn *ssa.Function) {
-		if reached[fn] || fn.Blocks == nil {
-			return
-		}
-		reached[fn] = true
-		for _, v := range returnedErrors(fn) {
-			for _, g := range errorSources(v, ssainfo.Pkg, 0) {
-				reach(g)
-			}
-		}
-	}
+	// wrapped with %w or not, such as an arguments type's validate method,
+	// with the calls that reach them.
 	own := map[*ssa.Function]bool{}
+	reached := map[*ssa.Function][]site{}
+	var queue []*ssa.Function
 	for _, fn := range srcFuncs(ssainfo) {
 		if handler(fn.Signature) || tools[fn] {
 			own[fn] = true
-			reach(fn)
+			reached[fn] = nil
+			queue = append(queue, fn)
 		}
 	}
-	// A parameter of a tool's arguments type holds the tool's arguments,
-	// in the functions the tools reach too (args.validate()).
+	for len(queue) > 0 {
+		fn := queue[0]
+		queue = queue[1:]
+		for _, v := range returnedErrors(fn) {
+			for _, c := range errorSources(v, ssainfo.Pkg, 0) {
+				g := c.StaticCallee()
+				if _, ok := reached[g]; !ok && g.Blocks != nil {
+					queue = append(queue, g)
+				}
+				reached[g] = append(reached[g], site{c.Args})
+			}
+		}
+	}
+	// A parameter holds the tool's own arguments in a handler or work
+	// function; elsewhere, if its type is a tool's arguments type (the
+	// receiver of args.validate()), or every call that reaches the function
+	// gives it such a value (requireID(args.ID, "get")).
 	argTypes := map[types.Type]bool{}
 	for fn := range own {
 		if p := fn.Params; len(p) >= 2 {
 			argTypes[deref(p[len(p)-1].Type())] = true
 		}
 	}
-	anyParam := func(*ssa.Parameter) bool { return true }
-	argParam := func(p *ssa.Parameter) bool { return argTypes[deref(p.Type())] }
+	var ownArg func(p *ssa.Parameter, depth int) bool
+	paramOf := func(depth int) func(*ssa.Parameter) bool {
+		return func(p *ssa.Parameter) bool { return ownArg(p, depth) }
+	}
+	ownArg = func(p *ssa.Parameter, depth int) bool {
+		fn := p.Parent()
+		if own[fn] || argTypes[deref(p.Type())] {
+			return true
+		}
+		i := slices.Index(fn.Params, p)
+		sites := reached[fn]
+		if i < 0 || len(sites) == 0 || depth > 4 {
+			return false
+		}
+		for _, st := range sites {
+			if !fromArgs(st.args[i], 0, paramOf(depth+1)) {
+				return false
+			}
+		}
+		return true
+	}
 	seen := map[token.Pos]bool{}
 	for _, fn := range srcFuncs(ssainfo) {
-		if !reached[fn] {
+		if _, ok := reached[fn]; !ok {
 			continue
 		}
-		param := argParam
-		if own[fn] {
-			param = anyParam
-		}
+		param := paramOf(0)
 		for _, v := range returnedErrors(fn) {
 			for _, call := range messages(v, 0) {
 				if seen[call.Pos()] || !deliberate(call.Common(), param) {
@@ -93,6 +116,9 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 	}
 	return nil, nil
 }
+
+// site is a call that reaches a function whose error a tool returns.
+type site struct{ args []ssa.Value }
 
 // returnedErrors returns the error values fn returns, its last result.
 func returnedErrors(fn *ssa.Function) []ssa.Value {
@@ -157,9 +183,9 @@ func messages(v ssa.Value, depth int) []*ssa.Call {
 	return out
 }
 
-// errorSources returns the functions of pkg whose returned error v may be,
-// as it is or wrapped by fmt.Errorf's %w.
-func errorSources(v ssa.Value, pkg *ssa.Package, depth int) []*ssa.Function {
+// errorSources returns the calls of functions of pkg whose returned error v
+// may be, as it is or wrapped by fmt.Errorf's %w.
+func errorSources(v ssa.Value, pkg *ssa.Package, depth int) []*ssa.CallCommon {
 	if depth > 8 {
 		return nil
 	}
@@ -175,17 +201,17 @@ func errorSources(v ssa.Value, pkg *ssa.Package, depth int) []*ssa.Function {
 			if f, ok := c.Args[0].(*ssa.Const); !ok || f.Value == nil || !strings.Contains(f.Value.ExactString(), "%w") {
 				return nil
 			}
-			var out []*ssa.Function
+			var out []*ssa.CallCommon
 			for _, a := range variadicArgs(c.Args[1]) {
 				out = append(out, errorSources(a, pkg, depth+1)...)
 			}
 			return out
-		case g != nil && g.Pkg == pkg:
-			return []*ssa.Function{g}
+		case g != nil && g.Pkg == pkg && len(c.Args) == len(g.Params):
+			return []*ssa.CallCommon{c}
 		}
 		return nil
 	}
-	var out []*ssa.Function
+	var out []*ssa.CallCommon
 	for _, y := range through(v) {
 		out = append(out, errorSources(y, pkg, depth+1)...)
 	}

@@ -130,8 +130,20 @@ func (a silenceArgs) validate() error {
 	if a.Operation == "get" && a.ID == "" {
 		return errors.New("id is required for 'get' operation") // want `a message for the model returned as a plain error`
 	}
+	if a.Operation == "list" {
+		return requireID(a.ID, "list")
+	}
 	if a.Operation != "get" && a.Operation != "list" {
 		return fmt.Errorf("unknown operation %q, must be one of: get, list", a.Operation) // want `a message for the model returned as a plain error`
+	}
+	return nil
+}
+
+// requireID is given the tool's arguments and constants by every call
+// that reaches it.
+func requireID(id, operation string) error {
+	if id == "" {
+		return fmt.Errorf("id is required for '%s' operation", operation) // want `a message for the model returned as a plain error`
 	}
 	return nil
 }
