@@ -22,9 +22,10 @@
 // It accepts the flags of every analysis driver: -json prints the findings
 // as JSON and exits 0, -fix applies suggested fixes, and each analyzer can
 // be turned off by name (-NAME=false). It exits 3 when it reports a finding
-// (go vet exits 1). With -fix it applies the fixes, then checks again and
-// prints every finding that remains, exiting 3 if there is one: a finding
-// without a fix is never hidden by -fix.
+// (go vet exits 1). With -fix it applies the fixes (twice: a fix can bring
+// another site into view), then checks again and prints every finding that
+// remains, exiting 3 if there is one: a finding without a fix is never
+// hidden by -fix.
 package main
 
 import (
@@ -63,8 +64,9 @@ func vetTool(args []string) bool {
 }
 
 // fixThenCheck runs the command with args, which turn -fix on (args[i]), so
-// that it applies the suggested fixes, and then without -fix, so that every
-// finding that remains is printed; it returns the second run's exit status.
+// that it applies the suggested fixes, twice, and then without -fix, so that
+// every finding that remains is printed; it returns the last run's exit
+// status.
 func fixThenCheck(args []string, i int) int {
 	run := func(args []string) int {
 		cmd := exec.Command(os.Args[0], args...)
@@ -81,8 +83,12 @@ func fixThenCheck(args []string, i int) int {
 		os.Stderr.WriteString("mcperrvet: " + err.Error() + "\n")
 		return 1
 	}
-	if code := run(args); code != 0 && code != 3 {
-		return code // the fixes could not be applied: say nothing more
+	// Twice: a fix can bring a site into view, as a handler that now
+	// returns a helper's error makes the helper's messages the model's.
+	for range 2 {
+		if code := run(args); code != 0 && code != 3 {
+			return code // the fixes could not be applied: say nothing more
+		}
 	}
 	return run(slices.Delete(slices.Clone(args), i, i+1))
 }
