@@ -171,33 +171,8 @@ func TestFixNeverHides(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds mcperrvet")
 	}
-	src := testdata(t)
-	tool := buildTool(t)
-	dir := t.TempDir()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod, err := os.ReadFile(filepath.Join(src, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod = bytes.ReplaceAll(mod, []byte("=> ../../.."), []byte("=> "+root))
-	files := map[string][]byte{"go.mod": mod}
-	for _, name := range []string{"go.sum", "sdktext/sdktext.go", "sdktext/nofix.go"} {
-		if files[name], err = os.ReadFile(filepath.Join(src, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for name, b := range files {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := exec.Command(tool, "-fix", "./sdktext")
+	dir, files := fixModule(t, "install/install.go")
+	cmd := exec.Command(buildTool(t), "-fix", "./sdktext")
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
@@ -214,4 +189,58 @@ func TestFixNeverHides(t *testing.T) {
 	if bytes.Equal(fixed, files["sdktext/sdktext.go"]) {
 		t.Error("-fix changed nothing")
 	}
+}
+
+// TestFixNeedsInstall runs mcperrvet -fix in a module where no package
+// imports mcperr's adapter: it refuses (exit status 2), says to install
+// mcperr first, and changes nothing, since the errors its fixes return
+// would reach the client as the SDK sends them.
+func TestFixNeedsInstall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds mcperrvet")
+	}
+	dir, files := fixModule(t)
+	cmd := exec.Command(buildTool(t), "-fix", "./...")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 || !bytes.Contains(out, []byte("install mcperr first")) {
+		t.Fatalf("mcperrvet -fix: %v, want exit status 2 and what to do\n%s", err, out)
+	}
+	if fixed, err := os.ReadFile(filepath.Join(dir, "sdktext", "sdktext.go")); err != nil || !bytes.Equal(fixed, files["sdktext/sdktext.go"]) {
+		t.Errorf("-fix changed the file (%v)", err)
+	}
+}
+
+// fixModule writes a copy of the test module's go.mod, go.sum and the
+// sdktext package, with the files extra, to a new directory, and returns it
+// with what it wrote.
+func fixModule(t *testing.T, extra ...string) (string, map[string][]byte) {
+	t.Helper()
+	src := testdata(t)
+	dir := t.TempDir()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(src, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod = bytes.ReplaceAll(mod, []byte("=> ../../.."), []byte("=> "+root))
+	files := map[string][]byte{"go.mod": mod}
+	for _, name := range append([]string{"go.sum", "sdktext/sdktext.go", "sdktext/nofix.go"}, extra...) {
+		if files[name], err = os.ReadFile(filepath.Join(src, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, b := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, files
 }

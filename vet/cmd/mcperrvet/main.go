@@ -25,7 +25,9 @@
 // (go vet exits 1). With -fix it applies the fixes (twice: a fix can bring
 // another site into view), then checks again and prints every finding that
 // remains, exiting 3 if there is one: a finding without a fix is never
-// hidden by -fix.
+// hidden by -fix. -fix refuses, exiting 2, in a module where no package
+// imports mcperr's adapter: the fixes return errors, which only an
+// installed mcperr keeps from the client.
 package main
 
 import (
@@ -63,6 +65,23 @@ func vetTool(args []string) bool {
 	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
 }
 
+// installs reports whether a package of the module in the working
+// directory, or one it imports, imports mcperr's adapter for either SDK,
+// as the package that calls Install does; true when go list fails, so
+// that its error is the analysis's to report.
+func installs() bool {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./...").Output()
+	if err != nil {
+		return true
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == "github.com/mcperr/mcperr/adapters/gosdk" || p == "github.com/mcperr/mcperr/adapters/mcpgo" {
+			return true
+		}
+	}
+	return false
+}
+
 // fixThenCheck runs the command with args, which turn -fix on (args[i]), so
 // that it applies the suggested fixes, twice, and then without -fix, so that
 // every finding that remains is printed; it returns the last run's exit
@@ -82,6 +101,12 @@ func fixThenCheck(args []string, i int) int {
 		}
 		os.Stderr.WriteString("mcperrvet: " + err.Error() + "\n")
 		return 1
+	}
+	if !installs() {
+		os.Stderr.WriteString("mcperrvet: -fix turns error results into returned errors, which only mcperr keeps from the client, " +
+			"and no package of this module imports gosdk or mcpgo: install mcperr first (gosdk.Install or mcpgo.Install, " +
+			"report-only is enough), then run -fix\n")
+		return 2
 	}
 	// Twice: a fix can bring a site into view, as a handler that now
 	// returns a helper's error makes the helper's messages the model's.
