@@ -12,7 +12,10 @@
 //   - SDKErrorText (mcperrsdktext): the same text in mcp-go's
 //     NewToolResultError, NewToolResultErrorf and NewToolResultErrorFromErr,
 //     in go-sdk's *jsonrpc.Error, or in a CallToolResult with IsError set,
-//     which mcperr passes through untouched;
+//     which mcperr passes through untouched; and, in a module whose go.mod
+//     does not require mcperr, each error whose text may be a library's or
+//     an upstream's that a tool handler returns or gives to SetError, which
+//     the SDK sends as written;
 //   - MaskedMessage (mcperrmasked): a message for the model that a tool
 //     handler, or a work function given to a server's own tool framework,
 //     returns as a plain error, which mcperr masks;

@@ -39,11 +39,25 @@ mcp-go's mcp.NewToolResultError, NewToolResultErrorf and
 NewToolResultErrorFromErr, go-sdk's *jsonrpc.Error, and a CallToolResult of
 either SDK with IsError set (to true or to a condition such as err != nil).
 Their text reaches the model as written, so an error's text in them leaks. Return the error instead (toolerr.New("...").WithCause(err)) and let
-mcperr map and log it.`,
+mcperr map and log it.
+
+In a module whose go.mod does not require mcperr, the SDK also sends as
+written each error a tool handler returns, or gives to SetError: those whose
+text may be a library's or an upstream's are reported too. Install mcperr.`,
 	Requires:  []*analysis.Analyzer{buildssa.Analyzer, inspect.Analyzer},
 	Run:       runSDKErrorText,
-	FactTypes: []analysis.Fact{new(sdkHelper)},
+	FactTypes: []analysis.Fact{new(sdkHelper), new(errorsFixed)},
 }
+
+// errorsFixed is the fact of an exported function whose errors all have a
+// text the module wrote (constants, sentinels, its non-error arguments),
+// such as a provider's IsReady returning ErrUsersNotReady: the packages
+// that return its errors from a handler send no other's text.
+type errorsFixed struct{}
+
+func (*errorsFixed) AFact() {}
+
+func (*errorsFixed) String() string { return "errorsFixed" }
 
 // sdkHelper is the fact of a function that puts the text of some of its
 // arguments into an SDK error result, such as a package's
@@ -159,7 +173,7 @@ func helperSinkOf(t *tainter, call *ssa.Call, sinks func(*tainter, *ssa.Function
 		if isErrorValue(p) {
 			continue
 		}
-		if t.tainted(call.Common().Args[i]) {
+		if t.argTainted(nil, call.Common().Args[i]) {
 			with.params[p] = true
 			any = true
 		}
@@ -180,11 +194,15 @@ func helperSinkOf(t *tainter, call *ssa.Call, sinks func(*tainter, *ssa.Function
 }
 
 func runSDKErrorText(pass *analysis.Pass) (any, error) {
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	t := newTainter(ssainfo.Pkg)
+	t.fixedFact = func(f *types.Func) bool { return pass.ImportObjectFact(f, new(errorsFixed)) }
+	if pass.Module != nil && pass.Module.Path != "" { // not the standard library, whose errors' texts are its own
+		exportFixed(pass, t, ssainfo)
+	}
 	if !importsPath(pass.Pkg, isSDK) && !importsHelper(pass) {
 		return nil, nil // no SDK result is built here: nothing to report
 	}
-	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
-	t := newTainter(ssainfo.Pkg)
 	t.helper = func(f *types.Func) (h sdkHelper, ok bool) {
 		ok = pass.ImportObjectFact(f, &h)
 		return h, ok
@@ -214,6 +232,9 @@ func runSDKErrorText(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	for _, h := range bareSites(pass, t, ssainfo) {
+		pass.Reportf(h.pos, "%s", h.msg)
+	}
 	return nil, nil
 }
 
@@ -231,6 +252,18 @@ func importsHelper(pass *analysis.Pass) bool {
 		}
 	}
 	return false
+}
+
+// argTainted reports whether the argument a of a call holds error text:
+// as a value, or, for the slice of a variadic ...any, as an error or text
+// among its elements (ToolErrorf(logger, "failed: %v", err)).
+func (t *tainter) argTainted(e *env, a ssa.Value) bool {
+	for _, x := range variadicArgs(a) {
+		if t.fmtArgTainted(e, x) {
+			return true
+		}
+	}
+	return t.taintedIn(e, a)
 }
 
 // throughHelper returns a report for c, a call of a function of another
@@ -253,7 +286,7 @@ func (t *tainter) throughHelper(e *env, c *ssa.CallCommon) string {
 		return ""
 	}
 	for i, a := range c.Args {
-		if i < 64 && h.Params&(1<<i) != 0 && t.taintedIn(e, a) {
+		if i < 64 && h.Params&(1<<i) != 0 && t.argTainted(e, a) {
 			return "through " + f.Pkg().Name() + "." + f.Name() + ": " + h.Msg
 		}
 	}
@@ -440,4 +473,18 @@ func structField(typ types.Type, i int) string {
 		return ""
 	}
 	return st.Field(i).Name()
+}
+
+// exportFixed gives the errorsFixed fact to the package's exported
+// functions and methods whose errors all have a text the module wrote.
+func exportFixed(pass *analysis.Pass, t *tainter, info *buildssa.SSA) {
+	for _, fn := range info.SrcFuncs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || !obj.Exported() || len(returnedErrors(fn)) == 0 {
+			continue
+		}
+		if t.fixedErrors(fn) {
+			pass.ExportObjectFact(obj, new(errorsFixed))
+		}
+	}
 }

@@ -46,14 +46,18 @@ type tainter struct {
 	// memo holds the answers found so far, for values outside any call
 	// summary (a nil env) and inside each one.
 	memo map[key]bool
-	// busy breaks cycles (phi nodes, recursion).
-	busy map[key]bool
+	// busy breaks cycles (phi nodes, recursion); errBusy, those of the
+	// phi nodes of errors.
+	busy, errBusy map[key]bool
 	// summaries caches same-package function summaries.
 	summaries map[sumKey]bool
 	// helper returns the sdkHelper fact of a function of another package.
 	helper func(*types.Func) (sdkHelper, bool)
 	// fixed caches fixedErrors.
 	fixed map[*ssa.Function]bool
+	// fixedFact reports whether a function of another package has the
+	// errorsFixed fact; nil: none has.
+	fixedFact func(*types.Func) bool
 
 	// active counts the questions under way; steps counts the values
 	// visited for the outermost one, which ends in silence (clean) once
@@ -87,17 +91,15 @@ type env struct {
 }
 
 func newTainter(pkg *ssa.Package) *tainter {
-	return &tainter{pkg: pkg, memo: map[key]bool{}, busy: map[key]bool{}, summaries: map[sumKey]bool{}, fixed: map[*ssa.Function]bool{}}
+	return &tainter{pkg: pkg, memo: map[key]bool{}, busy: map[key]bool{}, errBusy: map[key]bool{}, summaries: map[sumKey]bool{}, fixed: map[*ssa.Function]bool{}}
 }
 
-// tainted reports whether v (a string, []byte, an interface holding one, a
-// slice or map holding one, or an error) carries error text.
-func (t *tainter) tainted(v ssa.Value) bool { return t.taintedIn(nil, v) }
-
-// taintedIn is tainted for v in the function that e summarises, or
-// outside any summary for a nil e. Each value is computed once for each e:
-// a value met again on another path costs a lookup, so that the work is
-// linear in the values, not in the paths to them.
+// taintedIn reports whether v (a string, []byte, an interface holding one,
+// a slice or map holding one, or an error) carries error text, in the
+// function that e summarises, or outside any summary for a nil e. Each
+// value is computed once for each e: a value met again on another path
+// costs a lookup, so that the work is linear in the values, not in the
+// paths to them.
 func (t *tainter) taintedIn(e *env, v ssa.Value) bool {
 	if v == nil {
 		return false
@@ -338,12 +340,22 @@ func (t *tainter) errTainted(e *env, v ssa.Value) bool {
 		}
 		return true
 	case *ssa.Phi:
+		k := key{x, e}
+		if t.errBusy[k] {
+			return false // a loop: its other edges decide
+		}
+		t.errBusy[k] = true
+		defer delete(t.errBusy, k)
 		for _, y := range x.Edges {
 			if t.errTainted(e, y) {
 				return true
 			}
 		}
 		return false
+	case *ssa.UnOp:
+		if _, global := x.X.(*ssa.Global); global && x.Op == token.MUL {
+			return false // a sentinel: var ErrNotFound = errors.New("...")
+		}
 	case *ssa.Extract:
 		if call, ok := x.Tuple.(*ssa.Call); ok {
 			callee := call.Common().StaticCallee()
@@ -366,6 +378,9 @@ func (t *tainter) errTainted(e *env, v ssa.Value) bool {
 			return false
 		}
 		callee := x.Common().StaticCallee()
+		if t.fixedErrors(callee) {
+			return false
+		}
 		pkg, name := funcPath(callee)
 		if pkg == pathToolerr && callee.Signature.Recv() == nil && name == "New" && len(x.Call.Args) == 1 {
 			// A ToolError's Error text is its message, then its cause's.
@@ -527,7 +542,8 @@ func (t *tainter) summary(e *env, fn *ssa.Function, args []ssa.Value) bool {
 // fixedErrors reports whether every error fn, a function of the package,
 // returns has a text made only of constants and fn's own arguments that
 // are not errors, such as a server's own "missing required parameter: %s":
-// a message meant for the model, not an internal error's text.
+// a message meant for the model, not an internal error's text. A function
+// of another package has such errors if it has the errorsFixed fact.
 func (t *tainter) fixedErrors(fn *ssa.Function) bool {
 	if fn == nil {
 		return false
@@ -536,7 +552,8 @@ func (t *tainter) fixedErrors(fn *ssa.Function) bool {
 		fn = o // a generic function's instance: its body is the origin's
 	}
 	if fn.Pkg != t.pkg || fn.Blocks == nil {
-		return false
+		f, ok := fn.Object().(*types.Func)
+		return ok && t.fixedFact != nil && t.fixedFact(f)
 	}
 	if r, ok := t.fixed[fn]; ok {
 		return r

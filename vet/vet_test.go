@@ -72,6 +72,21 @@ func TestMaskedMessage(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.MaskedMessage, "./masked")
 }
 
+// TestBareModule checks, in a module that does not require mcperr, the
+// errors tool handlers return or hand to SetError whose text may be a
+// library's or an upstream's, which the SDK sends as written; a message,
+// a sentinel, an argument accessor's error, the errors of another
+// package's function that returns only those, and a middleware's answer
+// are not reported.
+func TestBareModule(t *testing.T) {
+	testdata(t) // the modules, downloaded once
+	dir, err := filepath.Abs(filepath.Join("testdata", "bare"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, vet.SDKErrorText, "./handlers", "./provider")
+}
+
 func TestHelpersOfAnotherPackage(t *testing.T) {
 	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./helpers", "./crosspkg")
 }
@@ -94,17 +109,16 @@ func TestNotInstalled(t *testing.T) {
 
 // TestDriversAgree runs mcperrvet both ways a user does, directly and under
 // go vet -vettool (which also runs it over every dependency, the standard
-// library included, for their facts), over the test module's packages and
-// one that imports crypto/x509 and net/http: both finish, and report the
-// same findings.
+// library included, for their facts), over the test module's packages, one
+// that imports crypto/x509 and net/http, and the packages of a module
+// without mcperr: both finish, and report the same findings.
 func TestDriversAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds mcperrvet and runs go vet")
 	}
-	dir := testdata(t)
+	mod := testdata(t)
 	tool := buildTool(t)
-	pkgs := []string{"./sdktext", "./publictext", "./reslice", "./install", "./stdlib"}
-	findings := func(name string, args ...string) map[string]bool {
+	findings := func(dir, name string, args ...string) map[string]bool {
 		t.Helper()
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Dir = dir
@@ -132,22 +146,30 @@ func TestDriversAgree(t *testing.T) {
 		}
 		return got
 	}
-	direct := findings("mcperrvet", append([]string{tool, "-json"}, pkgs...)...)
-	vet := findings("go vet", append([]string{"go", "vet", "-vettool=" + tool, "-json"}, pkgs...)...)
-	if len(direct) == 0 {
-		t.Fatal("mcperrvet found nothing in the test module")
-	}
-	for f := range direct {
-		if !vet[f] {
-			t.Errorf("only mcperrvet reports: %s", f)
+	for _, m := range []struct {
+		dir  string
+		pkgs []string
+	}{
+		{mod, []string{"./sdktext", "./publictext", "./reslice", "./install", "./stdlib"}},
+		{filepath.Join(filepath.Dir(mod), "bare"), []string{"./handlers", "./provider"}},
+	} {
+		direct := findings(m.dir, "mcperrvet", append([]string{tool, "-json"}, m.pkgs...)...)
+		vet := findings(m.dir, "go vet", append([]string{"go", "vet", "-vettool=" + tool, "-json"}, m.pkgs...)...)
+		if len(direct) == 0 {
+			t.Fatalf("mcperrvet found nothing in %s", m.dir)
 		}
-	}
-	for f := range vet {
-		if !direct[f] {
-			t.Errorf("only go vet reports: %s", f)
+		for f := range direct {
+			if !vet[f] {
+				t.Errorf("only mcperrvet reports: %s", f)
+			}
 		}
+		for f := range vet {
+			if !direct[f] {
+				t.Errorf("only go vet reports: %s", f)
+			}
+		}
+		t.Logf("%s: %d findings, the same from both drivers", filepath.Base(m.dir), len(direct))
 	}
-	t.Logf("%d findings, the same from both drivers", len(direct))
 }
 
 // buildTool builds mcperrvet into a temporary directory and returns its

@@ -5,6 +5,7 @@ package helpers
 
 import (
 	"fmt"
+	"os"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
@@ -27,4 +28,11 @@ func Wrapped(prefix, msg string) *mcpgo.CallToolResult { // want Wrapped:`sdkHel
 // Success returns a result that is not an error: no fact.
 func Success(msg string) *mcpgo.CallToolResult {
 	return mcpgo.NewToolResultText(msg)
+}
+
+// lookupFailed gives ToolErrorf, of its own package, an error among the
+// arguments it formats.
+func lookupFailed(id string) *mcpgo.CallToolResult {
+	_, err := os.Open(id)
+	return ToolErrorf("lookup %s: %v", id, err) // want `through ToolErrorf`
 }

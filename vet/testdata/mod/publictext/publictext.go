@@ -237,7 +237,8 @@ func handlerLiteral() func(context.Context, string) error {
 	}
 }
 
-func lookupOrder(context.Context, string) error { return nil }
+// lookupOrder stands for a lookup whose errors are a library's.
+var lookupOrder func(context.Context, string) error
 
 // A helper that builds the ToolError from its arguments.
 func fail(msg string, err error) error { return toolerr.New(msg).WithCause(err) }
