@@ -24,8 +24,7 @@ client as written. Text taken from an error (err.Error(), an error formatted
 with fmt, errors.Join) or from domain.Authorization's Permission or Subject is
 for the log: it may hold SQL, paths, hosts or secrets. Write a message for the
 model and keep the error as the cause: toolerr.New("...").WithCause(err).`,
-	Requires: []*analysis.Analyzer{buildssa.Analyzer},
-	Run:      runPublicErrorText,
+	Run: runPublicErrorText,
 }
 
 // SDKErrorText reports error text sent through the SDKs' own error results,
@@ -44,7 +43,7 @@ mcperr map and log it.
 In a module whose go.mod does not require mcperr, the SDK also sends as
 written each error a tool handler returns, or gives to SetError: those whose
 text may be a library's or an upstream's are reported too. Install mcperr.`,
-	Requires:  []*analysis.Analyzer{buildssa.Analyzer, inspect.Analyzer},
+	Requires:  []*analysis.Analyzer{inspect.Analyzer},
 	Run:       runSDKErrorText,
 	FactTypes: []analysis.Fact{new(sdkHelper), new(errorsFixed)},
 }
@@ -78,7 +77,7 @@ func runPublicErrorText(pass *analysis.Pass) (any, error) {
 	if !importsPath(pass.Pkg, isMcperr) {
 		return nil, nil // no mcperr value is built here: nothing to report
 	}
-	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	ssainfo := ssaOf(pass)
 	t := newTainter(ssainfo.Pkg)
 	for _, fn := range srcFuncs(ssainfo) {
 		for _, h := range publicSinks(t, fn, nil) {
@@ -194,13 +193,17 @@ func helperSinkOf(t *tainter, call *ssa.Call, sinks func(*tainter, *ssa.Function
 }
 
 func runSDKErrorText(pass *analysis.Pass) (any, error) {
-	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	sdk := importsPath(pass.Pkg, isSDK) || importsHelper(pass)
+	if !sdk && !ownModule(pass) {
+		return nil, nil // no SDK result is built here, and no fact is needed
+	}
+	ssainfo := ssaOf(pass)
 	t := newTainter(ssainfo.Pkg)
 	t.fixedFact = func(f *types.Func) bool { return pass.ImportObjectFact(f, new(errorsFixed)) }
-	if pass.Module != nil && pass.Module.Path != "" { // not the standard library, whose errors' texts are its own
+	if ownModule(pass) {
 		exportFixed(pass, t, ssainfo)
 	}
-	if !importsPath(pass.Pkg, isSDK) && !importsHelper(pass) {
+	if !sdk {
 		return nil, nil // no SDK result is built here: nothing to report
 	}
 	t.helper = func(f *types.Func) (h sdkHelper, ok bool) {

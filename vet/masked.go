@@ -28,15 +28,14 @@ not an error's text, means the model to read it. mcperr masks every plain
 error as an internal one, so the model would read "Internal error in tool
 ..." instead. Return toolerr.New("...") with the same words, with
 WithCode(codes.ValidationError) for a missing argument; the fix does so.`,
-	Requires: []*analysis.Analyzer{buildssa.Analyzer},
-	Run:      runMaskedMessage,
+	Run: runMaskedMessage,
 }
 
 func runMaskedMessage(pass *analysis.Pass) (any, error) {
 	if !importsPath(pass.Pkg, isSDK) {
 		return nil, nil // no handler is written here
 	}
-	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	ssainfo := ssaOf(pass)
 	tools := toolFuncs(ssainfo)
 	// own: the handlers and work functions, whose arguments are the tool's;
 	// reached: the functions of the package whose errors they return,

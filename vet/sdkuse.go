@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
@@ -41,8 +40,7 @@ and which is never given to gosdk.Install or mcpgo.Install, answers its tools'
 errors and panics without mcperr. The check reports only when the server value
 is used for nothing but the SDK's own functions and methods within the function
 that creates it, so that an Install elsewhere cannot be missed.`,
-	Requires: []*analysis.Analyzer{buildssa.Analyzer},
-	Run:      runNotInstalled,
+	Run: runNotInstalled,
 }
 
 // Analyzers lists every analyzer of this package.
@@ -151,7 +149,7 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 	if !importsPath(pass.Pkg, isMcperr) {
 		return nil, nil
 	}
-	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	ssainfo := ssaOf(pass)
 	for _, fn := range srcFuncs(ssainfo) {
 		if callsAdapter(fn) {
 			// The function uses mcperr's adapters (Wrap, Structured...)
