@@ -2,8 +2,10 @@ package vet
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -27,15 +29,39 @@ errors.New("either uid or name must be provided"), or fmt.Errorf with a text mad
 not an error's text, means the model to read it. mcperr masks every plain
 error as an internal one, so the model would read "Internal error in tool
 ..." instead. Return toolerr.New("...") with the same words, with
-WithCode(codes.ValidationError) for a missing argument; the fix does so.`,
-	Run: runMaskedMessage,
+WithCode(codes.ValidationError) for a missing argument; the fix does so.
+A function of another package of the module that returns such a message made
+of its arguments is reported where a handler calls it with the tool's own.`,
+	Run:       runMaskedMessage,
+	FactTypes: []analysis.Fact{new(modelMessage)},
 }
 
+// modelMessage is the fact of an exported function of the module whose
+// errors include a message for the model returned as a plain error, such
+// as a client's "datasource with UID %s not found": a handler of another
+// package that returns its errors has that message masked.
+type modelMessage struct {
+	Text   string // the message's format, as written
+	Posn   string // where it is written, file:line
+	Params uint64 // bit i: the argument i is in the message
+}
+
+func (*modelMessage) AFact() {}
+
+func (m *modelMessage) String() string { return "modelMessage(" + m.Text + ")" }
+
 func runMaskedMessage(pass *analysis.Pass) (any, error) {
-	if !importsPath(pass.Pkg, isSDK) {
-		return nil, nil // no handler is written here
+	sdk := importsPath(pass.Pkg, isSDK)
+	if !sdk && !ownModule(pass) {
+		return nil, nil // no handler is written here, and no fact is needed
 	}
 	ssainfo := ssaOf(pass)
+	if ownModule(pass) {
+		exportMessages(pass, ssainfo)
+	}
+	if !sdk {
+		return nil, nil // no handler is written here
+	}
 	tools := toolFuncs(ssainfo)
 	// own: the handlers and work functions, whose arguments are the tool's;
 	// reached: the functions of the package whose errors they return,
@@ -55,8 +81,11 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 		fn := queue[0]
 		queue = queue[1:]
 		for _, v := range returnedErrors(fn) {
-			for _, c := range errorSources(v, ssainfo.Pkg, 0) {
+			for _, c := range errorSources(v, 0) {
 				g := c.StaticCallee()
+				if g.Pkg != ssainfo.Pkg || len(c.Args) != len(g.Params) {
+					continue
+				}
 				if _, ok := reached[g]; !ok && g.Blocks != nil {
 					queue = append(queue, g)
 				}
@@ -111,9 +140,73 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 				d.SuggestedFixes = maskedFix(pass, call.Pos())
 				pass.Report(d)
 			}
+			// The errors of a function of another package of the module
+			// that returns messages for the model.
+			for _, c := range errorSources(v, 0) {
+				g := c.StaticCallee()
+				var m modelMessage
+				obj, ok := g.Object().(*types.Func)
+				if !ok || g.Pkg == ssainfo.Pkg || seen[c.Pos()] || !pass.ImportObjectFact(obj, &m) || !givenArgs(c, m.Params, param) {
+					continue
+				}
+				seen[c.Pos()] = true
+				pass.Reportf(c.Pos(), "the errors of %s.%s include a message for the model returned as a plain error (%q, at %s): mcperr masks it as an internal error; return toolerr.New with the same words there to send it as written",
+					obj.Pkg().Name(), obj.Name(), m.Text, m.Posn)
+			}
 		}
 	}
 	return nil, nil
+}
+
+// givenArgs reports whether the call c fills the arguments that used
+// says (bit i: argument i, a method's receiver first, as in SSA) with the
+// tool's own arguments, as param says: a call about the tool's input
+// (client.Datasource(args.UID)), whose message is written for the model.
+func givenArgs(c *ssa.CallCommon, used uint64, param func(*ssa.Parameter) bool) bool {
+	for i, a := range c.Args {
+		if i < 64 && used&(1<<i) != 0 {
+			if _, isConst := a.(*ssa.Const); isConst || !fromArgs(a, 0, param) {
+				return false
+			}
+		}
+	}
+	return used != 0
+}
+
+// exportMessages gives the modelMessage fact to the package's exported
+// functions and methods that return, as it is or wrapped with %w, a
+// message made of constants and some of their arguments: the facts says
+// which, so that a call that fills them with the tool's arguments is told.
+// A message made of constants alone is not given one: across packages it
+// is as often the server's own state ("nil repo access cache") as advice.
+func exportMessages(pass *analysis.Pass, info *buildssa.SSA) {
+	for _, fn := range info.SrcFuncs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || !obj.Exported() || len(fn.Params) > 64 {
+			continue
+		}
+	search:
+		for _, v := range returnedErrors(fn) {
+			for _, call := range messages(v, 0) {
+				var used uint64
+				note := func(p *ssa.Parameter) bool {
+					if i := slices.Index(fn.Params, p); i >= 0 && p.Parent() == fn {
+						used |= 1 << i
+						return true
+					}
+					return false
+				}
+				if !deliberate(call.Common(), note) || used == 0 {
+					continue
+				}
+				text, _ := call.Common().Args[0].(*ssa.Const)
+				posn := pass.Fset.Position(call.Pos())
+				pass.ExportObjectFact(obj, &modelMessage{Text: constant.StringVal(text.Value),
+					Posn: filepath.Base(posn.Filename) + ":" + strconv.Itoa(posn.Line), Params: used})
+				break search
+			}
+		}
+	}
 }
 
 // site is a call that reaches a function whose error a tool returns.
@@ -182,9 +275,9 @@ func messages(v ssa.Value, depth int) []*ssa.Call {
 	return out
 }
 
-// errorSources returns the calls of functions of pkg whose returned error v
-// may be, as it is or wrapped by fmt.Errorf's %w.
-func errorSources(v ssa.Value, pkg *ssa.Package, depth int) []*ssa.CallCommon {
+// errorSources returns the calls of functions whose returned error v may
+// be, as it is or wrapped by fmt.Errorf's %w.
+func errorSources(v ssa.Value, depth int) []*ssa.CallCommon {
 	if depth > 8 {
 		return nil
 	}
@@ -202,17 +295,17 @@ func errorSources(v ssa.Value, pkg *ssa.Package, depth int) []*ssa.CallCommon {
 			}
 			var out []*ssa.CallCommon
 			for _, a := range variadicArgs(c.Args[1]) {
-				out = append(out, errorSources(a, pkg, depth+1)...)
+				out = append(out, errorSources(a, depth+1)...)
 			}
 			return out
-		case g != nil && g.Pkg == pkg && len(c.Args) == len(g.Params):
+		case g != nil:
 			return []*ssa.CallCommon{c}
 		}
 		return nil
 	}
 	var out []*ssa.CallCommon
 	for _, y := range through(v) {
-		out = append(out, errorSources(y, pkg, depth+1)...)
+		out = append(out, errorSources(y, depth+1)...)
 	}
 	return out
 }

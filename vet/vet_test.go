@@ -87,6 +87,14 @@ func TestBareModule(t *testing.T) {
 	analysistest.Run(t, dir, vet.SDKErrorText, "./handlers", "./provider")
 }
 
+// TestMaskedMessageOfAnotherPackage checks the errors a handler returns
+// from functions of another package of the module that return messages
+// for the model, found by a fact: as they are, wrapped with %w, and through
+// a function of that package; a library's error is not reported.
+func TestMaskedMessageOfAnotherPackage(t *testing.T) {
+	analysistest.Run(t, testdata(t), vet.MaskedMessage, "./maskedlib", "./maskedremote")
+}
+
 func TestHelpersOfAnotherPackage(t *testing.T) {
 	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./helpers", "./crosspkg")
 }
