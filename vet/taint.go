@@ -183,8 +183,8 @@ func (t *tainter) compute(e *env, v ssa.Value) bool {
 		return false
 	case *ssa.UnOp:
 		if v.Op == token.MUL {
-			if fa, ok := v.X.(*ssa.FieldAddr); ok && isLogOnlyField(fa.X.Type(), fa.Field) {
-				return true
+			if fa, ok := v.X.(*ssa.FieldAddr); ok {
+				return isLogOnlyField(fa.X.Type(), fa.Field) || t.fieldTainted(e, fa.X, fa.Field, 0)
 			}
 			if a, ok := v.X.(*ssa.Alloc); ok {
 				return t.storesTainted(e, a)
@@ -195,9 +195,48 @@ func (t *tainter) compute(e *env, v ssa.Value) bool {
 		}
 		return false
 	case *ssa.Field:
+		if load, ok := v.X.(*ssa.UnOp); ok && load.Op == token.MUL && t.fieldTainted(e, load.X, v.Field, 0) {
+			return true
+		}
 		return isLogOnlyField(v.X.Type(), v.Field)
 	case *ssa.Call:
 		return t.callTainted(e, v.Common(), v)
+	}
+	return false
+}
+
+// fieldTainted reports whether a tainted value is stored into the field
+// of the struct that base points to, where base is a struct of the function
+// (a local, a composite literal), or a local that holds a pointer to one:
+// apiErr := &apiError{msg: err.Error()} ... apiErr.msg.
+func (t *tainter) fieldTainted(e *env, base ssa.Value, field, depth int) bool {
+	if depth > 2 {
+		return false
+	}
+	if load, ok := base.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if a, ok := load.X.(*ssa.Alloc); ok {
+			for _, r := range *a.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == a && t.fieldTainted(e, st.Val, field, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	a, ok := base.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, r := range *a.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Field != field {
+			continue
+		}
+		for _, rr := range *fa.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == fa && t.taintedIn(e, st.Val) {
+				return true
+			}
+		}
 	}
 	return false
 }

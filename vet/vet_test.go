@@ -95,6 +95,13 @@ func TestMaskedMessageOfAnotherPackage(t *testing.T) {
 	analysistest.Run(t, testdata(t), vet.MaskedMessage, "./maskedlib", "./maskedremote")
 }
 
+// TestFields checks an error's text kept in a field of a struct of the
+// function, through a pointer or a value, before it reaches an error
+// result; a field that holds a message is not reported.
+func TestFields(t *testing.T) {
+	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./fields")
+}
+
 func TestHelpersOfAnotherPackage(t *testing.T) {
 	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./helpers", "./crosspkg")
 }
