@@ -85,12 +85,7 @@ func foreign(t *tainter, v ssa.Value, seen map[ssa.Value]bool) bool {
 		return false
 	}
 	seen[v] = true
-	switch x := v.(type) {
-	case *ssa.UnOp:
-		if _, global := x.X.(*ssa.Global); global && x.Op == token.MUL {
-			return false // a sentinel: var ErrNotFound = errors.New("...")
-		}
-	case *ssa.Extract:
+	if x, ok := v.(*ssa.Extract); ok {
 		if call, ok := x.Tuple.(*ssa.Call); ok && handler(call.Common().Signature()) {
 			return false // another handler's answer, or the next one's in a middleware: reported at its own returns
 		}

@@ -3,10 +3,12 @@ package vet
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
@@ -34,14 +36,29 @@ var NotInstalled = &analysis.Analyzer{
 	Name: "mcperrinstall",
 	Doc: `report tools added to a server that mcperr was never installed on
 
-In a package that uses mcperr, a server created with mcp.NewServer (go-sdk) or
-server.NewMCPServer (mcp-go) whose tools are added with the SDK's own AddTool,
-and which is never given to gosdk.Install or mcpgo.Install, answers its tools'
-errors and panics without mcperr. The check reports only when the server value
-is used for nothing but the SDK's own functions and methods within the function
-that creates it, so that an Install elsewhere cannot be missed.`,
-	Run: runNotInstalled,
+In a package that uses mcperr, or of a module that requires it, a server
+created with mcp.NewServer (go-sdk) or server.NewMCPServer (mcp-go) whose tools
+are added with the SDK's own AddTool, and which is never given to gosdk.Install
+or mcpgo.Install, answers its tools' errors and panics without mcperr. The
+check reports only when the server value is used for nothing but the SDK's own
+functions and methods, and functions of the module that do nothing else with
+it (tools.Register(s)), within the function that creates it, so that an
+Install elsewhere cannot be missed.`,
+	Run:       runNotInstalled,
+	FactTypes: []analysis.Fact{new(addsTools)},
 }
+
+// addsTools is the fact of a function of the module that adds tools with
+// the SDK's own AddTool to a server it is given, and does nothing else
+// with it (tools.Register(s)): a server passed to it, and never to
+// Install, is reported where it is passed.
+type addsTools struct {
+	Params uint64 // bit i: the parameter i is such a server
+}
+
+func (*addsTools) AFact() {}
+
+func (*addsTools) String() string { return "addsTools" }
 
 // Analyzers lists every analyzer of this package.
 var Analyzers = []*analysis.Analyzer{PublicErrorText, SDKErrorText, MaskedMessage, StructuredHandler, NotInstalled}
@@ -146,10 +163,21 @@ func importName(pass *analysis.Pass, n ast.Node, path string) string {
 }
 
 func runNotInstalled(pass *analysis.Pass) (any, error) {
-	if !importsPath(pass.Pkg, isMcperr) {
+	if !ownModule(pass) && !importsPath(pass.Pkg, isMcperr) {
 		return nil, nil
 	}
 	ssainfo := ssaOf(pass)
+	adds := func(c *ssa.CallCommon, i int) bool {
+		var f addsTools
+		obj, ok := c.StaticCallee().Object().(*types.Func)
+		return ok && i < 64 && pass.ImportObjectFact(obj, &f) && f.Params&(1<<i) != 0
+	}
+	if importsPath(pass.Pkg, isSDK) {
+		exportAddsTools(pass, ssainfo, adds)
+	}
+	if !importsPath(pass.Pkg, isMcperr) && bareModule(pass) {
+		return nil, nil // mcperr is in neither: mcperrsdktext reports what reaches the client
+	}
 	for _, fn := range srcFuncs(ssainfo) {
 		if callsAdapter(fn) {
 			// The function uses mcperr's adapters (Wrap, Structured...)
@@ -172,7 +200,7 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 				default:
 					continue
 				}
-				if add := toolAddedWithoutInstall(call, sdk); add != nil {
+				if add := toolAddedWithoutInstall(call, sdk, adds); add != nil {
 					pass.Reportf(add.Pos(), "a tool is added with the SDK's own AddTool to a server mcperr is not installed on, so its errors and panics reach the client without mcperr: call %s", install)
 				}
 			}
@@ -182,9 +210,11 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 }
 
 // toolAddedWithoutInstall returns the first call that adds a tool to the
-// server srv, when every use of srv is a function or method of the SDK
-// (so srv never reaches an Install), and nil otherwise.
-func toolAddedWithoutInstall(srv *ssa.Call, sdk string) ssa.CallInstruction {
+// server srv, when every use of srv is a function or method of the SDK, or
+// a function of the module that adds tools to it (adds says whether the
+// call c does so with its argument i), so that srv never reaches an
+// Install; nil otherwise.
+func toolAddedWithoutInstall(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) ssa.CallInstruction {
 	var first ssa.CallInstruction
 	for _, r := range *srv.Referrers() {
 		switch r := r.(type) {
@@ -194,6 +224,12 @@ func toolAddedWithoutInstall(srv *ssa.Call, sdk string) ssa.CallInstruction {
 			c := r.Common()
 			if c.IsInvoke() || c.Value == srv {
 				return nil
+			}
+			if i := slices.Index(c.Args, srv); i >= 0 && c.StaticCallee() != nil && adds(c, i) {
+				if first == nil || r.Pos() < first.Pos() {
+					first = r
+				}
+				continue
 			}
 			pkg, name := funcPath(c.StaticCallee())
 			if pkg != sdk && !(sdk == pathMCPGoS && pkg == pathMCPGo) {
@@ -218,6 +254,41 @@ func toolAddedWithoutInstall(srv *ssa.Call, sdk string) ssa.CallInstruction {
 		}
 	}
 	return first
+}
+
+// exportAddsTools gives the addsTools fact to the package's functions that
+// add tools to a server they are given and do nothing else with it, a
+// function of a function found in a later round.
+func exportAddsTools(pass *analysis.Pass, info *buildssa.SSA, adds func(c *ssa.CallCommon, i int) bool) {
+	for range maxDepth {
+		found := false
+		for _, fn := range srcFuncs(info) {
+			obj, ok := fn.Object().(*types.Func)
+			if !ok || len(fn.Params) > 64 || pass.ImportObjectFact(obj, new(addsTools)) {
+				continue
+			}
+			var f addsTools
+			for i, p := range fn.Params {
+				sdk := ""
+				switch t := deref(p.Type()); {
+				case isNamed(t, pathSDK, "Server"):
+					sdk = pathSDK
+				case isNamed(t, pathMCPGoS, "MCPServer"):
+					sdk = pathMCPGoS
+				}
+				if sdk != "" && toolAddedWithoutInstall(p, sdk, adds) != nil {
+					f.Params |= 1 << i
+				}
+			}
+			if f.Params != 0 {
+				pass.ExportObjectFact(obj, &f)
+				found = true
+			}
+		}
+		if !found {
+			return
+		}
+	}
 }
 
 // fromMcperr reports whether v is the result of a call to a function of

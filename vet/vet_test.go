@@ -85,6 +85,7 @@ func TestBareModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	analysistest.Run(t, dir, vet.SDKErrorText, "./handlers", "./provider")
+	analysistest.Run(t, dir, vet.NotInstalled, "./server")
 }
 
 // TestMaskedMessageOfAnotherPackage checks the errors a handler returns
@@ -119,7 +120,7 @@ func TestStructuredHandler(t *testing.T) {
 }
 
 func TestNotInstalled(t *testing.T) {
-	analysistest.Run(t, testdata(t), vet.NotInstalled, "./install", "./installnomcperr")
+	analysistest.Run(t, testdata(t), vet.NotInstalled, "./install", "./installnomcperr", "./installreg", "./installcmd")
 }
 
 // TestDriversAgree runs mcperrvet both ways a user does, directly and under
