@@ -56,7 +56,6 @@ var builtins = [...]Info{
 	{Code: Unavailable, Category: Server, Description: "The server cannot serve the request right now.", Retryable: true},
 }
 
-// lookupBuiltin returns the information of a built-in code.
 func lookupBuiltin(c Code) (Info, bool) {
 	for _, in := range builtins {
 		if in.Code == c {

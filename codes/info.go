@@ -1,6 +1,7 @@
 package codes
 
 import (
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -30,30 +31,32 @@ type Info struct {
 	DocURL string `json:"docUrl,omitempty"`
 }
 
-// validate checks that in can be registered.
+// validate checks that in can be registered: its code UPPER_SNAKE
+// (capital letters, digits and single underscores, starting with a letter)
+// and at most maxLen characters, its category one of the three, its retry
+// advice consistent and its DocURL usable. It returns a *DefinitionError
+// with mistake InvalidCode that says what to fix.
 func (in Info) validate() error {
-	if err := in.Code.validate(); err != nil {
-		return err
-	}
-	switch in.Category {
-	case Client, Business, Server:
-	default:
-		return &DefinitionError{Mistake: InvalidCode, Subject: string(in.Code),
-			Reason: "a code needs a category: codes.Client, codes.Business or codes.Server"}
-	}
-	switch {
+	var reason string
+	switch c := in.Code; {
+	case c == "":
+		reason = "a code must not be empty"
+	case len(c) > maxLen:
+		reason = "a code must be at most " + strconv.Itoa(maxLen) + " characters long, this one has " + strconv.Itoa(len(c))
+	case !upperSnake(string(c)):
+		reason = "a code must be UPPER_SNAKE: capital letters, digits and single underscores, starting with a letter (for example INSUFFICIENT_FUNDS)"
+	case in.Category != Client && in.Category != Business && in.Category != Server:
+		reason = "a code needs a category: codes.Client, codes.Business or codes.Server"
 	case in.RetryAfter < 0:
-		return &DefinitionError{Mistake: InvalidCode, Subject: string(in.Code),
-			Reason: "RetryAfter is negative; give a delay of zero or more"}
+		reason = "RetryAfter is negative; give a delay of zero or more"
 	case in.RetryAfter > 0 && !in.Retryable:
-		return &DefinitionError{Mistake: InvalidCode, Subject: string(in.Code),
-			Reason: "RetryAfter is set but Retryable is false; set Retryable, or drop the delay"}
+		reason = "RetryAfter is set but Retryable is false; set Retryable, or drop the delay"
+	case in.DocURL != "" && !docURL(in.DocURL):
+		reason = "DocURL must be an absolute http or https URL without spaces, such as https://example.com/errors#" + string(in.Code)
+	default:
+		return nil
 	}
-	if in.DocURL != "" && !docURL(in.DocURL) {
-		return &DefinitionError{Mistake: InvalidCode, Subject: string(in.Code),
-			Reason: "DocURL must be an absolute http or https URL without spaces, such as https://example.com/errors#" + string(in.Code)}
-	}
-	return nil
+	return &DefinitionError{Mistake: InvalidCode, Subject: string(in.Code), Reason: reason}
 }
 
 // docURL reports whether u is an absolute http or https URL with a host
@@ -62,12 +65,10 @@ func (in Info) validate() error {
 func docURL(u string) bool {
 	rest, ok := strings.CutPrefix(u, "https://")
 	if !ok {
-		if rest, ok = strings.CutPrefix(u, "http://"); !ok {
-			return false
-		}
+		rest, ok = strings.CutPrefix(u, "http://")
 	}
-	if rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#' {
-		return false // no host
+	if !ok || rest == "" || rest[0] == '/' || rest[0] == '?' || rest[0] == '#' {
+		return false // not http or https, or no host
 	}
 	for _, r := range u {
 		// What the schema's \s refuses in any engine, ECMAScript's included

@@ -35,12 +35,9 @@ func NewRegistry(infos ...Info) (*Registry, error) {
 
 // Lookup returns what the registry knows of c.
 func (r *Registry) Lookup(c Code) (Info, bool) {
-	if in, ok := lookupBuiltin(c); ok {
-		return in, true
+	in, ok := lookupBuiltin(c)
+	if !ok && r != nil {
+		in, ok = r.custom[c]
 	}
-	if r == nil {
-		return Info{}, false
-	}
-	in, ok := r.custom[c]
 	return in, ok
 }

@@ -6,9 +6,6 @@ import (
 	"github.com/mcperr/mcperr/codes"
 )
 
-// accessDenied is all a client ever reads of an Authorization.
-const accessDenied = "Access denied."
-
 // Authorization reports that the caller may not do what it asked.
 // The client only ever reads "Access denied.": naming the permission or the
 // subject would tell an attacker what to try next.
@@ -37,7 +34,7 @@ func (e *Authorization) Error() string {
 func (e *Authorization) ErrorCode() codes.Code { return codes.Forbidden }
 
 // PublicMessage returns "Access denied.".
-func (e *Authorization) PublicMessage() string { return accessDenied }
+func (e *Authorization) PublicMessage() string { return "Access denied." }
 
 // Unauthenticated reports that the caller is not authenticated at all.
 type Unauthenticated struct {

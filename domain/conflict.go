@@ -1,8 +1,6 @@
 package domain
 
-import (
-	"github.com/mcperr/mcperr/codes"
-)
+import "github.com/mcperr/mcperr/codes"
 
 // Conflict reports that a request conflicts with the current state, such as
 // a second record with a unique value.

@@ -8,11 +8,10 @@
 // on any SDK. mcperr turns them into tool results at the boundary.
 //
 // Every type keeps two audiences apart. Its PublicMessage and PublicDetails
-// are what the model may read; its Error text (and a Validation's
-// offending values) is for the server's log only and may carry more (an
-// Authorization's permission and subject). The package imports no logging
-// package: mcperr's pipeline builds the log view. Field
-// comments say which is which.
+// are what the model may read; its Error text (and a Validation's offending
+// values) is for the server's log only and may carry more (an
+// Authorization's permission and subject), as its field comments say. The
+// package imports no logging package: mcperr's pipeline builds the log view.
 //
 // The types work with errors.Is and errors.As through any amount of
 // fmt.Errorf("...: %w") wrapping and errors.Join.

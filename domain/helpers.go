@@ -8,7 +8,6 @@ func withCause(msg string, cause error) string {
 	return msg + ": " + cause.Error()
 }
 
-// orDefault returns s, or def when s is empty.
 func orDefault(s, def string) string {
 	if s == "" {
 		return def

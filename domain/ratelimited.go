@@ -62,6 +62,4 @@ func (e *RateLimited) PublicDetails() map[string]any {
 	return map[string]any{"retryAfterSeconds": e.retrySeconds()}
 }
 
-func (e *RateLimited) retrySeconds() int64 {
-	return int64(math.Ceil(e.RetryDelay().Seconds()))
-}
+func (e *RateLimited) retrySeconds() int64 { return int64(math.Ceil(e.RetryDelay().Seconds())) }

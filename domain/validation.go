@@ -13,8 +13,8 @@ type Violation struct {
 	Field string `json:"field"`
 	// Pointer, when set, is the JSON Pointer (RFC 6901) of the field in the
 	// arguments, such as "/items/2/qty", for programs; "" is the arguments
-	// as a whole. The argument checks of mcperr's
-	// adapters always set it. Public.
+	// as a whole. The argument checks of mcperr's adapters always set it.
+	// Public.
 	Pointer string `json:"pointer,omitempty"`
 	// Reason, when set, is a short machine-readable reason: the JSON Schema
 	// keyword the field fails, such as "type", "required", "enum",

@@ -28,7 +28,6 @@ type PublicError interface {
 	PublicMessage() string
 }
 
-// retryabler is an error that knows whether the call may be retried.
 type retryabler interface {
 	error
 	Retryable() bool
@@ -48,22 +47,15 @@ var (
 // zero when the call may not be retried or no delay is known.
 func RetryAdvice(err error) (retryable, known bool, after time.Duration) {
 	t, r := adviceOf(err)
-	if t != nil {
-		if retry, known := t.retryableKnown(); known {
-			if !retry {
-				return false, true, 0
-			}
-			return true, true, t.delay
-		}
+	if t != nil && t.retryable != nil {
+		return *t.retryable, true, t.delay
 	}
 	if r != nil {
-		if !r.Retryable() {
-			return false, true, 0
-		}
-		if d, ok := r.(interface{ RetryDelay() time.Duration }); ok {
+		retryable = r.Retryable()
+		if d, ok := r.(interface{ RetryDelay() time.Duration }); ok && retryable {
 			after = max(d.RetryDelay(), 0)
 		}
-		return true, true, after
+		return retryable, true, after
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return true, true, 0
@@ -75,17 +67,14 @@ func RetryAdvice(err error) (retryable, known bool, after time.Duration) {
 // chain of err, in the order errors.As visits it, as errors.As would find
 // them: without allocating where no error of the chain has an As method of
 // its own, with errors.As where one has.
-func adviceOf(err error) (*ToolError, retryabler) {
-	var t *ToolError
-	var r retryabler
-	n := 0
-	if !walk(err, &n, &t, &r) {
-		return adviceByAs(err)
+func adviceOf(err error) (t *ToolError, r retryabler) {
+	if n := 0; walk(err, &n, &t, &r) {
+		return t, r
 	}
-	return t, r
+	return adviceByAs(err)
 }
 
-// adviceByAs is adviceOf with errors.As.
+// adviceByAs is adviceOf with errors.As, apart so that only it allocates.
 func adviceByAs(err error) (t *ToolError, r retryabler) {
 	errors.As(err, &t)
 	errors.As(err, &r)

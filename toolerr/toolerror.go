@@ -20,7 +20,7 @@ type ToolError struct {
 	details   map[string]any
 	hint      string
 	retryable *bool
-	delay     time.Duration // with retryable true: wait this long first
+	delay     time.Duration // zero unless retryable is true: wait this long first
 	cause     error
 }
 
@@ -76,15 +76,6 @@ func (e *ToolError) ErrorHint() string {
 	return e.hint
 }
 
-// retryableKnown returns whether the call may be retried, and whether that
-// was set at all. RetryAdvice is its public face.
-func (e *ToolError) retryableKnown() (retryable, known bool) {
-	if e == nil || e.retryable == nil {
-		return false, false
-	}
-	return *e.retryable, true
-}
-
 // Unwrap returns the cause.
 func (e *ToolError) Unwrap() error {
 	if e == nil {
@@ -115,10 +106,7 @@ func (e *ToolError) WithHint(hint string) *ToolError {
 // overrides a retryable code's registration, and drops a delay set with
 // WithRetryAfter.
 func (e *ToolError) WithRetryable(retryable bool) *ToolError {
-	return e.with(func(n *ToolError) {
-		n.retryable = &retryable
-		n.delay = 0
-	})
+	return e.with(func(n *ToolError) { n.retryable, n.delay = &retryable, 0 })
 }
 
 // WithRetryAfter returns a copy that says the same call may succeed if
@@ -127,8 +115,7 @@ func (e *ToolError) WithRetryable(retryable bool) *ToolError {
 func (e *ToolError) WithRetryAfter(d time.Duration) *ToolError {
 	return e.with(func(n *ToolError) {
 		retryable := true
-		n.retryable = &retryable
-		n.delay = max(d, 0)
+		n.retryable, n.delay = &retryable, max(d, 0)
 	})
 }
 

@@ -75,20 +75,18 @@ func NotInstalled(pkg, fn string) error {
 }
 
 // ReportOnly returns the tool settings of an adapter's WithReportOnly(on).
-func ReportOnly(on bool) callctx.Settings {
-	if on {
-		return callctx.Settings{ReportOnly: 2}
-	}
-	return callctx.Settings{ReportOnly: 1}
-}
+func ReportOnly(on bool) callctx.Settings { return callctx.Settings{ReportOnly: onOff(on)} }
 
 // ArgumentCheck returns the tool settings of an adapter's
 // WithArgumentCheck(on).
-func ArgumentCheck(on bool) callctx.Settings {
+func ArgumentCheck(on bool) callctx.Settings { return callctx.Settings{ArgumentCheck: onOff(on)} }
+
+// onOff is the value of a two-way tool setting: 2 on, 1 off (0 is unset).
+func onOff(on bool) int8 {
 	if on {
-		return callctx.Settings{ArgumentCheck: 2}
+		return 2
 	}
-	return callctx.Settings{ArgumentCheck: 1}
+	return 1
 }
 
 // CheckNotWrapped returns the definition error of a WithArgumentCheck

@@ -16,13 +16,11 @@ import (
 func Read(meta map[string]any) (filter.Envelope, bool) {
 	var env filter.Envelope
 	switch v := meta[filter.MetaKey].(type) {
-	case nil:
-		return env, false
+	case nil: // no envelope: the check below refuses the zero one
 	case *filter.Envelope:
-		if v == nil {
-			return env, false
+		if v != nil {
+			env = *v
 		}
-		env = *v
 	case filter.Envelope:
 		env = v
 	default:

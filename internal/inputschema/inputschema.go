@@ -5,22 +5,24 @@
 // Both adapters use it, so a go-sdk server and a mcp-go server describe the
 // same bad arguments the same way. It decides with google/jsonschema-go,
 // the engine both SDKs already link (go-sdk validates with it), and never
-// loads a schema from a file or the network. This package walks the schema
-// itself to name every field that does not fit and what it must be, for the keywords tool
-// schemas use (type, enum, const, the bounds, pattern, required,
+// loads a schema from a file or the network. It walks the schema itself to
+// name every field that does not fit, and what it must be, for the keywords
+// tool schemas use (type, enum, const, the bounds, pattern, required,
 // properties, additionalProperties, items, allOf, local $ref); where the
-// walk finds nothing, the validator decides, and a failure of another
-// keyword is reported as the arguments as a whole.
+// walk finds nothing, the validator decides, and reports a failure of
+// another keyword as the arguments as a whole.
 package inputschema
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -77,9 +79,7 @@ func checkTypes(s *jsonschema.Schema, depth int) error {
 	subs = append(append(append(append(subs, s.PrefixItems...), s.ItemsArray...), s.AllOf...), s.AnyOf...)
 	subs = append(subs, s.OneOf...)
 	for _, m := range []map[string]*jsonschema.Schema{s.Defs, s.Definitions, s.Properties, s.PatternProperties, s.DependentSchemas} {
-		for _, sub := range m {
-			subs = append(subs, sub)
-		}
+		subs = slices.AppendSeq(subs, maps.Values(m))
 	}
 	for _, sub := range subs {
 		if err := checkTypes(sub, depth+1); err != nil {
@@ -89,7 +89,6 @@ func checkTypes(s *jsonschema.Schema, depth int) error {
 	return nil
 }
 
-// noLoader refuses every document a $ref names outside the schema.
 func noLoader(uri *url.URL) (*jsonschema.Schema, error) {
 	return nil, fmt.Errorf("input schema refers to %q: mcperr does not load other documents", uri)
 }
@@ -99,7 +98,6 @@ func noLoader(uri *url.URL) (*jsonschema.Schema, error) {
 // client sends (validating 10 MB of wrong items took seconds of CPU and
 // gigabytes of allocations).
 const (
-	// maxBytes bounds the encoded arguments checked.
 	maxBytes = 64 << 10
 	// maxValues bounds the values (objects, arrays, strings, numbers,
 	// booleans, nulls) of the decoded arguments checked.
@@ -156,8 +154,7 @@ func (s *Schema) Check(args any) *domain.Validation {
 // and notes in *numbers whether it holds a json.Number; it stops as soon
 // as the bound is passed, so that its own cost is bounded.
 func within(v any, n *int, numbers *bool) bool {
-	*n--
-	if *n < 0 {
+	if *n--; *n < 0 {
 		return false
 	}
 	switch v := v.(type) {
@@ -207,13 +204,11 @@ func floats(v any) any {
 // and allOf, so that a schema that refers to itself ends.
 const maxDepth = 64
 
-// walk collects the violations of one check.
 type walk struct {
 	s   *Schema
 	out []domain.Violation
 }
 
-// add records that the value at loc fails keyword as constraint says.
 func (w *walk) add(loc []string, keyword, constraint string, value any) {
 	w.out = append(w.out, domain.Violation{Field: strings.Join(loc, "/"), Pointer: jsonPointer(loc...),
 		Reason: keyword, Constraint: constraint, Value: value})
@@ -239,7 +234,7 @@ func (w *walk) check(s *jsonschema.Schema, v any, loc []string, depth int) {
 		w.add(loc, "type", "must be "+strings.Join(types, " or ")+", not "+typeOf(v), v)
 		return
 	}
-	if s.Enum != nil && !oneOf(v, s.Enum) {
+	if s.Enum != nil && !slices.ContainsFunc(s.Enum, func(e any) bool { return equal(v, e) }) {
 		w.add(loc, "enum", "must be one of "+list(s.Enum), v)
 	}
 	if s.Const != nil && !equal(v, *s.Const) {
@@ -257,7 +252,6 @@ func (w *walk) check(s *jsonschema.Schema, v any, loc []string, depth int) {
 	}
 }
 
-// number checks the bounds of a number.
 func (w *walk) number(s *jsonschema.Schema, v float64, loc []string) {
 	bound := func(keyword string, b *float64, fails bool, words string) {
 		if b != nil && fails {
@@ -268,14 +262,10 @@ func (w *walk) number(s *jsonschema.Schema, v float64, loc []string) {
 	bound("maximum", s.Maximum, s.Maximum != nil && v > *s.Maximum, "must be at most")
 	bound("exclusiveMinimum", s.ExclusiveMinimum, s.ExclusiveMinimum != nil && v <= *s.ExclusiveMinimum, "must be greater than")
 	bound("exclusiveMaximum", s.ExclusiveMaximum, s.ExclusiveMaximum != nil && v >= *s.ExclusiveMaximum, "must be less than")
-	if m := s.MultipleOf; m != nil && *m > 0 {
-		if q := v / *m; q != math.Trunc(q) {
-			w.add(loc, "multipleOf", "must be a multiple of "+strconv.FormatFloat(*m, 'g', -1, 64), v)
-		}
-	}
+	m := s.MultipleOf
+	bound("multipleOf", m, m != nil && *m > 0 && v / *m != math.Trunc(v / *m), "must be a multiple of")
 }
 
-// text checks the length and pattern of a string.
 func (w *walk) text(s *jsonschema.Schema, v string, loc []string) {
 	n := utf8.RuneCountInString(v)
 	if s.MinLength != nil && n < *s.MinLength {
@@ -291,7 +281,6 @@ func (w *walk) text(s *jsonschema.Schema, v string, loc []string) {
 	}
 }
 
-// array checks the length, the uniqueness and the items of an array.
 func (w *walk) array(s *jsonschema.Schema, v []any, loc []string, depth int) {
 	if s.MinItems != nil && len(v) < *s.MinItems {
 		w.add(loc, "minItems", fmt.Sprintf("must have at least %d items", *s.MinItems), nil)
@@ -302,13 +291,12 @@ func (w *walk) array(s *jsonschema.Schema, v []any, loc []string, depth int) {
 	if s.UniqueItems && !unique(v) {
 		w.add(loc, "uniqueItems", "must not contain duplicate items", nil)
 	}
-	prefix := s.PrefixItems
-	if prefix == nil {
-		prefix = s.ItemsArray // draft-07's items as an array
-	}
-	rest := s.Items
-	if s.ItemsArray != nil {
+	prefix, rest := s.PrefixItems, s.Items
+	if s.ItemsArray != nil { // draft-07's items as an array
 		rest = s.AdditionalItems
+		if prefix == nil {
+			prefix = s.ItemsArray
+		}
 	}
 	for i, e := range v {
 		item := rest
@@ -319,8 +307,6 @@ func (w *walk) array(s *jsonschema.Schema, v []any, loc []string, depth int) {
 	}
 }
 
-// object checks the required, known and additional properties of an
-// object, and its number of properties.
 func (w *walk) object(s *jsonschema.Schema, v map[string]any, loc []string, depth int) {
 	at := func(name string) []string { return append(loc[:len(loc):len(loc)], name) }
 	for _, name := range s.Required {
@@ -329,18 +315,14 @@ func (w *walk) object(s *jsonschema.Schema, v map[string]any, loc []string, dept
 		}
 	}
 	for name, e := range v {
-		if p, ok := s.Properties[name]; ok {
+		switch p, ok := s.Properties[name]; {
+		case ok:
 			w.check(p, e, at(name), depth+1)
-			continue
-		}
-		if w.s.patterned(s, name) {
-			continue // patternProperties: the validator's to judge
-		}
-		if s.AdditionalProperties != nil {
-			if isFalse(s.AdditionalProperties) {
-				w.add(at(name), "additionalProperties", "is not a known property; remove it", e)
-				continue
-			}
+		case w.s.patterned(s, name), s.AdditionalProperties == nil:
+			// patternProperties are the validator's to judge
+		case isFalse(s.AdditionalProperties):
+			w.add(at(name), "additionalProperties", "is not a known property; remove it", e)
+		default:
 			w.check(s.AdditionalProperties, e, at(name), depth+1)
 		}
 	}
@@ -381,8 +363,6 @@ func (s *Schema) pattern(expr string) *regexp.Regexp {
 	return re
 }
 
-// patterned reports whether a patternProperties expression of o matches
-// the property name.
 func (s *Schema) patterned(o *jsonschema.Schema, name string) bool {
 	for expr := range o.PatternProperties {
 		if re := s.pattern(expr); re != nil && re.MatchString(name) {
@@ -398,7 +378,6 @@ func isFalse(s *jsonschema.Schema) bool {
 	return s.Not != nil && reflect.ValueOf(*s.Not).IsZero()
 }
 
-// typesOf returns the types s allows, none if it does not say.
 func typesOf(s *jsonschema.Schema) []string {
 	if s.Type != "" {
 		return []string{s.Type}
@@ -431,10 +410,7 @@ func typeOf(v any) string {
 func hasType(v any, types []string) bool {
 	got := typeOf(v)
 	for _, t := range types {
-		if t == got {
-			return true
-		}
-		if f, ok := v.(float64); ok && t == "integer" && f == math.Trunc(f) && !math.IsInf(f, 0) {
+		if f, ok := v.(float64); t == got || ok && t == "integer" && f == math.Trunc(f) && !math.IsInf(f, 0) {
 			return true
 		}
 	}
@@ -448,17 +424,6 @@ func equal(a, b any) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
-// oneOf reports whether v equals one of values.
-func oneOf(v any, values []any) bool {
-	for _, e := range values {
-		if equal(v, e) {
-			return true
-		}
-	}
-	return false
-}
-
-// unique reports whether no two items of v are equal.
 func unique(v []any) bool {
 	seen := make(map[string]bool, len(v))
 	for _, e := range v {
@@ -471,7 +436,6 @@ func unique(v []any) bool {
 	return true
 }
 
-// list writes values of the schema, as JSON, separated by commas.
 func list(values []any) string {
 	parts := make([]string, 0, len(values))
 	for _, e := range values {

@@ -34,9 +34,7 @@ func CheckFilters[F any](to string, filters []F) error {
 			return &codes.DefinitionError{Mistake: codes.NilValue,
 				Reason: "filter " + strconv.Itoa(i) + " given to " + to + " is nil; pass a filter.Filter, such as a filter.Catch"}
 		}
-		if m, ok := any(f).(interface {
-			DefinitionError() *codes.DefinitionError
-		}); ok {
+		if m, ok := any(f).(interface{ DefinitionError() *codes.DefinitionError }); ok {
 			de := m.DefinitionError()
 			return &codes.DefinitionError{Mistake: de.Mistake, Reason: "filter " + strconv.Itoa(i) + " given to " + to + ": " + de.Reason}
 		}

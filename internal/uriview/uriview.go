@@ -23,33 +23,27 @@ func Safe(uri string, keepQuery bool) string {
 		}
 		return Redacted
 	}
-	if u.User != nil {
-		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(u.User.Username(), "x")
-		}
+	_, password := u.User.Password()
+	query, fragment := !keepQuery && u.RawQuery != "", !keepQuery && u.Fragment != ""
+	if password {
+		u.User = url.UserPassword(u.User.Username(), "x")
 	}
-	if !keepQuery {
-		if u.RawQuery != "" {
-			u.RawQuery = "q"
-		}
-		if u.Fragment != "" {
-			u.Fragment = "f"
-		}
+	if query {
+		u.RawQuery = "q"
+	}
+	if fragment {
+		u.Fragment = "f"
 	}
 	s := u.String()
 	// Put the marker where url.URL would have escaped it.
-	if u.User != nil {
-		if _, has := u.User.Password(); has {
-			s = strings.Replace(s, u.User.Username()+":x@", u.User.Username()+":"+Redacted+"@", 1)
-		}
+	if password {
+		s = strings.Replace(s, u.User.Username()+":x@", u.User.Username()+":"+Redacted+"@", 1)
 	}
-	if !keepQuery {
-		if u.RawQuery != "" {
-			s = strings.Replace(s, "?q", "?"+Redacted, 1)
-		}
-		if u.Fragment != "" {
-			s = strings.Replace(s, "#f", "#"+Redacted, 1)
-		}
+	if query {
+		s = strings.Replace(s, "?q", "?"+Redacted, 1)
+	}
+	if fragment {
+		s = strings.Replace(s, "#f", "#"+Redacted, 1)
 	}
 	return s
 }
