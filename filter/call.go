@@ -37,7 +37,6 @@ type Call struct {
 	ProtocolVersion string
 }
 
-// isTool reports whether c is a tools/call.
 func (c Call) isTool() bool { return c.Method == "" || c.Method == methodCallTool }
 
 // subject returns how messages name what c requests: its kind ("tool",

@@ -25,8 +25,10 @@
 //     advice;
 //   - a domain error: its code, its public message and public details;
 //   - any other failure of a request whose own context is cancelled or
-//     past its deadline: CANCELLED or TIMEOUT, retryable, the TIMEOUT text
-//     ending with its ref, decided before any filter runs;
+//     past its deadline: CANCELLED or TIMEOUT, the TIMEOUT text ending with
+//     its ref, decided before any filter runs; retryable for a tool the
+//     adapter knows is annotated read-only or idempotent, and otherwise of
+//     unknown outcome (Response.MayHaveTakenEffect);
 //   - an error of a call whose arguments do not fit the tool's input
 //     schema, as the adapter checks them: VALIDATION_ERROR naming the
 //     fields, never their values;

@@ -1,5 +1,7 @@
 package filter
 
+import "time"
+
 // Failure is one failure the pipeline handled: what the client receives
 // and what the server knows. Pipeline.Handle returns it for the adapter to
 // send; every Observer receives a copy of it.
@@ -39,6 +41,10 @@ type Failure struct {
 	// text, and the client received the result unchanged unless the policy
 	// is MaskHandBuilt.
 	HandBuilt bool
+	// Retry, when more than zero, is how long the adapter waits before it
+	// calls the tool again in the same request (WithRetries): this attempt's
+	// failure is not sent.
+	Retry time.Duration
 
 	textsBuf [2]string // holds Texts for the default renderer
 }

@@ -80,8 +80,7 @@ func Is(target error, r Response) Filter {
 		return misdefined{&codes.DefinitionError{Mistake: codes.InvalidOption,
 			Reason: "filter.Is needs a Response with the message the model reads, such as {Code: codes.NotFound, Message: \"No such order.\"}"}}
 	}
-	r.Details = maps.Clone(r.Details)
-	r.Hints = slices.Clone(r.Hints)
+	r.Details, r.Hints = maps.Clone(r.Details), slices.Clone(r.Hints)
 	if r.Retryable != nil {
 		retry := *r.Retryable
 		r.Retryable = &retry
@@ -89,7 +88,6 @@ func Is(target error, r Response) Filter {
 	return sentinel{target: target, r: r}
 }
 
-// sentinel is the Filter of Is.
 type sentinel struct {
 	target error
 	r      Response

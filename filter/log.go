@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,8 @@ import (
 func (p *Pipeline) log(ctx context.Context, h *handling, e Envelope, server bool) {
 	level := slog.LevelInfo
 	switch {
+	case h.retry > 0 && server:
+		level = slog.LevelWarn // the tool is called again: the call may still succeed
 	case server:
 		level = slog.LevelError
 	case h.handBuilt:
@@ -39,28 +42,9 @@ func (p *Pipeline) log(ctx context.Context, h *handling, e Envelope, server bool
 	h.logged = true
 }
 
-// warn writes a WARN record about the pipeline's configuration, to the
-// last-resort handler if the logger fails.
-func (p *Pipeline) warn(ctx context.Context, msg string, attrs ...slog.Attr) {
-	handler := p.handler()
-	if !enabled(ctx, handler, slog.LevelWarn) {
-		return
-	}
-	rec := slog.NewRecord(time.Now(), slog.LevelWarn, msg, 0)
-	rec.AddAttrs(attrs...)
-	if err := handle(ctx, handler, rec); err != nil {
-		_ = handle(ctx, p.fallback, rec)
-	}
-}
-
 // handler returns the handler of the pipeline's logger, or of slog.Default
 // as it is now.
-func (p *Pipeline) handler() slog.Handler {
-	if p.logger != nil {
-		return p.logger.Handler()
-	}
-	return slog.Default().Handler()
-}
+func (p *Pipeline) handler() slog.Handler { return cmp.Or(p.logger, slog.Default()).Handler() }
 
 // enabled asks handler whether it logs level; a handler that panics is
 // taken to log everything, so that the record reaches the last resort.
@@ -73,7 +57,6 @@ func enabled(ctx context.Context, handler slog.Handler, level slog.Level) (ok bo
 	return handler.Enabled(ctx, level)
 }
 
-// handle hands rec to handler, turning a panic into an error.
 func handle(ctx context.Context, handler slog.Handler, rec slog.Record) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -101,6 +84,15 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 	if h.handBuilt {
 		attrs = append(attrs, slog.Bool("hand_built", true))
 	}
+	if h.attempt > 1 || h.retry > 0 || h.wouldRetry {
+		attrs = append(attrs, slog.Int("attempt", h.attempt))
+	}
+	if h.retry > 0 {
+		attrs = append(attrs, slog.Duration("retry_in", h.retry))
+	}
+	if h.wouldRetry {
+		attrs = append(attrs, slog.Bool("would_retry", true))
+	}
 	// The message the client reads anyway, kept beside a redacted error;
 	// never a hand-built result's text, which is the error itself.
 	shown := !h.handBuilt || h.masked
@@ -112,13 +104,12 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 	} else if p.redact && !h.masked && shown {
 		attrs = append(attrs, slog.String("message", bound(e.Message, maxLogValue)))
 	}
-	if !p.redact {
-		h.loggedErr.err = h.err
-	}
 	attrs = append(attrs, slog.Any("error", &h.loggedErr))
 	if p.redact {
 		// What redaction leaves of the error's shape: its Go types.
 		attrs = append(attrs, slog.String("error_types", h.facts.typeNames()))
+	} else {
+		h.loggedErr.err = h.err
 	}
 	if h.transformed {
 		attrs = append(attrs, slog.String("original_error", p.text(h.orig)))

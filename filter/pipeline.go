@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,9 +36,12 @@ type Pipeline struct {
 	newRef    func() string
 	redact    bool
 
-	reportOnly bool      // WithReportOnly
-	handBuilt  HandBuilt // WithHandBuilt
-	checkArgs  bool      // WithArgumentCheck
+	reportOnly bool            // WithReportOnly
+	handBuilt  HandBuilt       // WithHandBuilt
+	checkArgs  bool            // WithArgumentCheck
+	retries    int             // WithRetries: at most this many more attempts
+	safe       map[string]bool // WithRetries: tools named safe to call again
+	budget     budget          // the retries left to the server
 
 	fallback slog.Handler // the last resort when the logger fails
 
@@ -101,7 +105,8 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 			call.RequestID = callctx.NewID()
 		}
 	}
-	h := &handling{call: call, reportOnly: reportOnly, handBuilt: handBuilt, arguments: in.Arguments}
+	h := &handling{call: call, reportOnly: reportOnly, handBuilt: handBuilt, arguments: in.Arguments, repeatable: in.Repeatable,
+		attempt: max(in.Attempt, 1), took: in.Took, ref: in.Ref}
 	h.setErr(err)
 	h.orig = h.err // an opaqueError if the chain cannot be walked: nothing asks it again
 	defer func() {
@@ -137,12 +142,16 @@ func init() {
 		if p == nil {
 			return false, false
 		}
-		checkArguments = p.checkArgs
-		if tool.ArgumentCheck != 0 {
-			checkArguments = tool.ArgumentCheck == 2
-		}
 		reportOnly, _ = p.settings(tool)
-		return checkArguments, reportOnly
+		return tool.ArgumentCheck == 2 || tool.ArgumentCheck == 0 && p.checkArgs, reportOnly
+	}
+	callctx.Succeeded = func(pipeline any) bool { // a success gives back to the retry budget
+		p, _ := pipeline.(*Pipeline)
+		if p == nil || p.retries == 0 {
+			return false
+		}
+		p.budget.add(-budgetRefund)
+		return true
 	}
 }
 
@@ -171,10 +180,16 @@ type handling struct {
 	public      error              // the public error the built-in mapping answered with
 	refused     *domain.Validation // how the arguments did not fit, when that decided
 	arguments   func() error       // the adapter's check of the arguments, or nil
+	repeatable  func() bool        // the adapter's: the tool is read-only or idempotent
+	repeat      int8               // 1 + what mayRepeat found, once asked
+	attempt     int                // which call of the tool in the request, from 1
+	took        time.Duration      // how long the attempt ran
+	ended       bool               // the request's own end answered it, in the pipeline's own words
+	wouldRetry  bool               // report-only: WithRetries would have called the tool again
+	retry       time.Duration      // the wait before the tool is called again, if it is
 	masked      bool
 	reportOnly  bool // nothing of the Failure is sent: it is reported
 	handBuilt   bool // the error stands for a result the handler built
-	ownText     bool // the message is the pipeline's own, not the application's
 	ref         string
 	logged      bool        // the record was written
 	attrs       []slog.Attr // extra attributes for the log record
@@ -247,7 +262,6 @@ func (p *Pipeline) offer(ctx context.Context, h *handling, own []Filter, err err
 	return Response{}, false
 }
 
-// catch runs one filter, turning a panic into an error.
 func catch(ctx context.Context, f Filter, call Call, err error) (resp *Response, next error, failure error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -286,8 +300,7 @@ func (p *Pipeline) mapError(h *handling) (r Response) {
 			r.Details = d.PublicDetails()
 		}
 		if retry, known, after := toolerr.RetryAdvice(pub); known {
-			r.Retryable = &retry
-			r.RetryAfter = after
+			r.Retryable, r.RetryAfter = &retry, after
 		}
 		if hinter, ok := pub.(interface{ ErrorHint() string }); ok {
 			if hint := hinter.ErrorHint(); hint != "" {
@@ -300,8 +313,11 @@ func (p *Pipeline) mapError(h *handling) (r Response) {
 		h.public = pub
 		return r
 	}
-	if v := refused(h.arguments); v != nil {
-		// The client can correct its arguments; the record keeps the error.
+	if h.arguments == nil {
+		return p.internal(h)
+	}
+	// The client can correct its arguments; the record keeps the error.
+	if v, _ := noPanic(h.arguments).(*domain.Validation); v != nil {
 		h.public, h.refused = v, v
 		return Response{Code: v.ErrorCode(), Message: v.PublicMessage(), Details: v.PublicDetails()}
 	}
@@ -319,14 +335,18 @@ func (p *Pipeline) ended(ctx context.Context, h *handling) (r Response, ok bool)
 	if f := h.chain(); f.panicked || f.public != nil { // a panicking As or Is method: the mapping masks it
 		return Response{}, false
 	}
-	h.ownText = true // a timeout's text gets the ref
+	h.ended = true // a timeout's text gets the ref
+	// A tool stopped while it ran may have done its work: said so, and the
+	// advice depends on whether the tool may be called again (finish).
 	switch tool := h.call.isTool(); {
 	case done == context.Canceled && tool:
-		return Response{Code: codes.Cancelled, Message: "The request was cancelled before the tool finished."}, true
+		return Response{Code: codes.Cancelled, Message: "The request was cancelled before the tool finished.", MayHaveTakenEffect: true}, true
 	case done == context.Canceled:
 		return Response{Code: codes.Cancelled, Message: "The request was cancelled before it finished."}, true
+	case tool && !p.mayRepeat(h):
+		return Response{Code: codes.Timeout, Message: "The tool did not finish in time, and may have done its work before it stopped.", MayHaveTakenEffect: true}, true
 	case tool:
-		return Response{Code: codes.Timeout, Message: "The tool did not finish in time; try again, perhaps with a smaller request."}, true
+		return Response{Code: codes.Timeout, Message: "The tool did not finish in time; try again, perhaps with a smaller request.", MayHaveTakenEffect: true}, true
 	default:
 		return Response{Code: codes.Timeout, Message: "The request did not finish in time; try again later."}, true
 	}
@@ -347,23 +367,35 @@ func (h *handling) chain() chainFacts {
 					h.attrs = append(h.attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v)))
 				}
 			}()
-			*h.slow = slowFacts(h.err)
+			var pe *PanicError
+			panicked := errors.As(h.err, &pe)
+			var pub toolerr.PublicError
+			if !errors.As(h.err, &pub) {
+				pub = nil // an As method may set the target and answer false
+			}
+			*h.slow = chainFacts{custom: true, panicked: panicked, public: pub}
 		}()
 	}
 	return *h.slow
 }
 
-// refused asks the adapter's check how the call's arguments do not fit the
-// tool's input schema; nil if they fit, cannot be checked, or it panics.
-func refused(check func() error) *domain.Validation {
-	if check == nil {
-		return nil
+// mayRepeat reports whether calling again is safe whatever the failure did:
+// a resource, prompt or completion, which reads, a tool named safe
+// (WithRetries), or one the adapter knows is annotated read-only or
+// idempotent. It asks the adapter once.
+func (p *Pipeline) mayRepeat(h *handling) bool {
+	if !h.call.isTool() || p.safe[h.call.Tool] {
+		return true
 	}
-	v, _ := noPanic(check).(*domain.Validation)
-	return v
+	if h.repeat == 0 {
+		h.repeat = 1
+		if h.repeatable != nil && noPanic(h.repeatable) {
+			h.repeat = 2
+		}
+	}
+	return h.repeat == 2
 }
 
-// internal returns the masked response of an internal error.
 func (p *Pipeline) internal(h *handling) Response {
 	h.masked = true
 	return Response{Code: codes.InternalError}
@@ -371,33 +403,28 @@ func (p *Pipeline) internal(h *handling) Response {
 
 // finish completes r into the Failure sent, tells the observers, and logs.
 func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failure {
-	if r.Code == "" {
-		r.Code = codes.InternalError
-	}
+	r.Code = cmp.Or(r.Code, codes.InternalError)
 	info, known := p.registry.Lookup(r.Code)
 	if !known {
 		info = p.unregistered(ctx, h, r)
 	}
 	var details []byte
 	if r.Details != nil && !h.masked {
-		b, reason := encodeDetails(r.Details)
+		var reason string
 		// Only the pipeline's own refusal has the schema's form by construction.
-		if reason == "" && b != nil && r.Code == codes.ValidationError && h.refused == nil && !validViolations(b) {
-			b, reason = nil, "the details of a VALIDATION_ERROR hold violations that do not fit the envelope's schema: each needs a string field and constraint, and a pointer that is a JSON Pointer"
-		}
-		if reason != "" {
+		if details, reason = encodeDetails(r.Details, r.Code == codes.ValidationError && h.refused == nil); reason != "" {
 			h.attrs = append(h.attrs, slog.String("details_error", p.text(errors.New(reason))))
 		}
-		details = b
 	}
 	server := h.masked || info.Category == codes.Server
-	if server || h.handBuilt {
-		h.ref = p.ref()
-	}
 	retryable := info.Retryable
 	after := r.RetryAfter
 	if r.Retryable != nil && !h.masked {
 		retryable = *r.Retryable
+	}
+	outcome := ""
+	if r.MayHaveTakenEffect && !h.masked && !p.mayRepeat(h) {
+		outcome, retryable = "unknown", false
 	}
 	switch {
 	case !retryable || h.masked: // a negative delay is clamped to 0 below
@@ -406,23 +433,35 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 		after = info.RetryAfter
 	}
 	after = min(max(after, 0), maxRetryAfter)
+	h.retry = p.retryIn(ctx, h, r.Code, retryable, after)
+	if h.ref == "" && (server || h.handBuilt || h.retry > 0) {
+		h.ref = p.ref() // the attempts of a retried call share one
+	}
 	msg := r.Message
 	var hints []string
 	if h.masked {
 		msg = maskedText(h.call, h.ref)
 	} else {
-		if h.ownText && h.ref != "" {
+		if h.ended && h.ref != "" {
 			// The pipeline's own texts end with the ref, as the masked one does.
 			msg = strings.TrimSuffix(msg, ".") + " (ref: " + h.ref + ")."
 		}
-		for _, x := range r.Hints {
-			hints = appendHint(hints, x)
+		for _, x := range r.Hints { // bounded, without empty ones, repeats, or too many
+			if x != "" && len(hints) < maxHints {
+				if x = boundMessage(x, maxHint); !slices.Contains(hints, x) {
+					hints = append(hints, x)
+				}
+			}
 		}
 	}
 	f := h.failure(Envelope{Code: r.Code, Category: info.Category, Message: msg, Details: details,
-		Hints: hints, Retryable: retryable, DocURL: info.DocURL,
+		Hints: hints, Retryable: retryable, Outcome: outcome, DocURL: info.DocURL,
 		// Whole milliseconds, rounded up, so a delay is never shortened.
 		RetryAfterSeconds: float64((after+time.Millisecond-1)/time.Millisecond) / 1000})
+	f.Retry = h.retry
+	if h.attempt > 1 {
+		f.Envelope.Attempts = h.attempt
+	}
 	if h.filterErr != nil {
 		f.Err = errors.Join(h.orig, h.filterErr)
 	}
@@ -485,8 +524,9 @@ func jsonPointer(s string) bool {
 	return true
 }
 
-// encodeDetails returns details as the JSON sent, or why they cannot be.
-func encodeDetails(details map[string]any) (b []byte, reason string) {
+// encodeDetails returns details as the JSON sent, or why they cannot be;
+// checked, their violations must have the form validViolations requires.
+func encodeDetails(details map[string]any, checked bool) (b []byte, reason string) {
 	defer func() {
 		if v := recover(); v != nil {
 			b, reason = nil, "the details cannot be encoded: "+safeSprint(v)
@@ -500,11 +540,12 @@ func encodeDetails(details map[string]any) (b []byte, reason string) {
 		return nil, fmt.Sprintf("the details are %d bytes of JSON, more than %d", len(b), maxDetails)
 	case string(b) == "{}" || string(b) == "null":
 		return nil, ""
+	case checked && !validViolations(b):
+		return nil, "the details of a VALIDATION_ERROR hold violations that do not fit the envelope's schema: each needs a string field and constraint, and a pointer that is a JSON Pointer"
 	}
 	return b, ""
 }
 
-// failure returns the Failure of h with env, completed.
 func (h *handling) failure(env Envelope) *Failure {
 	env.Version, env.Error, env.Ref = envelopeVersion, true, h.ref
 	env.Message = boundMessage(env.Message, maxMessage)
@@ -569,7 +610,6 @@ func (p *Pipeline) renderSafely(h *handling, f *Failure, env Envelope) (texts []
 	return texts
 }
 
-// ref returns a new ref: the custom generator's, if valid and it does not panic.
 func (p *Pipeline) ref() string {
 	if ref := noPanic(p.newRef); validRef(ref) {
 		return ref
@@ -590,18 +630,25 @@ func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) c
 		r.Code = codes.BusinessRuleViolation
 	}
 	h.attrs = append(h.attrs, slog.String("unregistered_code", bad))
-	if p.nUnknown.Load() < maxUnknownWarnings {
-		if _, seen := p.unknown.LoadOrStore(codes.Code(bad), struct{}{}); !seen {
-			p.nUnknown.Add(1)
-			_, target := h.call.subject()
-			if p.redact && target == h.call.Resource && target != "" {
-				target = uriview.Safe(target, false)
-			}
-			p.warn(ctx, "mcperr: unregistered error code",
-				slog.String("unregistered_code", bad), slog.String("sent_as", string(r.Code)), slog.String("target", bound(target, 256)),
-				slog.String("reason", "the registry does not know it; register it with codes.NewRegistry and pass the registry to filter.WithRegistry"))
+	info, _ := p.registry.Lookup(r.Code)
+	if p.nUnknown.Load() >= maxUnknownWarnings {
+		return info
+	}
+	if _, seen := p.unknown.LoadOrStore(codes.Code(bad), struct{}{}); seen {
+		return info
+	}
+	p.nUnknown.Add(1)
+	_, target := h.call.subject()
+	if p.redact && target == h.call.Resource && target != "" {
+		target = uriview.Safe(target, false)
+	}
+	if handler := p.handler(); enabled(ctx, handler, slog.LevelWarn) {
+		rec := slog.NewRecord(time.Now(), slog.LevelWarn, "mcperr: unregistered error code", 0)
+		rec.AddAttrs(slog.String("unregistered_code", bad), slog.String("sent_as", string(r.Code)), slog.String("target", bound(target, 256)),
+			slog.String("reason", "the registry does not know it; register it with codes.NewRegistry and pass the registry to filter.WithRegistry"))
+		if handle(ctx, handler, rec) != nil { // the logger failed: to the last resort
+			_ = handle(ctx, p.fallback, rec)
 		}
 	}
-	info, _ := p.registry.Lookup(r.Code)
 	return info
 }

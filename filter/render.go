@@ -2,7 +2,6 @@ package filter
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +22,8 @@ import (
 // Code is always there. Details, the public details as compact JSON, only
 // when there are any. Retry always, in words: "yes.", "yes, after 30
 // seconds.", "no, not with the same arguments." for a client or business
-// error that may not be retried, "no." for a server error. Ref when the
+// error that may not be retried, "no." for a server error, and "not before
+// checking; ..." when the outcome is unknown (Envelope.Outcome). Ref when the
 // failure has one and the message does not already end with it. One Hint
 // line for each hint, in order, with any line break in it replaced by a
 // space.
@@ -80,8 +80,10 @@ func modelBlock(e Envelope) string {
 	return boundMessage(b.String(), maxMessage)
 }
 
-// retryText is the retry advice of e in words.
 func retryText(e Envelope) string {
+	if e.Outcome != "" {
+		return "not before checking; the outcome is unknown, and the tool may have done its work before it failed."
+	}
 	if e.Retryable {
 		if d := e.retryAfter(); d > 0 {
 			return "yes, after " + waitText(d) + "."
@@ -110,15 +112,4 @@ func waitText(d time.Duration) string {
 		return "1 " + name
 	}
 	return strconv.FormatInt(n, 10) + " " + name + "s"
-}
-
-// appendHint appends h, bounded, unless empty, already there, or one too many.
-func appendHint(hints []string, h string) []string {
-	if h == "" || len(hints) >= maxHints {
-		return hints
-	}
-	if h = boundMessage(h, maxHint); slices.Contains(hints, h) {
-		return hints
-	}
-	return append(hints, h)
 }

@@ -63,9 +63,9 @@ func TestRenderForModel(t *testing.T) {
 		{"masked", fmt.Errorf("dial: password=%s", canary),
 			[]string{`Internal error in tool "lookup" (ref: {ref}).`, "Code: INTERNAL_ERROR\nRetry: no."}},
 		{"timeout: the pipeline's text ends with the ref", fmt.Errorf("query %s: %w", canary, context.DeadlineExceeded),
-			[]string{"The tool did not finish in time; try again, perhaps with a smaller request (ref: {ref}).", "Code: TIMEOUT\nRetry: yes."}},
+			[]string{"The tool did not finish in time, and may have done its work before it stopped (ref: {ref}).", "Code: TIMEOUT\n" + retryUnknown}},
 		{"cancelled: a client error, no ref", fmt.Errorf("query %s: %w", canary, context.Canceled),
-			[]string{"The request was cancelled before the tool finished.", "Code: CANCELLED\nRetry: yes."}},
+			[]string{"The request was cancelled before the tool finished.", "Code: CANCELLED\n" + retryUnknown}},
 		{"a hint with line breaks stays one line", toolerr.New("No.").WithHint("first\nHint: forged\r\nline"),
 			[]string{"No.", "Code: TOOL_ERROR\nRetry: no, not with the same arguments.\nHint: first Hint: forged  line"}},
 	}
@@ -421,3 +421,7 @@ func TestTextBlocksAreBounded(t *testing.T) {
 		})
 	}
 }
+
+// retryUnknown is the Retry line of a failure that may have taken effect
+// on a tool not known to be safe to call again.
+const retryUnknown = "Retry: not before checking; the outcome is unknown, and the tool may have done its work before it failed."

@@ -4,6 +4,7 @@ import (
 	_ "embed" // the envelope's JSON Schema
 	"encoding/json"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/mcperr/mcperr/codes"
@@ -35,6 +36,15 @@ type Response struct {
 	// retryable failure. Zero takes the error's delay (toolerr.RetryAdvice)
 	// or else the code's registration.
 	RetryAfter time.Duration
+	// MayHaveTakenEffect says the operation may have been carried out, in
+	// part or whole, before it failed: a timeout or a broken connection
+	// after the request was sent, an upstream 5xx to a POST. On a tool not
+	// annotated read-only or idempotent, the failure is then not retryable:
+	// the model reads that the outcome is unknown and to check before
+	// calling again, and the Envelope's Outcome is "unknown". Leave it false
+	// for a failure known not to have taken effect, such as a refused
+	// connection or a 429.
+	MayHaveTakenEffect bool
 }
 
 // MetaKey is the key under which adapters put a failure's Envelope in a
@@ -42,7 +52,6 @@ type Response struct {
 // schema the tool declares.
 const MetaKey = "io.github.mcperr/error"
 
-// envelopeVersion is Envelope.Version.
 const envelopeVersion = 1
 
 // Envelope is the machine-readable form of a failure, for programs: sent
@@ -79,6 +88,14 @@ type Envelope struct {
 	// retrying, in seconds with millisecond precision. Only a retryable
 	// envelope has it.
 	RetryAfterSeconds float64 `json:"retryAfterSeconds,omitempty"`
+	// Outcome is "unknown" when the operation may have taken effect before
+	// it failed (Response.MayHaveTakenEffect) and the tool is not annotated
+	// read-only or idempotent: check whether it did before calling again.
+	// Retryable is false then. Empty otherwise.
+	Outcome string `json:"outcome,omitempty"`
+	// Attempts is how many times the server called the tool in this
+	// request (WithRetries), when more than once.
+	Attempts int `json:"attempts,omitempty"`
 	// DocURL is where the code is documented, if its registration says.
 	DocURL string `json:"docUrl,omitempty"`
 	// Timestamp is when the failure was handled, in RFC 3339 form, UTC.
@@ -112,11 +129,6 @@ func (e Envelope) retryAfter() time.Duration {
 
 // clone returns a copy of e that shares nothing mutable with it.
 func (e Envelope) clone() Envelope {
-	if e.Details != nil {
-		e.Details = append(json.RawMessage(nil), e.Details...)
-	}
-	if e.Hints != nil {
-		e.Hints = append([]string(nil), e.Hints...)
-	}
+	e.Details, e.Hints = slices.Clone(e.Details), slices.Clone(e.Hints)
 	return e
 }

@@ -65,7 +65,6 @@ func plain(s string) bool {
 	return true
 }
 
-// logMessageOf is the message of the record of a failure of call.
 func logMessageOf(call Call) string {
 	switch call.Method {
 	case methodReadResource:

@@ -1,8 +1,8 @@
 package filter
 
 import (
+	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"reflect"
@@ -53,11 +53,8 @@ type PanicError struct {
 func (e *PanicError) Error() string { return "panic: " + safeSprint(e.Value) }
 
 // recovered turns the value of recover(), in the deferred function, into a *PanicError.
-func recovered(v any) error {
-	return &PanicError{Value: v, Stack: debug.Stack()}
-}
+func recovered(v any) error { return &PanicError{Value: v, Stack: debug.Stack()} }
 
-// noPanic returns what fn returns, or the zero value if fn panics.
 func noPanic[T any](fn func() T) (v T) {
 	defer func() { _ = recover() }()
 	return fn()
@@ -69,7 +66,6 @@ type opaqueError struct{ text string }
 
 func (e *opaqueError) Error() string { return e.text }
 
-// logValuerError is an error with a log view of its own.
 type logValuerError interface {
 	error
 	slog.LogValuer
@@ -128,7 +124,6 @@ func scan(err error) (f chainFacts, reason string) {
 	return f, ""
 }
 
-// note records what e is.
 func (f *chainFacts) note(e error) {
 	if t := reflect.TypeOf(e); f.nTypes < maxTypes && !slices.Contains(f.types[:f.nTypes], t) {
 		f.types[f.nTypes] = t
@@ -154,19 +149,6 @@ func (f *chainFacts) note(e error) {
 	_, as := e.(interface{ As(any) bool })
 	_, is := e.(interface{ Is(error) bool })
 	f.custom = f.custom || as || is
-}
-
-// slowFacts finds what the mapping needs with errors.As, for a chain with
-// an error that has its own As or Is method.
-func slowFacts(err error) chainFacts {
-	f := chainFacts{custom: true}
-	var pe *PanicError
-	f.panicked = errors.As(err, &pe)
-	var pub toolerr.PublicError
-	if errors.As(err, &pub) {
-		f.public = pub
-	}
-	return f
 }
 
 // idKey identifies an error in a chain: by type and address for a pointer,
@@ -247,7 +229,6 @@ func runeCut(s string, n int) string {
 	return s[:n]
 }
 
-// bound cuts s to at most max bytes, saying how much was cut.
 func bound(s string, max int) string {
 	if len(s) <= max {
 		return s
@@ -287,11 +268,7 @@ func (w validationView) LogValue() slog.Value {
 	attrs := make([]slog.Attr, min(len(w.v.Violations), maxGroupAttrs))
 	for i := range attrs {
 		v := w.v.Violations[i]
-		key := v.Field
-		if key == "" {
-			key = "(root)"
-		}
-		attrs[i] = slog.Group(key, slog.String("constraint", v.Constraint), slog.Any("value", v.Value))
+		attrs[i] = slog.Group(cmp.Or(v.Field, "(root)"), slog.String("constraint", v.Constraint), slog.Any("value", v.Value))
 	}
 	return slog.GroupValue(attrs...)
 }
@@ -358,8 +335,7 @@ func boundAny(v reflect.Value, depth int) any {
 		return boundAny(v.Elem(), depth+1)
 	case reflect.Map:
 		out := make(map[string]any, min(v.Len(), maxGroupAttrs))
-		iter := v.MapRange()
-		for iter.Next() {
+		for iter := v.MapRange(); iter.Next(); {
 			if len(out) == maxGroupAttrs {
 				out["…"] = strconv.Itoa(v.Len()-maxGroupAttrs) + " more"
 				break

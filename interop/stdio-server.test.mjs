@@ -79,7 +79,7 @@ for (const sdk of ["gosdk", "mcpgo"]) {
       ({ client, log } = await connect(["-sdk", sdk]));
       const { tools } = await client.listTools(); // also caches output schemas for validation
       const names = tools.map((t) => t.name).sort();
-      for (const want of ["crash", "delete_order", "divide", "forecast", "get_order", "lookup", "quote", "set_status", "ship_order", "slow"]) {
+      for (const want of ["charge", "crash", "stock", "delete_order", "divide", "forecast", "get_order", "lookup", "quote", "set_status", "ship_order", "slow"]) {
         assert.ok(names.includes(want), `tool ${want} missing from ${names}`);
       }
     });
@@ -155,7 +155,34 @@ for (const sdk of ["gosdk", "mcpgo"]) {
       assert.equal(text(r), "3");
     });
 
-    test("a deadline is a retryable TIMEOUT whose text ends with its ref", async () => {
+    test("a read-only tool's transient failure is retried on the server: the client reads the success", async () => {
+      const r = await client.callTool({ name: "stock", arguments: {} });
+      assert.equal(r.isError ?? false, false, JSON.stringify(r));
+      assert.equal(text(r), "12 in stock");
+      assert.equal(envelope(r), undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // let stderr drain
+      const records = log().split("\n").filter((line) => line.includes("tool=stock"));
+      assert.equal(records.length, 1, records.join("\n"));
+      assert.ok(records[0].includes("attempt=1") && records[0].includes("code=UNAVAILABLE"), records[0]);
+    });
+
+    test("a deadline on a tool that changes things: the outcome is unknown, check before calling again", async () => {
+      const r = await client.callTool({ name: "charge", arguments: {} });
+      assert.equal(r.isError, true);
+      const env = envelope(r);
+      assert.equal(env.code, "TIMEOUT");
+      assert.equal(env.retryable, false);
+      assert.equal(env.outcome, "unknown");
+      assert.equal(env.retryAfterSeconds, undefined);
+      assert.deepEqual(blocks(r), [
+        `The tool did not finish in time, and may have done its work before it stopped (ref: ${env.ref}).`,
+        "Code: TIMEOUT\nRetry: not before checking; the outcome is unknown, and the tool may have done its work before it failed.",
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // let stderr drain
+      assert.equal(logRecordsWith(log(), env.ref).length, 1);
+    });
+
+    test("a deadline on a read-only tool is a retryable TIMEOUT whose text ends with its ref", async () => {
       const r = await client.callTool({ name: "slow", arguments: {} });
       assert.equal(r.isError, true);
       assert.equal(envelope(r).code, "TIMEOUT");

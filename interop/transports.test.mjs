@@ -87,6 +87,19 @@ for (const sdk of ["gosdk", "mcpgo"]) {
         assertNoSecret(r);
       });
 
+      test("a read-only tool's transient failure is retried on the server", async () => {
+        const r = await conn.client.callTool({ name: "stock", arguments: {} });
+        assert.equal(r.isError ?? false, false, JSON.stringify(r));
+        assert.equal(r.content[0].text, "12 in stock");
+      });
+
+      test("the request's own deadline on a tool that changes things: outcome unknown", async () => {
+        const r = await conn.client.callTool({ name: "charge", arguments: {} });
+        assert.equal(envelope(r).code, "TIMEOUT");
+        assert.equal(envelope(r).retryable, false);
+        assert.equal(envelope(r).outcome, "unknown");
+      });
+
       test("a sub-operation's cancellation is the server's failure, masked", async () => {
         const r = await conn.client.callTool({ name: "replica", arguments: {} });
         await assertMasked(r, "replica", conn.log);

@@ -534,3 +534,62 @@ func AssertProtocolError(tb testing.TB, res *Result, code int64) bool {
 	}
 	return f.report(tb, res, "")
 }
+
+// AssertAttempts asserts that the server called the tool attempts times
+// to answer res (filter.WithRetries), as the log says: one record for each
+// failed attempt, numbered from 1 in its "attempt" attribute, the records
+// sharing one ref and one request id. For a failure, those are the records
+// that name the envelope's ref, whose attempts say the same (absent for a
+// call made once); for a success, they are the newest records of the tool
+// with an attempt number, attempts - 1 of them. It reports what is wrong
+// through tb.Errorf, and whether the assertion held.
+func AssertAttempts(tb testing.TB, res *Result, log *Log, attempts int) bool {
+	tb.Helper()
+	f := &failure{what: fmt.Sprintf("mcperrtest.AssertAttempts(%d) failed", attempts)}
+	var recs, all []Record
+	if log != nil {
+		all = log.Records()
+	}
+	switch {
+	case log == nil:
+		f.addf("no Log to count the attempts in: pass the Log whose Logger the server's pipeline logs to")
+	case !f.toolResult(res, res != nil && res.IsError):
+	case res.IsError:
+		env := res.Envelope
+		if env == nil {
+			f.addf("the result has no mcperr envelope in _meta[%q]", filter.MetaKey)
+			break
+		}
+		if want := map[bool]int{true: attempts}[attempts > 1]; env.Attempts != want {
+			f.addf("the envelope's attempts is %d, want %d", env.Attempts, want)
+		}
+		if attempts == 1 && env.Ref == "" {
+			break // a client error made once has no ref, and its record no attempt
+		}
+		recs = log.WithRef(env.Ref)
+		if len(recs) != attempts {
+			f.addf("%d records name the ref %q, want one for each of the %d attempts", len(recs), env.Ref, attempts)
+		}
+	default:
+		for i := len(all) - 1; i >= 0; i-- {
+			r := all[i]
+			if r.Attrs["tool"] != res.Tool || r.Attrs["attempt"] == nil ||
+				len(recs) > 0 && r.Attrs["request_id"] != recs[0].Attrs["request_id"] {
+				continue
+			}
+			recs = append([]Record{r}, recs...)
+		}
+		if len(recs) != attempts-1 {
+			f.addf("%d records of failed attempts of tool %q, want %d", len(recs), res.Tool, attempts-1)
+		}
+	}
+	for i, r := range recs {
+		if attempts > 1 && fmt.Sprint(r.Attrs["attempt"]) != strconv.Itoa(i+1) {
+			f.addf("record %d has attempt %v, want %d: %s", i, r.Attrs["attempt"], i+1, r)
+		}
+		if r.Attrs["ref"] != recs[0].Attrs["ref"] || r.Attrs["request_id"] != recs[0].Attrs["request_id"] {
+			f.addf("record %d has ref %v and request id %v, not the first's: %s", i, r.Attrs["ref"], r.Attrs["request_id"], r)
+		}
+	}
+	return f.report(tb, res, fmt.Sprintf("the server logged %d records:\n%s", len(all), formatRecords(all)))
+}

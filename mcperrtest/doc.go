@@ -17,7 +17,9 @@
 //   - AssertNoCanary: a secret planted in the server reached no byte the
 //     client received during the call, notifications included;
 //   - AssertSuccess: the call succeeded and mcperr added nothing;
-//   - AssertProtocolError: the server answered with a JSON-RPC error.
+//   - AssertProtocolError: the server answered with a JSON-RPC error;
+//   - AssertAttempts: the server called the tool this many times
+//     (filter.WithRetries), one numbered record for each failed attempt.
 //
 // A Log captures the server's records: give Log.Logger to filter.WithLogger.
 //

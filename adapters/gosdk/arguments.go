@@ -28,7 +28,27 @@ func (st *serverState) checkArguments(ctx context.Context, next mcp.MethodHandle
 	return s.CheckJSON(req.Params.Arguments)
 }
 
-// schemaOf returns the compiled input schema of the tool name, if known.
+// repeatable reports whether the tool req calls is annotated read-only or
+// idempotent, as it was added here or as the server lists it; next is
+// asked for the list as checkArguments asks it.
+func (st *serverState) repeatable(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) bool {
+	if req.Params == nil {
+		return false
+	}
+	if e, ok := st.tools.Load(req.Params.Name); ok {
+		return e.(*toolEntry).repeatable
+	}
+	v, ok := st.listed.Load(req.Params.Name)
+	if !ok && st.listFor(ctx, next, req) {
+		v, ok = st.listed.Load(req.Params.Name)
+	}
+	return ok && repeatable(v.(*listedTool).tool)
+}
+
+func repeatable(t *mcp.Tool) bool {
+	return t.Annotations != nil && (t.Annotations.ReadOnlyHint || t.Annotations.IdempotentHint)
+}
+
 func (st *serverState) schemaOf(name string) *inputschema.Schema {
 	if e, ok := st.tools.Load(name); ok {
 		return e.(*toolEntry).compiled
@@ -60,10 +80,7 @@ func (st *serverState) listFor(ctx context.Context, next mcp.MethodHandler, req 
 		}
 		st.learn(res)
 		list, ok := res.(*mcp.ListToolsResult)
-		if !ok || list == nil || list.NextCursor == "" {
-			return true
-		}
-		if _, found := st.listed.Load(req.Params.Name); found {
+		if _, found := st.listed.Load(req.Params.Name); found || !ok || list == nil || list.NextCursor == "" {
 			return true
 		}
 		cursor = list.NextCursor
@@ -98,8 +115,6 @@ type listedTool struct {
 	schema *inputschema.Schema
 }
 
-// compileSchema compiles a schema value of any type through cache; nil if
-// it is nil or does not compile.
 func compileSchema(cache *inputschema.Cache, schema any) *inputschema.Schema {
 	if schema == nil {
 		return nil
@@ -124,9 +139,8 @@ func (st *serverState) learn(res mcp.Result) {
 		if t == nil {
 			continue
 		}
-		if v, ok := st.listed.Load(t.Name); ok && v.(*listedTool).tool == t {
-			continue
+		if v, ok := st.listed.Load(t.Name); !ok || v.(*listedTool).tool != t {
+			st.listed.Store(t.Name, &listedTool{tool: t})
 		}
-		st.listed.Store(t.Name, &listedTool{tool: t})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapters/gosdk"
+	"github.com/mcperr/mcperr/filter"
 )
 
 func shipOrder(_ context.Context, _ *mcp.CallToolRequest, in order) (*mcp.CallToolResult, textOut, error) {
@@ -93,6 +94,12 @@ func TestSuccessfulCallAllocs(t *testing.T) {
 		{"Install+AddTool", func(s *mcp.Server) {
 			orPanic(gosdk.Install(s, defaults()))
 			orPanic(gosdk.AddTool(s, &mcp.Tool{Name: "ship"}, shipOrder))
+		}},
+		{"Install with retries, a read-only tool", func(s *mcp.Server) {
+			p, err := filter.New(filter.WithRetries(2))
+			orPanic(err)
+			orPanic(gosdk.Install(s, p))
+			mcp.AddTool(s, &mcp.Tool{Name: "ship", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, shipOrder)
 		}},
 	} {
 		if got := measure(tc.setup); got > bare+1 {

@@ -26,6 +26,7 @@ type serverState struct {
 	// (filter.WithArgumentCheck); someChecks: a tool added here asks to.
 	checkAll   bool
 	someChecks atomic.Bool
+	retries    bool // the pipeline calls a tool again after a transient failure
 
 	// By tool name: written once a tool, then mostly read.
 	tools   sync.Map // *toolEntry, added with AddTool or AddRawTool
@@ -40,7 +41,8 @@ type serverState struct {
 // toolEntry is a tool added through this package: its options and its
 // compiled input schema (nil if it does not compile).
 type toolEntry struct {
-	compiled *inputschema.Schema
+	compiled   *inputschema.Schema
+	repeatable bool // annotated read-only or idempotent
 	config
 }
 
@@ -93,6 +95,7 @@ func Install(s *mcp.Server, p *filter.Pipeline) error {
 	}
 	st := &serverState{p: p}
 	st.checkAll, _ = callctx.Modes(st.p, callctx.Settings{})
+	st.retries = callctx.Succeeded(st.p)
 	if old, loaded := servers.LoadOrStore(s, st); loaded {
 		if old.p == p {
 			return nil
@@ -103,7 +106,6 @@ func Install(s *mcp.Server, p *filter.Pipeline) error {
 	return nil
 }
 
-// setTool records a tool added through this package.
 func (st *serverState) setTool(name string, e *toolEntry) {
 	st.tools.Store(name, e)
 	if e.settings.ArgumentCheck == 2 {
@@ -127,19 +129,4 @@ func (st *serverState) options(name string) ([]filter.Filter, callctx.Settings) 
 		c.settings = c.settings.Merge(e.settings)
 	}
 	return c.filters, c.settings
-}
-
-// declare records that the tool named name runs through b; once it has, it
-// costs only a lookup.
-func (st *serverState) declare(name string, b *binding) {
-	if v, ok := st.wrapped.Load(name); !ok || v != b {
-		st.wrapped.Store(name, b)
-	}
-}
-
-// reserve records name for a tool being added, and reports whether it was
-// free; st.tools.Delete(name) frees it again.
-func (st *serverState) reserve(name string) bool {
-	_, taken := st.tools.LoadOrStore(name, &toolEntry{})
-	return !taken
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/callctx"
@@ -71,56 +72,75 @@ func (st *serverState) checkFirst(ctx context.Context, next mcp.MethodHandler, r
 		return st.callTool(ctx, next, req)
 	}
 	if !reportOnly {
-		if m := st.mapError(ctx, req, v, nil); m != nil {
+		if m := st.mapError(ctx, nil, req, v, nil, nil); m != nil {
 			return answered(mcp.CallToolResult{}, m), nil
 		}
 	}
 	res, err := st.callTool(ctx, next, req)
 	if r, ok := res.(*mcp.CallToolResult); err == nil && ok && r != nil && !r.IsError {
-		st.mapError(ctx, req, v, nil) // report-only: the record alone
+		st.mapError(ctx, nil, req, v, nil, nil) // report-only: the record alone
 	}
 	return res, err
 }
 
 // callTool runs one tools/call on the calling goroutine and answers its
-// failure, a panic included.
+// failure, a panic included; it calls the tool again while the pipeline
+// asks it to (filter.WithRetries).
 func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (res mcp.Result, err error) {
+	var t callctx.Try
 	returned := false
 	defer rescue(&returned, func(failure error) bool {
-		m := st.mapError(ctx, req, failure, nil)
+		m := st.mapError(ctx, next, req, failure, nil, &t)
 		if m != nil {
 			res, err = answered(mcp.CallToolResult{}, m), nil
 		}
 		return m != nil
 	})
-	res, err = next(ctx, methodCallTool, req)
-	returned = true
+	for {
+		t.Begin(st.retries)
+		returned = false
+		res, err = next(ctx, methodCallTool, req)
+		returned = true
+		var m *mappedError
+		if res, m, err = st.answer(ctx, next, req, res, err, &t); m == nil || !t.Wait(ctx, m.f.Retry, m.f.Envelope.Ref) {
+			return res, err
+		}
+	}
+}
+
+// answer returns what the client receives for one attempt of the call req,
+// which returned res and err, and its failure as the pipeline mapped it,
+// if it did.
+func (st *serverState) answer(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest, res mcp.Result, err error, t *callctx.Try) (mcp.Result, *mappedError, error) {
 	if err != nil {
 		if isProtocolError(err) {
-			return res, encodable(err)
+			return res, nil, encodable(err)
 		}
-		if m := st.mapError(ctx, req, err, st.arguments(ctx, next, req, invalidParams(err))); m != nil {
-			return answered(mcp.CallToolResult{}, m), nil
+		if m := st.mapError(ctx, next, req, err, st.arguments(ctx, next, req, invalidParams(err)), t); m != nil {
+			return answered(mcp.CallToolResult{}, m), m, nil
 		}
-		return res, err
+		return res, nil, err
 	}
 	r, ok := res.(*mcp.CallToolResult)
 	if !ok || (r != nil && !r.IsError) {
-		return res, nil
+		if st.retries {
+			callctx.Succeeded(st.p)
+		}
+		return res, nil, nil
 	}
 	if r == nil {
-		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil, nil
 	}
 	var m *mappedError
-	if cause := r.GetError(); cause == nil {
-		m = st.handBuilt(ctx, req, r)
-	} else {
-		m = st.mapError(ctx, req, cause, st.arguments(ctx, next, req, decodeRefusal(req, cause)))
+	if cause := r.GetError(); cause != nil {
+		m = st.mapError(ctx, next, req, cause, st.arguments(ctx, next, req, decodeRefusal(req, cause)), t)
+	} else if m = st.mapError(ctx, nil, req, callctx.From(ctx).HandBuiltError(textOf(r.Content)), nil, t); m != nil && m.f.Envelope.Code != codes.InternalError {
+		m = nil // a hand-built result is replaced only when the policy masks it
 	}
 	if m != nil {
-		return answered(*r, m), nil
+		return answered(*r, m), m, nil
 	}
-	return res, nil
+	return res, nil, nil
 }
 
 // rescue, deferred by callTool and serveRPC, recovers a panic of the rest
@@ -148,13 +168,12 @@ func decodeRefusal(req *mcp.CallToolRequest, err error) error {
 		return nil
 	}
 	var args map[string]json.RawMessage
-	if json.Unmarshal(req.Params.Arguments, &args) != nil {
-		return nil
+	if json.Unmarshal(req.Params.Arguments, &args) == nil {
+		if _, ok = args[strings.SplitN(ute.Field, ".", 2)[0]]; ok {
+			return err
+		}
 	}
-	if _, ok = args[strings.SplitN(ute.Field, ".", 2)[0]]; !ok {
-		return nil
-	}
-	return err
+	return nil
 }
 
 // invalidParams returns err, with which a tools/call failed, if it wraps,
@@ -198,8 +217,8 @@ func (st *serverState) arguments(ctx context.Context, next mcp.MethodHandler, re
 // it is, and a panic become the JSON-RPC error of the pipeline's failure;
 // in report-only mode they are logged and pass on as they came.
 func (st *serverState) serveRPC(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (res mcp.Result, err error) {
-	if method == methodComplete && !wellFormedCompletion(req) {
-		// The SDK refuses it with an error of its own, before any handler.
+	if r, ok := req.(*mcp.CompleteRequest); method == methodComplete && (!ok || r.Params == nil || r.Params.Ref == nil || r.Params.Argument.Name == "") {
+		// Without a ref and an argument name the SDK refuses it, before any handler.
 		return next(ctx, method, req)
 	}
 	d := rpcCallOf(req)
@@ -223,14 +242,6 @@ func (st *serverState) serveRPC(ctx context.Context, next mcp.MethodHandler, met
 	return res, err
 }
 
-// wellFormedCompletion reports whether req has what the SDK requires of a
-// completion/complete before it calls the handler: a ref and an argument
-// name.
-func wellFormedCompletion(req mcp.Request) bool {
-	r, ok := req.(*mcp.CompleteRequest)
-	return ok && r.Params != nil && r.Params.Ref != nil && r.Params.Argument.Name != ""
-}
-
 // rpcFail hands err, raised by req, to the pipeline of st, and returns the
 // JSON-RPC error to send: the failure's message and code, its envelope as
 // data; nil in report-only mode, where err passes on as it came.
@@ -246,7 +257,6 @@ func (st *serverState) rpcFail(ctx context.Context, req mcp.Request, err error) 
 	return &jsonrpc.Error{Code: f.JSONRPCCode, Message: f.Envelope.Message, Data: data}
 }
 
-// rpcCallOf describes req for the pipeline.
 func rpcCallOf(req mcp.Request) (c filter.Call) {
 	switch r := req.(type) {
 	case *mcp.ReadResourceRequest:

@@ -9,7 +9,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/envelope"
@@ -29,33 +28,30 @@ func (e *mappedError) Error() string { return e.f.Envelope.Message }
 // Unwrap returns the error as the handler returned it.
 func (e *mappedError) Unwrap() error { return e.err }
 
-// mapError hands err, raised by the call req, to the pipeline of st, with
-// the options the tool declared and check, which says how the call's
+// mapError hands err, raised by the call req in its attempt t (nil for
+// one that did not run the tool), to the pipeline of st, with the options
+// the tool declared, check, which says how the call's
 // arguments do not fit the tool's input schema (nil where that cannot
-// explain the failure); nil where err passes on as it came (report-only
+// explain the failure), and next, the handlers inside the middleware,
+// through which the tool's annotations are found (nil for a failure that
+// did not run the tool); nil where err passes on as it came (report-only
 // mode, or a hand-built result the policy passes).
-func (st *serverState) mapError(ctx context.Context, req *mcp.CallToolRequest, err error, check func() error) *mappedError {
+func (st *serverState) mapError(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest, err error, check func() error, t *callctx.Try) *mappedError {
 	call := callOf(req)
 	filters, settings := st.options(call.Tool)
-	f := st.p.Handle(ctx, call, callctx.From(ctx).Input(err, settings, check), filters...)
+	var repeatable func() bool
+	if next != nil {
+		repeatable = func() bool { return st.repeatable(ctx, next, req) }
+	}
+	in := callctx.Input{Err: err, Settings: settings, Arguments: check, Repeatable: repeatable}
+	t.Into(&in)
+	f := st.p.Handle(ctx, call, callctx.From(ctx).Input(in), filters...)
 	if f == nil || f.ReportOnly {
 		return nil
 	}
 	return &mappedError{f: f, err: err}
 }
 
-// handBuilt applies the hand-built policy to res, an error result the
-// handler built itself: the failure that replaces it, or nil to send res as
-// it is.
-func (st *serverState) handBuilt(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult) *mappedError {
-	hb := callctx.From(ctx).HandBuiltError(textOf(res.Content))
-	if m := st.mapError(ctx, req, hb, nil); m != nil && m.f.Envelope.Code == codes.InternalError {
-		return m
-	}
-	return nil
-}
-
-// textOf returns the text blocks of content, one a line.
 func textOf(content []mcp.Content) string {
 	if len(content) == 1 {
 		if t, ok := content[0].(*mcp.TextContent); ok {
@@ -94,7 +90,6 @@ func encodable(err error) error {
 	return &jsonrpc.Error{Code: e.Code, Message: e.Message}
 }
 
-// callOf describes the call req for the pipeline.
 func callOf(req *mcp.CallToolRequest) (c filter.Call) {
 	if req != nil && req.Params != nil {
 		c.Tool = req.Params.Name

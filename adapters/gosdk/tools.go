@@ -46,7 +46,7 @@ func AddTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In
 	if err := st.register(tool.Name, func() { mcp.AddTool(s, &tt, h) }); err != nil {
 		return err
 	}
-	st.setTool(tool.Name, &toolEntry{compiled: compileSchema(&st.schemas, tt.InputSchema), config: c})
+	st.setTool(tool.Name, &toolEntry{compiled: compileSchema(&st.schemas, tt.InputSchema), repeatable: repeatable(tool), config: c})
 	return nil
 }
 
@@ -71,7 +71,7 @@ func AddRawTool(s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler, opts ...Option
 	if err := st.register(tool.Name, func() { s.AddTool(tool, h) }); err != nil {
 		return err
 	}
-	st.setTool(tool.Name, &toolEntry{compiled: schema, config: c})
+	st.setTool(tool.Name, &toolEntry{compiled: schema, repeatable: repeatable(tool), config: c})
 	return nil
 }
 
@@ -126,7 +126,8 @@ func checkTool(fn string, s *mcp.Server, tool *mcp.Tool, nilHandler bool, opts [
 	if err != nil {
 		return nil, config{}, err
 	}
-	if !st.reserve(tool.Name) {
+	// Reserved: st.tools.Delete frees it again.
+	if _, taken := st.tools.LoadOrStore(tool.Name, &toolEntry{}); taken {
 		return nil, config{}, &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name,
 			Reason: "a tool with this name is already registered on this server; give each tool its own name"}
 	}
@@ -156,8 +157,6 @@ func compileInputSchema(tool *mcp.Tool) (*inputschema.Schema, error) {
 	return s, nil
 }
 
-// invalidSchema is the definition error of a schema the tool named name
-// cannot use.
 func invalidSchema(name, reason string) error {
 	return &codes.DefinitionError{Mistake: codes.InvalidSchema, Subject: name, Reason: reason}
 }

@@ -124,8 +124,6 @@ func WrapRaw(h mcp.ToolHandler, opts ...Option) mcp.ToolHandler {
 	}
 }
 
-// mustBinding returns the binding of a handler wrapped by fn, and panics
-// with the definition error of what fn was given.
 func mustBinding(fn string, nilHandler bool, opts []Option) *binding {
 	if nilHandler {
 		panic(&codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs a handler; pass the function that implements the tool"})
@@ -153,16 +151,20 @@ type binding struct {
 // options for every failure that follows, this call's included. On a
 // server without mcperr the first call writes one ERROR record saying so.
 func (b *binding) declare(ctx context.Context, req *mcp.CallToolRequest) {
+	name := callOf(req).Tool
 	if c := callctx.From(ctx); c != nil {
 		if st, ok := c.State.(*serverState); ok && st != nil {
-			st.declare(callOf(req).Tool, b)
+			// Stored once: every later call costs only a lookup.
+			if v, ok := st.wrapped.Load(name); !ok || v != b {
+				st.wrapped.Store(name, b)
+			}
 			return
 		}
 	}
 	b.warned.Do(func() {
 		defer func() { _ = recover() }() // a log handler that panics never takes the call down
 		slog.Default().LogAttrs(ctx, slog.LevelError, "mcperr: gosdk."+b.fn+" runs on a server without mcperr installed",
-			slog.String("tool", callOf(req).Tool),
+			slog.String("tool", name),
 			slog.String("consequence", "the tool's failures and panics reach the SDK unhandled, exactly as without mcperr: their text is sent to the client, a panic ends the process"),
 			slog.String("fix", "call gosdk.Install(s, pipeline) at start-up, before the server runs"))
 	})

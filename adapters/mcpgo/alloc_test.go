@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
@@ -107,6 +108,15 @@ func TestSuccessAllocs(t *testing.T) {
 			}
 		})
 	}
+	t.Run("install with retries", func(t *testing.T) {
+		retrying := server.NewMCPServer("retrying", "1.0.0")
+		if err := mcpgo.Install(retrying, testPipeline(new(adaptertest.Log).Logger(), filter.WithRetries(2))); err != nil {
+			t.Fatal(err)
+		}
+		if got := run(mcpgo.MiddlewareOf(retrying)(succeed()), "divide"); got != 1 {
+			t.Errorf("%v allocations a call over the bare SDK, want 1: the request's context", got)
+		}
+	})
 }
 
 // BenchmarkCall measures a successful call through the SDK's in-process

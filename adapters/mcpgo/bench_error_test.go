@@ -2,15 +2,19 @@ package mcpgo_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 	"github.com/mcperr/mcperr/toolerr"
@@ -151,4 +155,63 @@ func TestErrorCallAllocs(t *testing.T) {
 			t.Errorf("%d tools: a ToolError rendered for the model costs %.0f allocations, more than 1.25 × the SDK's %.0f", tools, ours, bare)
 		}
 	}
+}
+
+// BenchmarkRetriedFailure measures ten successful calls and one whose
+// first attempt fails transiently, side by side: the SDK alone, where the
+// client calls again, and mcperr with retries, where the server does (the
+// failure asks for a wait of 1 ns, so that the time is the calls'). The
+// successes keep the server's retry budget full, as real traffic does.
+//
+//	go test -run='^$' -bench=RetriedFailure -benchmem ./adapters/mcpgo
+func BenchmarkRetriedFailure(b *testing.B) {
+	errFlaky := errors.New("replica busy")
+	var failNext atomic.Bool
+	flaky := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if failNext.Swap(false) {
+			return nil, errFlaky
+		}
+		return mcp.NewToolResultText("ok"), nil
+	}
+	run := func(b *testing.B, s *server.MCPServer, clientRetries bool) {
+		s.AddTool(mcp.NewTool("ship", mcp.WithReadOnlyHintAnnotation(true)), flaky)
+		c := inProcess(b, s, mcp.LATEST_PROTOCOL_VERSION)
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "ship"
+		ctx := context.Background()
+		b.ReportAllocs()
+		for b.Loop() {
+			for range 10 {
+				if res, err := c.CallTool(ctx, req); err != nil || res.IsError {
+					b.Fatalf("a call failed: %v %v", res, err)
+				}
+			}
+			failNext.Store(true)
+			res, err := c.CallTool(ctx, req)
+			if clientRetries {
+				if err == nil && !res.IsError {
+					b.Fatalf("the first attempt did not fail: %v", res)
+				}
+				res, err = c.CallTool(ctx, req)
+			}
+			if err != nil || res.IsError {
+				b.Fatalf("the call failed: %v %v", res, err)
+			}
+		}
+	}
+	b.Run("bare, the client calls again", func(b *testing.B) {
+		run(b, server.NewMCPServer("bench", "1.0.0"), true)
+	})
+	b.Run("mcperr, the server retries", func(b *testing.B) {
+		p, err := filter.New(filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))), filter.WithRetries(1),
+			filter.WithGlobalFilters(filter.Is(errFlaky, filter.Response{Code: codes.Unavailable, Message: "Busy.", RetryAfter: time.Nanosecond})))
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := server.NewMCPServer("bench", "1.0.0")
+		if err := mcpgo.Install(s, p); err != nil {
+			b.Fatal(err)
+		}
+		run(b, s, false)
+	})
 }

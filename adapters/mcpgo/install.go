@@ -30,6 +30,7 @@ type serverState struct {
 	// handler; someChecks, that a tool added with AddTool asked for it.
 	checkAll   bool
 	someChecks atomic.Bool
+	retries    bool     // the pipeline calls a tool again after a transient failure
 	added      sync.Map // tool name -> *config, of the tools added with AddTool
 	wrapped    sync.Map // tool name -> *wrapper, of the tools run through Wrap
 
@@ -96,6 +97,7 @@ func Install(s *server.MCPServer, p *filter.Pipeline) error {
 	}
 	st := &serverState{p: p}
 	st.checkAll, _ = callctx.Modes(st.p, callctx.Settings{})
+	st.retries = callctx.Succeeded(st.p)
 	if old, loaded := servers.LoadOrStore(s, st); loaded {
 		if old.p == p {
 			return nil

@@ -149,11 +149,11 @@ func TestLoadClientCancels(t *testing.T) {
 			if r.ProtocolErr != nil || !r.IsError || strings.Contains(string(r.Raw), adaptertest.HostileCanary) {
 				t.Fatalf("got %v %s, want an isError result without the canary", r.ProtocolErr, r.Raw)
 			}
-			if want := []string{"The request was cancelled before the tool finished.", "Code: CANCELLED\nRetry: yes."}; !slices.Equal(r.Texts, want) {
+			if want := []string{"The request was cancelled before the tool finished.", "Code: CANCELLED\n" + adaptertest.RetryUnknown}; !slices.Equal(r.Texts, want) {
 				t.Errorf("texts %q, want %q", r.Texts, want)
 			}
-			if env := r.Envelope(); env == nil || env["code"] != string(codes.Cancelled) || env["retryable"] != true || env["ref"] != nil {
-				t.Errorf("envelope %v, want CANCELLED, retryable, no ref", env)
+			if env := r.Envelope(); env == nil || env["code"] != string(codes.Cancelled) || env["retryable"] != false || env["outcome"] != "unknown" || env["ref"] != nil {
+				t.Errorf("envelope %v, want CANCELLED, not retryable, outcome unknown, no ref", env)
 			}
 			if recs := log.Records(t); len(recs) != 1 || recs[0]["code"] != string(codes.Cancelled) || recs[0]["level"] == "ERROR" {
 				t.Errorf("records %v, want one CANCELLED record below error level", recs)

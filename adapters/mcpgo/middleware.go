@@ -70,7 +70,7 @@ func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, 
 	if err == nil {
 		return st.serve(ctx, req, next, nil)
 	}
-	refusal := func() *filter.Failure { return st.handle(ctx, &req, err, tool, nil) }
+	refusal := func() *filter.Failure { return st.handle(ctx, &req, err, tool, nil, nil, false) }
 	if !reportOnly {
 		if f := refusal(); !f.ReportOnly {
 			return errorResult(f), nil
@@ -86,46 +86,72 @@ func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, 
 // serve runs next and turns an error or a panic of it, or an error result
 // it built that the hand-built policy masks, into an error result mapped
 // with st.options(name, own); in report-only mode it logs it and lets it
-// through as it came. A runtime.Goexit is logged once.
+// through as it came. A runtime.Goexit is logged once. It calls the tool
+// again while the pipeline asks it to (filter.WithRetries).
 func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, own *config) (res *mcp.CallToolResult, err error) {
+	var t callctx.Try
 	returned := false
 	defer func() {
 		if !returned {
 			v := recover()
-			if failure := guard.Recovered(v); failure != nil {
-				f := st.handle(ctx, &req, failure, st.options(req.Params.Name, own), nil)
-				if f.ReportOnly && v != nil {
-					panic(v)
-				}
-				res, err = errorResult(f), nil
+			f := st.handle(ctx, &req, guard.Recovered(v), st.options(req.Params.Name, own), nil, &t, false)
+			if f.ReportOnly && v != nil {
+				panic(v)
 			}
+			res, err = errorResult(f), nil
 		}
 	}()
-	res, err = next(ctx, req)
-	returned = true
-	switch {
-	case err != nil:
-		if isProtocolError(err) {
+	for {
+		t.Begin(st.retries)
+		returned = false
+		res, err = next(ctx, req)
+		returned = true
+		var f *filter.Failure
+		switch {
+		case err != nil && isProtocolError(err):
+			return res, err
+		case err != nil:
+			if f = st.failChecking(ctx, req, err, st.options(req.Params.Name, own), &t); f.ReportOnly {
+				return res, err
+			}
+		case res == nil || !res.IsError:
+			if st.retries {
+				callctx.Succeeded(st.p)
+			}
+			return res, nil
+		default:
+			f = st.handle(ctx, &req, callctx.From(ctx).HandBuiltError(textOf(res.Content)), st.options(req.Params.Name, own), nil, &t, false)
+			if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
+				return res, nil
+			}
+		}
+		if res, err = errorResult(f), nil; !t.Wait(ctx, f.Retry, f.Envelope.Ref) {
 			return res, err
 		}
-		return st.failChecking(ctx, req, res, err, st.options(req.Params.Name, own))
-	case res == nil || !res.IsError:
-		return res, nil
 	}
-	f := st.handle(ctx, &req, callctx.From(ctx).HandBuiltError(textOf(res.Content)), st.options(req.Params.Name, own), nil)
-	if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
-		return res, nil
-	}
-	return errorResult(f), nil
 }
 
-// handle hands the pipeline err, a failure of the tool call req, with the
-// tool's options and the check of its arguments, if any.
-func (st *serverState) handle(ctx context.Context, req *mcp.CallToolRequest, err error, tool config, check func() error) *filter.Failure {
-	return st.p.Handle(ctx, callOf(ctx, req), callctx.From(ctx).Input(err, tool.settings, check), tool.filters...)
+// handle hands the pipeline err, a failure of the tool call req in its
+// attempt t (nil for one that did not run the tool), with the tool's
+// options and the check of its arguments, if any. Only a failure the
+// handler returned may have taken effect: for it, ran is true and the
+// pipeline may ask for the tool's annotations.
+func (st *serverState) handle(ctx context.Context, req *mcp.CallToolRequest, err error, tool config, check func() error, t *callctx.Try, ran bool) *filter.Failure {
+	var repeatable func() bool
+	if ran {
+		name := req.Params.Name
+		repeatable = func() bool {
+			t := registeredTool(ctx, name)
+			return t != nil && (isTrue(t.Tool.Annotations.ReadOnlyHint) || isTrue(t.Tool.Annotations.IdempotentHint))
+		}
+	}
+	in := callctx.Input{Err: err, Settings: tool.settings, Arguments: check, Repeatable: repeatable}
+	t.Into(&in)
+	return st.p.Handle(ctx, callOf(ctx, req), callctx.From(ctx).Input(in), tool.filters...)
 }
 
-// textOf returns the text blocks of content, one a line.
+func isTrue(b *bool) bool { return b != nil && *b }
+
 func textOf(content []mcp.Content) string {
 	if len(content) == 1 {
 		return textBlock(content[0])
@@ -142,7 +168,6 @@ func textOf(content []mcp.Content) string {
 	return b.String()
 }
 
-// textBlock returns the text of c, a text block by value or pointer, or "".
 func textBlock(c mcp.Content) string {
 	if t, ok := c.(*mcp.TextContent); ok && t != nil {
 		return t.Text
@@ -151,15 +176,12 @@ func textBlock(c mcp.Content) string {
 	return t.Text
 }
 
-// failChecking maps a handler's error; should the pipeline mask it, a call
-// whose arguments do not fit the schema is the client's failure instead.
-// It is apart from serve so that the success path does not copy req.
-func (st *serverState) failChecking(ctx context.Context, req mcp.CallToolRequest, res *mcp.CallToolResult, err error, tool config) (*mcp.CallToolResult, error) {
-	f := st.handle(ctx, &req, err, tool, func() error { return st.checkArguments(ctx, &req) })
-	if f.ReportOnly {
-		return res, err
-	}
-	return errorResult(f), nil
+// failChecking maps a handler's error in its attempt t; should the
+// pipeline mask it, a call whose arguments do not fit the schema is the
+// client's failure instead. It is apart from serve so that the success
+// path does not copy req.
+func (st *serverState) failChecking(ctx context.Context, req mcp.CallToolRequest, err error, tool config, t *callctx.Try) *filter.Failure {
+	return st.handle(ctx, &req, err, tool, func() error { return st.checkArguments(ctx, &req) }, t, true)
 }
 
 // errorResult returns the tool result of a failure: a text block for each
@@ -212,7 +234,6 @@ func encodes(v any) (ok bool) {
 	return err == nil
 }
 
-// callOf describes the call req for the pipeline.
 func callOf(ctx context.Context, req *mcp.CallToolRequest) filter.Call {
 	c := filter.Call{Tool: req.Params.Name}
 	if s := server.ClientSessionFromContext(ctx); s != nil {

@@ -37,7 +37,6 @@ func (st *serverState) ran(ctx context.Context, req *mcp.CallToolRequest, res *m
 	}
 }
 
-// hasEnvelope reports whether res carries an mcperr envelope.
 func hasEnvelope(res *mcp.CallToolResult) bool {
 	return res.Meta != nil && res.Meta.AdditionalFields[filter.MetaKey] != nil
 }
@@ -60,7 +59,7 @@ func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallTo
 	}
 	ctx = callctx.With(ctx, st)
 	callctx.From(ctx).Describe("tools/call", req.Params.Name, "", "", callOf(ctx, req).SessionID)
-	f := st.handle(ctx, req, refusal, st.options(req.Params.Name, nil), nil)
+	f := st.handle(ctx, req, refusal, st.options(req.Params.Name, nil), nil, nil, false)
 	if f != nil && !f.ReportOnly {
 		*res = *errorResult(f)
 	}

@@ -30,13 +30,11 @@ func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, n
 	defer func() {
 		if !returned {
 			v := recover()
-			if failure := guard.Recovered(v); failure != nil {
-				f := st.p.Handle(ctx, call, c.Input(failure, own.settings, nil), own.filters...)
-				if f.ReportOnly && v != nil {
-					panic(v)
-				}
-				res, err = zero, &rpcFailure{f}
+			f := st.p.Handle(ctx, call, c.Input(callctx.Input{Err: guard.Recovered(v), Settings: own.settings}), own.filters...)
+			if f.ReportOnly && v != nil {
+				panic(v)
 			}
+			res, err = zero, &rpcFailure{f}
 		}
 	}()
 	res, err = next(ctx)
@@ -47,15 +45,15 @@ func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, n
 	if f, ok := err.(*rpcFailure); ok {
 		return zero, f
 	}
-	f := st.p.Handle(ctx, call, c.Input(err, own.settings, nil), own.filters...)
+	f := st.p.Handle(ctx, call, c.Input(callctx.Input{Err: err, Settings: own.settings}), own.filters...)
 	if f.ReportOnly {
 		return res, err
 	}
 	return zero, &rpcFailure{f}
 }
 
-func rpcCallOf(ctx context.Context, method string) filter.Call {
-	c := filter.Call{Method: method, ProtocolVersion: server.RequestProtocolVersion(ctx)}
+func rpcCallOf(ctx context.Context, method, resource, prompt string) filter.Call {
+	c := filter.Call{Method: method, Resource: resource, Prompt: prompt, ProtocolVersion: server.RequestProtocolVersion(ctx)}
 	if s := server.ClientSessionFromContext(ctx); s != nil {
 		c.SessionID = s.SessionID()
 	}
@@ -67,8 +65,7 @@ func rpcCallOf(ctx context.Context, method string) filter.Call {
 // however they were added.
 func (st *serverState) resourceMiddleware(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-		call := rpcCallOf(ctx, "resources/read")
-		call.Resource = req.Params.URI
+		call := rpcCallOf(ctx, "resources/read", req.Params.URI, "")
 		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) }, config{})
 	}
 }
@@ -77,8 +74,7 @@ func (st *serverState) resourceMiddleware(next server.ResourceHandlerFunc) serve
 // server: it serves every prompts/get, however the prompt was added.
 func (st *serverState) promptMiddleware(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		call := rpcCallOf(ctx, "prompts/get")
-		call.Prompt = req.Params.Name
+		call := rpcCallOf(ctx, "prompts/get", "", req.Params.Name)
 		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) }, config{})
 	}
 }
@@ -116,7 +112,6 @@ func (w *wrapper) complete(ctx context.Context, call filter.Call, next func(cont
 	return serveRPC(ctx, st, call, next, w.own)
 }
 
-// promptCompletion is a provider wrapped by WrapPromptCompletion.
 type promptCompletion struct {
 	next server.PromptCompletionProvider
 	w    *wrapper
@@ -124,14 +119,12 @@ type promptCompletion struct {
 
 // CompletePromptArgument implements server.PromptCompletionProvider.
 func (c *promptCompletion) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	call := rpcCallOf(ctx, "completion/complete")
-	call.Prompt = prompt
+	call := rpcCallOf(ctx, "completion/complete", "", prompt)
 	return c.w.complete(ctx, call, func(ctx context.Context) (*mcp.Completion, error) {
 		return c.next.CompletePromptArgument(ctx, prompt, arg, cc)
 	})
 }
 
-// resourceCompletion is a provider wrapped by WrapResourceCompletion.
 type resourceCompletion struct {
 	next server.ResourceCompletionProvider
 	w    *wrapper
@@ -139,8 +132,7 @@ type resourceCompletion struct {
 
 // CompleteResourceArgument implements server.ResourceCompletionProvider.
 func (c *resourceCompletion) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	call := rpcCallOf(ctx, "completion/complete")
-	call.Resource = uri
+	call := rpcCallOf(ctx, "completion/complete", uri, "")
 	return c.w.complete(ctx, call, func(ctx context.Context) (*mcp.Completion, error) {
 		return c.next.CompleteResourceArgument(ctx, uri, arg, cc)
 	})

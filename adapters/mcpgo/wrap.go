@@ -51,10 +51,9 @@ func WithReportOnly(on bool) Option {
 // Another value is a definition error.
 func WithHandBuilt(h filter.HandBuilt) Option {
 	return func(c *config) {
-		s, err := bind.HandBuilt("mcpgo", h)
+		s, err := bind.HandBuilt("mcpgo", h) // s is zero if err is not nil
 		if err != nil {
 			c.bad = err
-			return
 		}
 		c.settings = c.settings.Merge(s)
 	}
@@ -141,9 +140,6 @@ type wrapper struct {
 	unbound *serverState // the default, where mcperr is not installed
 }
 
-// mustWrapper returns the wrapper fn makes with opts or, like
-// regexp.MustCompile, panics with the definition error of a nil handler or
-// a bad option.
 func mustWrapper(fn string, nilHandler bool, opts []Option) *wrapper {
 	if nilHandler {
 		panic(&codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs a handler; pass the function to wrap"})

@@ -6,6 +6,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,7 +42,11 @@ const (
 	serviceRetryInfo = "retry-info" // ResourceExhausted with a RetryInfo of 7 s
 	serviceUnavRetry = "unav-retry" // Unavailable with a RetryInfo of 300 ms
 	serviceLong      = "long"       // InvalidArgument with a long, multi-line message
+	serviceUnavOnce  = "unav-once"  // Unavailable at every other call, SERVING between
 )
+
+// unavOnce counts the calls of serviceUnavOnce.
+var unavOnce atomic.Int64
 
 // healthBackend is a gRPC health service whose Check answers with the
 // status its request's service names, its message holding the canary.
@@ -61,6 +66,11 @@ func (healthBackend) Check(ctx context.Context, req *grpc_health_v1.HealthCheckR
 		return nil, withRetryInfo(grpccodes.ResourceExhausted, "quota of "+canary+" exhausted", 7*time.Second)
 	case serviceUnavRetry:
 		return nil, withRetryInfo(grpccodes.Unavailable, "draining "+canary, 300*time.Millisecond)
+	case serviceUnavOnce:
+		if unavOnce.Add(1)%2 == 1 {
+			return nil, status.Error(grpccodes.Unavailable, "connection to "+canary+" reset")
+		}
+		return &grpc_health_v1.HealthCheckResponse{Status: grpc_health_v1.HealthCheckResponse_SERVING}, nil
 	case serviceLong:
 		msg := "page_size must be at most 100\nand\tnot " + strings.Repeat("x", 600) + canary
 		return nil, status.Error(grpccodes.InvalidArgument, msg)
@@ -170,15 +180,18 @@ type checkArgs struct {
 type sdkClient struct {
 	name string
 	call func(service string) *mcperrtest.Result
+	// apply calls the tool "apply", which is not annotated read-only.
+	apply func(service string) *mcperrtest.Result
 }
 
 // connect returns a client of a go-sdk server and one of an mcp-go
-// server, each with the tool "check", mcperr installed with a pipeline
-// that logs to log and has global, and the tool given tool as its filters.
-func connect(t *testing.T, log *mcperrtest.Log, c checker, global, tool []filter.Filter) []sdkClient {
+// server, each with the tool "check", annotated read-only, and "apply",
+// not annotated, and mcperr installed with a pipeline that logs to log and
+// has global and opts, and the tools given tool as their filters.
+func connect(t *testing.T, log *mcperrtest.Log, c checker, global, tool []filter.Filter, opts ...filter.Option) []sdkClient {
 	t.Helper()
 	pipeline := func() *filter.Pipeline {
-		p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(global...))
+		p, err := filter.New(append([]filter.Option{filter.WithLogger(log.Logger()), filter.WithGlobalFilters(global...)}, opts...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,14 +202,17 @@ func connect(t *testing.T, log *mcperrtest.Log, c checker, global, tool []filter
 	if err := gosdk.Install(gs, pipeline()); err != nil {
 		t.Fatal(err)
 	}
-	err := gosdk.AddTool(gs, &mcp.Tool{Name: "check"}, func(ctx context.Context, _ *mcp.CallToolRequest, in checkArgs) (*mcp.CallToolResult, any, error) {
-		if err := c.check(ctx, in.Service); err != nil {
-			return nil, nil, err
+	for _, name := range []string{"check", "apply"} {
+		// "check" only reads; "apply" is not annotated, so it may change things.
+		err := gosdk.AddTool(gs, &mcp.Tool{Name: name, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: name == "check"}}, func(ctx context.Context, _ *mcp.CallToolRequest, in checkArgs) (*mcp.CallToolResult, any, error) {
+			if err := c.check(ctx, in.Service); err != nil {
+				return nil, nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "SERVING"}}}, nil, nil
+		}, gosdk.WithFilters(tool...))
+		if err != nil {
+			t.Fatal(err)
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "SERVING"}}}, nil, nil
-	}, gosdk.WithFilters(tool...))
-	if err != nil {
-		t.Fatal(err)
 	}
 	gc := gosdktest.Connect(t, gs)
 
@@ -204,20 +220,24 @@ func connect(t *testing.T, log *mcperrtest.Log, c checker, global, tool []filter
 	if err := mcpgo.Install(ms, pipeline()); err != nil {
 		t.Fatal(err)
 	}
-	err = mcpgo.AddTool(ms, mcpgomcp.NewTool("check", mcpgomcp.WithString("service", mcpgomcp.Required())),
-		func(ctx context.Context, req mcpgomcp.CallToolRequest) (*mcpgomcp.CallToolResult, error) {
-			if err := c.check(ctx, req.GetString("service", "")); err != nil {
-				return nil, err
-			}
-			return mcpgomcp.NewToolResultText("SERVING"), nil
-		}, mcpgo.WithFilters(tool...))
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"check", "apply"} {
+		err := mcpgo.AddTool(ms, mcpgomcp.NewTool(name, mcpgomcp.WithString("service", mcpgomcp.Required()), mcpgomcp.WithReadOnlyHintAnnotation(name == "check")),
+			func(ctx context.Context, req mcpgomcp.CallToolRequest) (*mcpgomcp.CallToolResult, error) {
+				if err := c.check(ctx, req.GetString("service", "")); err != nil {
+					return nil, err
+				}
+				return mcpgomcp.NewToolResultText("SERVING"), nil
+			}, mcpgo.WithFilters(tool...))
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	mc := mcpgotest.Connect(t, ms)
 
 	return []sdkClient{
-		{"go-sdk", func(service string) *mcperrtest.Result { return gc.Call("check", checkArgs{Service: service}) }},
-		{"mcp-go", func(service string) *mcperrtest.Result { return mc.Call("check", checkArgs{Service: service}) }},
+		{"go-sdk", func(service string) *mcperrtest.Result { return gc.Call("check", checkArgs{Service: service}) },
+			func(service string) *mcperrtest.Result { return gc.Call("apply", checkArgs{Service: service}) }},
+		{"mcp-go", func(service string) *mcperrtest.Result { return mc.Call("check", checkArgs{Service: service}) },
+			func(service string) *mcperrtest.Result { return mc.Call("apply", checkArgs{Service: service}) }},
 	}
 }

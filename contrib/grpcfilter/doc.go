@@ -32,6 +32,12 @@
 //	Unauthenticated     EXTERNAL_SERVICE_ERROR   no
 //	PermissionDenied    EXTERNAL_SERVICE_ERROR   no
 //
+// After Canceled, Unknown, DeadlineExceeded, Internal, Unavailable,
+// DataLoss or an unnamed code, the call may have done its work on the
+// backend: the answer says so (filter.Response.MayHaveTakenEffect), its
+// message ends at the code, and the pipeline gives the retry advice by the
+// tool's annotations.
+//
 // Each answer's message names the gRPC code, as in "The service the tool
 // called has no such record (gRPC NotFound); check the identifiers in the
 // arguments.", and its details hold it as {"grpcCode": "NotFound"}. A code

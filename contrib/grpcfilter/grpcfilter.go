@@ -91,6 +91,13 @@ func (g *grpcFilter) Catch(ctx context.Context, _ filter.Call, err error) (*filt
 		Message:   fmt.Sprintf(m.message, code),
 		Details:   map[string]any{"grpcCode": code.String()},
 		Retryable: &retry,
+		// The call may have reached the service and done its work: the
+		// advice is then the Retry line's, which depends on the tool.
+		MayHaveTakenEffect: mayHaveTakenEffect[code] || !ok,
+	}
+	if r.MayHaveTakenEffect {
+		before, _, _ := strings.Cut(r.Message, ";")
+		r.Message = before + "."
 	}
 	if retry {
 		r.RetryAfter = m.after
@@ -152,6 +159,13 @@ var mappings = map[grpccodes.Code]mapping{
 		"The service the tool called reported lost or corrupt data (gRPC %v); retrying will not help.", false, 0},
 	grpccodes.Unauthenticated: {codes.ExternalServiceError,
 		"The tool could not authenticate with the service it called (gRPC %v); the server's operator must fix this, so retrying will not help.", false, 0},
+}
+
+// mayHaveTakenEffect holds the codes after which the call may have done
+// its work on the service: it failed, was cut off or stopped while it ran.
+var mayHaveTakenEffect = map[grpccodes.Code]bool{
+	grpccodes.Canceled: true, grpccodes.Unknown: true, grpccodes.DeadlineExceeded: true,
+	grpccodes.Internal: true, grpccodes.Unavailable: true, grpccodes.DataLoss: true,
 }
 
 // retryDelay returns the delay of the first RetryInfo in the status's

@@ -45,10 +45,10 @@ var mapped = []struct {
 	service string
 	want    want
 }{
-	{code(grpccodes.Canceled), want{codes.ExternalServiceError, "The service the tool called cancelled the operation (gRPC Canceled); retry the call.", true, 0, "Canceled"}},
-	{code(grpccodes.Unknown), want{codes.ExternalServiceError, "The service the tool called failed (gRPC Unknown); retry the call later.", true, 0, "Unknown"}},
+	{code(grpccodes.Canceled), want{codes.ExternalServiceError, "The service the tool called cancelled the operation (gRPC Canceled).", true, 0, "Canceled"}},
+	{code(grpccodes.Unknown), want{codes.ExternalServiceError, "The service the tool called failed (gRPC Unknown).", true, 0, "Unknown"}},
 	{code(grpccodes.InvalidArgument), want{codes.ValidationError, "The service the tool called rejected the request as invalid (gRPC InvalidArgument); check the arguments.", false, 0, "InvalidArgument"}},
-	{code(grpccodes.DeadlineExceeded), want{codes.Timeout, "The service the tool called did not answer in time (gRPC DeadlineExceeded); retry the call.", true, 0, "DeadlineExceeded"}},
+	{code(grpccodes.DeadlineExceeded), want{codes.Timeout, "The service the tool called did not answer in time (gRPC DeadlineExceeded).", true, 0, "DeadlineExceeded"}},
 	{code(grpccodes.NotFound), want{codes.NotFound, "The service the tool called has no such record (gRPC NotFound); check the identifiers in the arguments.", false, 0, "NotFound"}},
 	{code(grpccodes.AlreadyExists), want{codes.Conflict, "A record with these values already exists (gRPC AlreadyExists); choose other values or use the existing record.", false, 0, "AlreadyExists"}},
 	{code(grpccodes.PermissionDenied), want{codes.ExternalServiceError, "The tool is not allowed to use the service it called (gRPC PermissionDenied); the server's operator must fix this, so retrying will not help.", false, 0, "PermissionDenied"}},
@@ -57,20 +57,20 @@ var mapped = []struct {
 	{code(grpccodes.Aborted), want{codes.Conflict, "The operation conflicted with a concurrent change (gRPC Aborted); retry the call.", true, 0, "Aborted"}},
 	{code(grpccodes.OutOfRange), want{codes.ValidationError, "A value in the request is out of range for the service the tool called (gRPC OutOfRange); check the arguments.", false, 0, "OutOfRange"}},
 	{code(grpccodes.Unimplemented), want{codes.ExternalServiceError, "The service the tool called does not support this operation (gRPC Unimplemented); retrying will not help.", false, 0, "Unimplemented"}},
-	{code(grpccodes.Internal), want{codes.ExternalServiceError, "The service the tool called failed (gRPC Internal); retry the call later.", true, 0, "Internal"}},
-	{code(grpccodes.Unavailable), want{codes.Unavailable, "The service the tool called is unavailable right now (gRPC Unavailable); retry the call shortly.", true, 2, "Unavailable"}},
-	{code(grpccodes.DataLoss), want{codes.ExternalServiceError, "The service the tool called reported lost or corrupt data (gRPC DataLoss); retrying will not help.", false, 0, "DataLoss"}},
+	{code(grpccodes.Internal), want{codes.ExternalServiceError, "The service the tool called failed (gRPC Internal).", true, 0, "Internal"}},
+	{code(grpccodes.Unavailable), want{codes.Unavailable, "The service the tool called is unavailable right now (gRPC Unavailable).", true, 2, "Unavailable"}},
+	{code(grpccodes.DataLoss), want{codes.ExternalServiceError, "The service the tool called reported lost or corrupt data (gRPC DataLoss).", false, 0, "DataLoss"}},
 	{code(grpccodes.Unauthenticated), want{codes.ExternalServiceError, "The tool could not authenticate with the service it called (gRPC Unauthenticated); the server's operator must fix this, so retrying will not help.", false, 0, "Unauthenticated"}},
 	// A code no grpc-go version names is answered as Unknown.
-	{"42", want{codes.ExternalServiceError, "The service the tool called failed (gRPC Code(42)); retry the call later.", true, 0, "Code(42)"}},
+	{"42", want{codes.ExternalServiceError, "The service the tool called failed (gRPC Code(42)).", true, 0, "Code(42)"}},
 	// The backend's RetryInfo is the delay.
 	{serviceRetryInfo, want{codes.RateLimited, "The service the tool called is rate limiting requests or out of quota (gRPC ResourceExhausted); wait before retrying.", true, 7, "ResourceExhausted"}},
-	{serviceUnavRetry, want{codes.Unavailable, "The service the tool called is unavailable right now (gRPC Unavailable); retry the call shortly.", true, 0.3, "Unavailable"}},
+	{serviceUnavRetry, want{codes.Unavailable, "The service the tool called is unavailable right now (gRPC Unavailable).", true, 0.3, "Unavailable"}},
 	// A real deadline: the tool gives its call 50 ms, the backend never
 	// answers.
-	{serviceBlock, want{codes.Timeout, "The service the tool called did not answer in time (gRPC DeadlineExceeded); retry the call.", true, 0, "DeadlineExceeded"}},
+	{serviceBlock, want{codes.Timeout, "The service the tool called did not answer in time (gRPC DeadlineExceeded).", true, 0, "DeadlineExceeded"}},
 	// A real refused connection: nothing listens on the port.
-	{serviceRefused, want{codes.Unavailable, "The service the tool called is unavailable right now (gRPC Unavailable); retry the call shortly.", true, 2, "Unavailable"}},
+	{serviceRefused, want{codes.Unavailable, "The service the tool called is unavailable right now (gRPC Unavailable).", true, 2, "Unavailable"}},
 }
 
 // code returns the service name that makes the backend answer with c.
@@ -85,6 +85,13 @@ func TestMapping(t *testing.T) {
 				t.Run(sdk.name, func(t *testing.T) {
 					res := sdk.call(tc.service)
 					assertAnswer(t, res, log, tc.want)
+					// On a tool that may change things, a call that may have
+					// done its work is not retried blindly.
+					res = sdk.apply(tc.service)
+					unknown := strings.HasSuffix(tc.want.message, ").")
+					if env := res.Envelope; env == nil || (env.Outcome == "unknown") != unknown || env.Retryable != (tc.want.retryable && !unknown) {
+						t.Errorf("apply: %s; want outcome unknown %v", res, unknown)
+					}
 				})
 			}
 		})
@@ -250,8 +257,10 @@ func TestRequestEnded(t *testing.T) {
 			// has ended once ctx says so.
 			<-ctx.Done()
 			f := p.Handle(ctx, filter.Call{Tool: "check"}, fmt.Errorf("check with token %s: %w", canary, err))
-			if f.Envelope.Code != tc.code || !f.Envelope.Retryable {
-				t.Errorf("code %s, retryable %v; want %s, retryable", f.Envelope.Code, f.Envelope.Retryable, tc.code)
+			// Handled without an adapter, the tool is not known to be
+			// read-only: it may have done its work.
+			if f.Envelope.Code != tc.code || f.Envelope.Retryable || f.Envelope.Outcome != "unknown" {
+				t.Errorf("code %s, retryable %v, outcome %q; want %s, outcome unknown", f.Envelope.Code, f.Envelope.Retryable, f.Envelope.Outcome, tc.code)
 			}
 			if strings.Contains(f.Envelope.Message, "gRPC") || strings.Contains(f.Envelope.Message, canary) {
 				t.Errorf("message %q, want the pipeline's own", f.Envelope.Message)
@@ -283,5 +292,36 @@ func TestPassesOn(t *testing.T) {
 		if r != nil || next != nil {
 			t.Errorf("%v: answered %+v, %v; want it passed on", err, r, next)
 		}
+	}
+}
+
+// TestUnavailableRetried checks, on both SDKs, a backend that answers
+// Unavailable and then OK, with retries on: the read-only tool "check" is
+// called again on the server and succeeds; "apply", which may change
+// things, is not, and the model reads that the outcome is unknown.
+func TestUnavailableRetried(t *testing.T) {
+	c := checker{backend: startBackend(t), refused: refusedClient(t)}
+	log := mcperrtest.NewLog(t)
+	for _, sdk := range connect(t, log, c, []filter.Filter{grpcfilter.New()}, nil, filter.WithRetries(2)) {
+		t.Run(sdk.name, func(t *testing.T) {
+			unavOnce.Store(0)
+			res := sdk.call(serviceUnavOnce)
+			mcperrtest.AssertSuccess(t, res)
+			mcperrtest.AssertAttempts(t, res, log, 2)
+			if n := unavOnce.Load(); n != 2 {
+				t.Errorf("the backend was called %d times, want 2", n)
+			}
+
+			unavOnce.Store(0)
+			res = sdk.apply(serviceUnavOnce)
+			mcperrtest.AssertToolError(t, res, codes.Unavailable, "The service the tool called is unavailable right now (gRPC Unavailable).")
+			mcperrtest.AssertAttempts(t, res, log, 1)
+			if env := res.Envelope; env == nil || env.Outcome != "unknown" || env.Retryable {
+				t.Errorf("apply: %s; want the outcome unknown", res)
+			}
+			if n := unavOnce.Load(); n != 1 {
+				t.Errorf("the backend was called %d times, want once", n)
+			}
+		})
 	}
 }

@@ -61,6 +61,11 @@
 //	401, other 403       EXTERNAL_SERVICE_ERROR   no
 //	any other 4xx        EXTERNAL_SERVICE_ERROR   no
 //
+// A 5xx other than 501, 503 and 505 to a method that changes things (any
+// but GET, HEAD, OPTIONS and TRACE) may have been carried out: the answer
+// says so (filter.Response.MayHaveTakenEffect) and its message leaves the
+// retry advice to the pipeline, which gives it by the tool's annotations.
+//
 // Each answer's message names the status by its standard name, as in "The
 // service the tool called has no such record (HTTP 404 Not Found); check
 // the identifiers in the arguments.", and its details hold it as

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/mcperr/mcperr/codes"
@@ -78,6 +79,15 @@ func answer(e *StatusError) *filter.Response {
 		Message:   fmt.Sprintf(m.message, statusName(e.StatusCode)),
 		Details:   map[string]any{"httpStatus": e.StatusCode},
 		Retryable: &retry,
+		// A server error after a request that changes things (or of an
+		// unknown method): the change may have been made. 501, 503 and 505
+		// say the request was not handled.
+		MayHaveTakenEffect: e.StatusCode >= 500 && m != unsupported && m != unavailable && !safeMethod(e.Method),
+	}
+	if r.MayHaveTakenEffect {
+		// The advice is the Retry line's, which depends on the tool.
+		before, _, _ := strings.Cut(r.Message, ";")
+		r.Message = before + "."
 	}
 	if retry {
 		r.RetryAfter = min(e.RetryAfter, maxRetryAfter)
@@ -86,6 +96,15 @@ func answer(e *StatusError) *filter.Response {
 		}
 	}
 	return r
+}
+
+// safeMethod reports whether method only reads (RFC 9110, section 9.2.1).
+func safeMethod(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
+		return true
+	}
+	return false
 }
 
 // unavailableDelay is the retry delay of a 503 without Retry-After: long

@@ -28,6 +28,12 @@
 //	ECONNREFUSED, a Unix socket not there     UNAVAILABLE              yes, after 2 s
 //	ECONNRESET, ECONNABORTED                  EXTERNAL_SERVICE_ERROR   yes
 //
+// A reset, or a timeout after the connection was made, may have come after
+// the service acted, unless it is a dial's or the *url.Error names a method
+// that only reads: the answer says so (filter.Response.MayHaveTakenEffect),
+// its message leaves the retry advice out, and the pipeline gives it by the
+// tool's annotations.
+//
 // A timeout is a context.DeadlineExceeded, an os.ErrDeadlineExceeded (a
 // deadline set on a connection or a file) or any error whose Timeout
 // method reports true, as a net.Error, a *url.Error of an http.Client

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"syscall"
@@ -25,6 +26,9 @@ type want struct {
 	message    string
 	retryable  bool
 	retryAfter float64 // seconds; 0: none
+	// unknown: the operation may have taken effect, and the tool is not
+	// annotated read-only, so the outcome is unknown and it is not retryable.
+	unknown bool
 }
 
 // server reports whether w's code is a server error, whose answer has a
@@ -34,8 +38,9 @@ func (w want) server() bool {
 }
 
 var (
-	timeout     = want{codes.Timeout, "A service the tool depends on did not answer in time; retry the call.", true, 0}
-	unreachable = want{codes.Unavailable, "A service the tool depends on is not accepting connections right now; retry the call shortly.", true, 2}
+	timeout     = want{codes.Timeout, "A service the tool depends on did not answer in time; retry the call.", true, 0, false}
+	timeoutSent = want{codes.Timeout, "A service the tool depends on did not answer in time.", false, 0, true}
+	unreachable = want{codes.Unavailable, "A service the tool depends on is not accepting connections right now; retry the call shortly.", true, 2, false}
 )
 
 // mapped is the table of the package documentation, each row provoked for
@@ -45,16 +50,17 @@ var mapped = []struct {
 	cause error
 	want  want
 }{
-	{opMissing, fs.ErrNotExist, want{codes.NotFound, "The file or directory does not exist; check the name in the arguments.", false, 0}},
-	{opPermission, fs.ErrPermission, want{codes.Forbidden, "Access to the file or directory is denied; retrying will not help.", false, 0}},
-	{opExists, fs.ErrExist, want{codes.Conflict, "A file or directory with this name already exists; choose another name.", false, 0}},
-	{opNotEmpty, syscall.ENOTEMPTY, want{codes.Conflict, "The directory is not empty; remove what it holds first.", false, 0}},
+	{opMissing, fs.ErrNotExist, want{codes.NotFound, "The file or directory does not exist; check the name in the arguments.", false, 0, false}},
+	{opPermission, fs.ErrPermission, want{codes.Forbidden, "Access to the file or directory is denied; retrying will not help.", false, 0, false}},
+	{opExists, fs.ErrExist, want{codes.Conflict, "A file or directory with this name already exists; choose another name.", false, 0, false}},
+	{opNotEmpty, syscall.ENOTEMPTY, want{codes.Conflict, "The directory is not empty; remove what it holds first.", false, 0, false}},
 	{opHTTPTimeout, context.DeadlineExceeded, timeout},
-	{opConnTimeout, os.ErrDeadlineExceeded, timeout},
+	{opConnTimeout, os.ErrDeadlineExceeded, timeoutSent}, // what was written before may have done its work
+	{opPostTimeout, context.DeadlineExceeded, timeoutSent},
 	{opCtxTimeout, context.DeadlineExceeded, timeout},
 	{opRefused, syscall.ECONNREFUSED, unreachable},
 	{opNoSocket, fs.ErrNotExist, unreachable},
-	{opReset, syscall.ECONNRESET, want{codes.ExternalServiceError, "The connection to a service the tool depends on broke before it answered; check whether the operation took effect before retrying.", true, 0}},
+	{opReset, syscall.ECONNRESET, want{codes.ExternalServiceError, "The connection to a service the tool depends on broke before it answered.", false, 0, true}},
 }
 
 func TestMapping(t *testing.T) {
@@ -84,8 +90,8 @@ func assertAnswer(t *testing.T, res *mcperrtest.Result, log *mcperrtest.Log, w w
 		return
 	}
 	env := res.Envelope
-	if env.Retryable != w.retryable || env.RetryAfterSeconds != w.retryAfter {
-		t.Errorf("retryable %v after %v s, want %v after %v s", env.Retryable, env.RetryAfterSeconds, w.retryable, w.retryAfter)
+	if env.Retryable != w.retryable || env.RetryAfterSeconds != w.retryAfter || (env.Outcome == "unknown") != w.unknown {
+		t.Errorf("retryable %v after %v s, outcome %q; want %v after %v s, outcome unknown %v", env.Retryable, env.RetryAfterSeconds, env.Outcome, w.retryable, w.retryAfter, w.unknown)
 	}
 	if len(env.Details) != 0 {
 		t.Errorf("details %s, want none", env.Details)
@@ -191,8 +197,10 @@ func TestRequestEnded(t *testing.T) {
 			}
 			<-ctx.Done() // the request has ended once its context says so
 			f := p.Handle(ctx, filter.Call{Tool: "op"}, fmt.Errorf("job %s: %w", canary, err))
-			if f.Envelope.Code != tc.code || !f.Envelope.Retryable {
-				t.Errorf("code %s, retryable %v; want %s, retryable", f.Envelope.Code, f.Envelope.Retryable, tc.code)
+			// Handled without an adapter, the tool is not known to be
+			// read-only: it may have done its work.
+			if f.Envelope.Code != tc.code || f.Envelope.Retryable || f.Envelope.Outcome != "unknown" {
+				t.Errorf("code %s, retryable %v, outcome %q; want %s, outcome unknown", f.Envelope.Code, f.Envelope.Retryable, f.Envelope.Outcome, tc.code)
 			}
 			if strings.Contains(f.Envelope.Message, "service") || strings.Contains(f.Envelope.Message, canary) {
 				t.Errorf("message %q, want the pipeline's own", f.Envelope.Message)
@@ -218,5 +226,55 @@ func TestPassesOn(t *testing.T) {
 		if r != nil || next != nil {
 			t.Errorf("%v: answered %+v, %v; want it passed on", err, r, next)
 		}
+	}
+}
+
+// TestMayHaveTakenEffect checks which failures the filter says may have
+// done their work: a reset or a timeout after the connection was made, or
+// of an HTTP method that changes things; not those of a dial, nor of a
+// method that only reads.
+func TestMayHaveTakenEffect(t *testing.T) {
+	reset := &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}
+	dialReset := &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNRESET)}
+	for _, tc := range []struct {
+		err     error
+		mayHave bool
+	}{
+		{reset, true},
+		{dialReset, false},
+		{&url.Error{Op: "Post", URL: "http://x", Err: reset}, true},
+		{&url.Error{Op: "Get", URL: "http://x", Err: reset}, false},
+		{&url.Error{Op: "Delete", URL: "http://x", Err: context.DeadlineExceeded}, true},
+		{&url.Error{Op: "Head", URL: "http://x", Err: context.DeadlineExceeded}, false},
+		{&net.OpError{Op: "dial", Net: "tcp", Err: os.ErrDeadlineExceeded}, false},
+		{fmt.Errorf("charge: %w", context.DeadlineExceeded), true},
+	} {
+		r, _ := osfilter.New().Catch(t.Context(), filter.Call{Tool: "op"}, tc.err)
+		if r == nil || r.MayHaveTakenEffect != tc.mayHave {
+			t.Errorf("%v: answered %+v, want MayHaveTakenEffect %v", tc.err, r, tc.mayHave)
+		}
+	}
+}
+
+// TestTimeoutRetries checks, on both SDKs with retries on, an upstream
+// that never answers: a POST's timeout may have taken effect, so the tool,
+// not annotated, is not called again and the model reads that the outcome
+// is unknown; a GET's timeout, on a tool annotated read-only, is called
+// again, and the last failure says how many attempts were made.
+func TestTimeoutRetries(t *testing.T) {
+	w := newWorld(t)
+	log := mcperrtest.NewLog(t)
+	for _, sdk := range connect(t, log, w, []filter.Filter{osfilter.New()}, nil, filter.WithRetries(1)) {
+		t.Run(sdk.name, func(t *testing.T) {
+			res := sdk.call(opPostTimeout)
+			mcperrtest.AssertToolError(t, res, codes.Timeout, timeoutSent.message)
+			mcperrtest.AssertAttempts(t, res, log, 1)
+			if env := res.Envelope; env == nil || env.Outcome != "unknown" {
+				t.Errorf("POST: %s; want the outcome unknown", res)
+			}
+			res = sdk.read(opHTTPTimeout)
+			mcperrtest.AssertToolError(t, res, codes.Timeout, timeout.message)
+			mcperrtest.AssertAttempts(t, res, log, 2)
+		})
 	}
 }

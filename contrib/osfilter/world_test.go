@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -38,6 +40,7 @@ const (
 	opHTTPTimeout = "http-timeout" // an http.Client with a Timeout, against a server that never answers
 	opConnTimeout = "conn-timeout" // a read past the connection's deadline
 	opCtxTimeout  = "ctx-timeout"  // an HTTP request under the tool's own context deadline
+	opPostTimeout = "post-timeout" // an HTTP POST by an http.Client with a Timeout, against a server that never answers
 	opRefused     = "refused"      // connect to a port where nothing listens
 	opReset       = "reset"        // read from a connection the peer resets
 	opNoSocket    = "no-socket"    // connect to a Unix socket whose file does not exist
@@ -154,6 +157,13 @@ func (w world) fail(ctx context.Context, op string) error {
 			resp.Body.Close()
 		}
 		return err
+	case opPostTimeout:
+		client := &http.Client{Timeout: 100 * time.Millisecond}
+		resp, err := client.Post("http://"+w.silent+"/orders?token="+canary, "application/json", strings.NewReader("{}"))
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
 	case opConnTimeout:
 		c, err := net.Dial("tcp", w.silent)
 		if err != nil {
@@ -184,13 +194,21 @@ func (w world) fail(ctx context.Context, op string) error {
 		}
 		return err
 	case opReset:
-		c, err := net.Dial("tcp", w.reset)
-		if err != nil {
+		// On loopback the peer's reset can beat the end of the connect;
+		// dial again until the read is what the peer resets.
+		for range 100 {
+			c, err := net.Dial("tcp", w.reset)
+			if errors.Is(err, syscall.ECONNRESET) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			_, err = c.Read(make([]byte, 1))
 			return err
 		}
-		defer c.Close()
-		_, err = c.Read(make([]byte, 1))
-		return err
+		return errors.New("every dial was reset before it connected")
 	case opNoSocket:
 		c, err := net.Dial("unix", filepath.Join(w.dir, canary+".sock"))
 		if err == nil {
@@ -228,15 +246,18 @@ type opArgs struct {
 type sdkClient struct {
 	name string
 	call func(op string) *mcperrtest.Result
+	// read calls the tool "read_op", annotated read-only.
+	read func(op string) *mcperrtest.Result
 }
 
 // connect returns a client of a go-sdk server and one of an mcp-go server,
-// each with the tool "op", and mcperr installed with a pipeline that logs
-// to log and has global, and the tool given tool as its filters.
-func connect(t *testing.T, log *mcperrtest.Log, w world, global, tool []filter.Filter) []sdkClient {
+// each with the tool "op", not annotated, and "read_op", the same annotated
+// read-only, and mcperr installed with a pipeline that logs to log and has
+// global and opts, and the tools given tool as their filters.
+func connect(t *testing.T, log *mcperrtest.Log, w world, global, tool []filter.Filter, opts ...filter.Option) []sdkClient {
 	t.Helper()
 	pipeline := func() *filter.Pipeline {
-		p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(global...))
+		p, err := filter.New(append([]filter.Option{filter.WithLogger(log.Logger()), filter.WithGlobalFilters(global...)}, opts...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,14 +268,16 @@ func connect(t *testing.T, log *mcperrtest.Log, w world, global, tool []filter.F
 	if err := gosdk.Install(gs, pipeline()); err != nil {
 		t.Fatal(err)
 	}
-	err := gosdk.AddTool(gs, &mcp.Tool{Name: "op"}, func(ctx context.Context, _ *mcp.CallToolRequest, in opArgs) (*mcp.CallToolResult, any, error) {
-		if err := w.do(ctx, in.Op); err != nil {
-			return nil, nil, err
+	for _, name := range []string{"op", "read_op"} {
+		err := gosdk.AddTool(gs, &mcp.Tool{Name: name, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: name == "read_op"}}, func(ctx context.Context, _ *mcp.CallToolRequest, in opArgs) (*mcp.CallToolResult, any, error) {
+			if err := w.do(ctx, in.Op); err != nil {
+				return nil, nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+		}, gosdk.WithFilters(tool...))
+		if err != nil {
+			t.Fatal(err)
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
-	}, gosdk.WithFilters(tool...))
-	if err != nil {
-		t.Fatal(err)
 	}
 	gc := gosdktest.Connect(t, gs)
 
@@ -262,20 +285,24 @@ func connect(t *testing.T, log *mcperrtest.Log, w world, global, tool []filter.F
 	if err := mcpgo.Install(ms, pipeline()); err != nil {
 		t.Fatal(err)
 	}
-	err = mcpgo.AddTool(ms, mcpgomcp.NewTool("op", mcpgomcp.WithString("op", mcpgomcp.Required())),
-		func(ctx context.Context, req mcpgomcp.CallToolRequest) (*mcpgomcp.CallToolResult, error) {
-			if err := w.do(ctx, req.GetString("op", "")); err != nil {
-				return nil, err
-			}
-			return mcpgomcp.NewToolResultText("done"), nil
-		}, mcpgo.WithFilters(tool...))
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"op", "read_op"} {
+		err := mcpgo.AddTool(ms, mcpgomcp.NewTool(name, mcpgomcp.WithString("op", mcpgomcp.Required()), mcpgomcp.WithReadOnlyHintAnnotation(name == "read_op")),
+			func(ctx context.Context, req mcpgomcp.CallToolRequest) (*mcpgomcp.CallToolResult, error) {
+				if err := w.do(ctx, req.GetString("op", "")); err != nil {
+					return nil, err
+				}
+				return mcpgomcp.NewToolResultText("done"), nil
+			}, mcpgo.WithFilters(tool...))
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	mc := mcpgotest.Connect(t, ms)
 
 	return []sdkClient{
-		{"go-sdk", func(op string) *mcperrtest.Result { return gc.Call("op", opArgs{Op: op}) }},
-		{"mcp-go", func(op string) *mcperrtest.Result { return mc.Call("op", opArgs{Op: op}) }},
+		{"go-sdk", func(op string) *mcperrtest.Result { return gc.Call("op", opArgs{Op: op}) },
+			func(op string) *mcperrtest.Result { return gc.Call("read_op", opArgs{Op: op}) }},
+		{"mcp-go", func(op string) *mcperrtest.Result { return mc.Call("op", opArgs{Op: op}) },
+			func(op string) *mcperrtest.Result { return mc.Call("read_op", opArgs{Op: op}) }},
 	}
 }

@@ -37,7 +37,21 @@ const (
 	// set that the handler built itself (filter.WithHandBuilt). Absent
 	// otherwise.
 	HandBuiltKey = attribute.Key("mcperr.hand_built")
+	// RetryAttemptsKey is how many times the server has called the tool in
+	// the call (filter.WithRetries), once it called it again: after a
+	// success on a later attempt, the number of attempts made. Absent for a
+	// call made once.
+	RetryAttemptsKey = attribute.Key("mcperr.retry.attempts")
+	// RetryAttemptKey is the attempt, from 1, that failed, on each
+	// RetryEvent.
+	RetryAttemptKey = attribute.Key("mcperr.retry.attempt")
 )
+
+// RetryEvent is the name of the span event the Observer adds for each
+// attempt of a tool call that failed and was retried
+// (filter.WithRetries), with mcperr.retry.attempt, mcperr.code and
+// exception.type.
+const RetryEvent = "mcperr.retry"
 
 // The semantic conventions' keys used here, from semconv v1.41.0.
 var (

@@ -29,7 +29,14 @@ import (
 //     handled (filter.Failure.Err, such as *errors.errorString) and whose
 //     exception.message is filter.Failure.ErrorText: what mcperr's log
 //     record holds, redacted under filter.WithRedaction, never the error
-//     value.
+//     value;
+//   - mcperr.retry.attempts, when the server called the tool more than
+//     once (filter.WithRetries).
+//
+// An attempt that failed and is retried (filter.Failure.Retry) marks the
+// span with a RetryEvent alone and sets mcperr.retry.attempts to the
+// attempt that follows: the call may still succeed, so its status is left
+// to the final answer.
 //
 // Give it to the pipeline:
 //
@@ -51,7 +58,17 @@ func observe(ctx context.Context, f filter.Failure) {
 		return
 	}
 	env := f.Envelope
-	attrs := make([]attribute.KeyValue, 0, 8)
+	attempt := max(env.Attempts, 1)
+	if f.Retry > 0 {
+		span.AddEvent(RetryEvent, trace.WithAttributes(RetryAttemptKey.Int(attempt), CodeKey.String(string(env.Code)),
+			semconv.ExceptionType(fmt.Sprintf("%T", f.Err))))
+		span.SetAttributes(RetryAttemptsKey.Int(attempt + 1))
+		return
+	}
+	attrs := make([]attribute.KeyValue, 0, 9)
+	if attempt > 1 {
+		attrs = append(attrs, RetryAttemptsKey.Int(attempt))
+	}
 	attrs = append(attrs, CodeKey.String(string(env.Code)))
 	if env.Category != "" {
 		attrs = append(attrs, CategoryKey.String(string(env.Category)))

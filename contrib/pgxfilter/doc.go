@@ -54,11 +54,13 @@
 //	*pgconn.ConnectError (refused, timed out, broken off), or nothing sent (pgconn.SafeToRetry):
 //	UNAVAILABLE (ref), retry after 2 s
 //	    The database is unavailable right now; retry the call in a moment.
-//	pgconn.ErrConnClosed after the statement may have reached the server: UNAVAILABLE (ref), no retry
+//	pgconn.ErrConnClosed after the statement may have reached the server: UNAVAILABLE (ref),
+//	may have taken effect (retry after 2 s on a read-only or idempotent tool)
 //	    The connection to the database was lost during the call, so a change it made may or may
-//	    not have been saved; check before calling again.
+//	    not have been saved.
 //	pgconn.Timeout, a deadline of the application's own: TIMEOUT (ref), retry
 //	    The database did not answer in time; retry the call.
+//	    (The database did not answer in time. when it may have taken effect: not SafeToRetry)
 //	pgx.ErrNoRows, or sql.ErrNoRows through database/sql: NOT_FOUND, no retry
 //	    Order not found. (in a tool given Resource(tool, "Order"); details {"resourceType": "Order"})
 //	    Record not found. (in any other tool)

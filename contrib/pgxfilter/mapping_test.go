@@ -117,8 +117,14 @@ func TestEverySQLState(t *testing.T) {
 			// As pgconn reports a connection closed after a request may
 			// have been sent: ErrConnClosed, and not safe to retry.
 			return fmt.Errorf("receive message: %w", pgconn.ErrConnClosed)
-		}, want: want{code: codes.Unavailable, retry: false,
-			message: "The connection to the database was lost during the call, so a change it made may or may not have been saved; check before calling again.",
+		}, want: want{code: codes.Unavailable, retry: false, unknown: true,
+			message: "The connection to the database was lost during the call, so a change it made may or may not have been saved.",
+			logged:  []string{"conn closed"}}},
+		// The same on a read-only tool: nothing was changed, so retry.
+		{name: "conn_closed_while_reading", readOnly: true, run: func(context.Context) error {
+			return fmt.Errorf("receive message: %w", pgconn.ErrConnClosed)
+		}, want: want{code: codes.Unavailable, retry: true, after: 2 * time.Second,
+			message: "The connection to the database was lost during the call, so a change it made may or may not have been saved.",
 			logged:  []string{"conn closed"}}},
 		// Wrapped twice, and bound to the tool: the option answers first.
 		{name: "constraint_option", run: func(ctx context.Context) error {

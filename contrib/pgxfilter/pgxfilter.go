@@ -21,8 +21,9 @@ const unavailableRetryAfter = 2 * time.Second
 // The pack's fixed sentences for the failures that have no SQLSTATE.
 const (
 	unavailableText = "The database is unavailable right now; retry the call in a moment."
-	lostText        = "The connection to the database was lost during the call, so a change it made may or may not have been saved; check before calling again."
+	lostText        = "The connection to the database was lost during the call, so a change it made may or may not have been saved."
 	timeoutText     = "The database did not answer in time; retry the call."
+	timeoutSentText = "The database did not answer in time."
 	notFoundText    = "Record not found."
 )
 
@@ -84,12 +85,20 @@ func (f *pgxFilter) answer(tool string, err error) *filter.Response {
 		return unavailable(unavailableText)
 	case pgconn.Timeout(err) && !errors.Is(err, context.Canceled):
 		// A deadline of the application's own, shorter than the request's.
+		if !pgconn.SafeToRetry(err) {
+			// The statement may have run: the advice depends on the tool.
+			r := retryable(codes.Timeout, timeoutSentText, 0)
+			r.MayHaveTakenEffect = true
+			return r
+		}
 		return retryable(codes.Timeout, timeoutText, 0)
 	case errors.Is(err, pgconn.ErrConnClosed) && !pgconn.SafeToRetry(err):
 		// The statement may have reached the server before the connection
-		// went: retrying could make a change twice.
-		no := false
-		return &filter.Response{Code: codes.Unavailable, Message: lostText, Retryable: &no}
+		// went: calling again could make a change twice, unless the tool
+		// only reads or is idempotent.
+		r := unavailable(lostText)
+		r.MayHaveTakenEffect = true
+		return r
 	case pgconn.SafeToRetry(err):
 		// Nothing was sent: the connection was closed or failed first.
 		return unavailable(unavailableText)

@@ -34,6 +34,9 @@ type tcase struct {
 	// it worked on.
 	run  func(ctx context.Context) error
 	want want
+	// readOnly annotates the tool read-only; otherwise it has no
+	// annotations, and may change things.
+	readOnly bool
 }
 
 // want is what the client reads of one answer, and what the log keeps.
@@ -45,6 +48,7 @@ type want struct {
 	details string        // the details' JSON exactly; "" for none
 	masked  bool          // INTERNAL_ERROR, masked: only that is checked
 	logged  []string      // what the log record's error holds, besides the canary
+	unknown bool          // the outcome is unknown: the call may have taken effect
 }
 
 // caller calls a tool the way an MCP client does; both SDKs' test clients
@@ -74,7 +78,7 @@ func onBothSDKsWith(t *testing.T, global filter.Filter, cases []tcase) {
 		}
 		for _, c := range cases {
 			run := wrapped(c)
-			err := gosdk.AddTool(s, &gomcp.Tool{Name: c.name},
+			err := gosdk.AddTool(s, &gomcp.Tool{Name: c.name, Annotations: &gomcp.ToolAnnotations{ReadOnlyHint: c.readOnly}},
 				func(ctx context.Context, _ *gomcp.CallToolRequest, _ struct{}) (*gomcp.CallToolResult, any, error) {
 					return nil, nil, run(ctx)
 				},
@@ -93,7 +97,7 @@ func onBothSDKsWith(t *testing.T, global filter.Filter, cases []tcase) {
 		}
 		for _, c := range cases {
 			run := wrapped(c)
-			err := mcpgo.AddTool(s, mcpgomcp.NewTool(c.name),
+			err := mcpgo.AddTool(s, mcpgomcp.NewTool(c.name, mcpgomcp.WithReadOnlyHintAnnotation(c.readOnly)),
 				func(ctx context.Context, _ mcpgomcp.CallToolRequest) (*mcpgomcp.CallToolResult, error) {
 					return nil, run(ctx)
 				},
@@ -164,8 +168,8 @@ func check(t *testing.T, res *mcperrtest.Result, log *mcperrtest.Log, w want) {
 		return
 	}
 	env := res.Envelope
-	if env.Retryable != w.retry {
-		t.Errorf("retryable = %t, want %t", env.Retryable, w.retry)
+	if env.Retryable != w.retry || (env.Outcome == "unknown") != w.unknown {
+		t.Errorf("retryable = %t, outcome %q; want %t, outcome unknown %t", env.Retryable, env.Outcome, w.retry, w.unknown)
 	}
 	if got, want := env.RetryAfterSeconds, w.after.Seconds(); got != want {
 		t.Errorf("retryAfterSeconds = %v, want %v", got, want)

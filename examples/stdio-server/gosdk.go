@@ -94,9 +94,19 @@ func goSDKServer(logger *slog.Logger, bare bool, opts ...filter.Option) (*mcp.Se
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return textResult(Quote())
 		}))
-	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "slow", Description: "Runs out of time."},
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "slow", Description: "Renders a report; runs out of time.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 			return textResult(Slow(ctx))
+		}))
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "stock", Description: "Reads the stock; its replica is busy at every other read.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return textResult(Stock())
+		}))
+	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "charge", Description: "Charges a card; the payment service does not answer in time."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			return textResult(Charge(ctx))
 		}))
 	register(addGoSDKTool(s, bare, &mcp.Tool{Name: "forecast", Description: "Returns a city's weather; fails for Atlantis."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in cityArgs) (*mcp.CallToolResult, Forecast, error) {

@@ -10,7 +10,11 @@
 // service), delete_order (FORBIDDEN), ship_order (a business rule), lookup
 // (an internal error with a secret in it and in its hint), replica (a
 // sub-operation's cancellation: an internal error), crash (a panic), slow
-// (a TIMEOUT: the server gives each call CallTimeout), place_order (a
+// (a TIMEOUT: the server gives each call CallTimeout; it only reads, so it
+// may be retried), charge (the same TIMEOUT on a tool that changes things:
+// its outcome is unknown, so the model is told to check before calling
+// again), stock (a read-only tool whose replica fails every other call:
+// the server calls it again and the client reads the stock), place_order (a
 // nested input schema, arguments read loosely), and forecast
 // (declares an output schema; fails for Atlantis); on mcp-go,
 // forecast_helper is forecast with mcp-go's own NewStructuredToolHandler,
@@ -138,5 +142,6 @@ func newPipeline(logger *slog.Logger, opts ...filter.Option) (*filter.Pipeline, 
 	if err != nil {
 		return nil, err
 	}
-	return filter.New(append([]filter.Option{filter.WithLogger(logger), filter.WithRegistry(registry)}, opts...)...)
+	return filter.New(append([]filter.Option{filter.WithLogger(logger), filter.WithRegistry(registry),
+		filter.WithRetries(2)}, opts...)...) // call a read-only tool again after a transient failure
 }

@@ -71,6 +71,12 @@ func TestStdioServer(t *testing.T) {
 			if r := call("slow", map[string]any{}); code(r) != "TIMEOUT" {
 				t.Errorf("slow = %q, code %v", text(r), code(r))
 			}
+			if r := call("stock", map[string]any{}); r.IsError || text(r) != "12 in stock" {
+				t.Errorf("stock = %q, isError %v; want the stock, read again by the server", text(r), r.IsError)
+			}
+			if r := call("charge", map[string]any{}); code(r) != "TIMEOUT" || !strings.Contains(r.Content[1].(*mcp.TextContent).Text, "Retry: not before checking") {
+				t.Errorf("charge = %q, code %v, want a TIMEOUT whose outcome is unknown", text(r), code(r))
+			}
 			refs := regexp.MustCompile(`\(ref: ([0-9a-f]{16})\)`)
 			for _, tool := range []string{"lookup", "crash"} {
 				r := call(tool, map[string]any{})
@@ -98,8 +104,8 @@ func TestStdioServer(t *testing.T) {
 			}
 
 			session.Close()
-			if n := strings.Count(stderr.String(), "level=ERROR"); n != 4 { // lookup, crash, slow's timeout, db://orders
-				t.Errorf("%d error records in the log, want 4:\n%s", n, stderr.String())
+			if n := strings.Count(stderr.String(), "level=ERROR"); n != 5 { // lookup, crash, slow's and charge's timeouts, db://orders
+				t.Errorf("%d error records in the log, want 5:\n%s", n, stderr.String())
 			}
 		})
 	}

@@ -80,8 +80,14 @@ func mcpGoTools() []server.ServerTool {
 				items, _ := req.GetArguments()["items"].([]any) // loosely, as many servers read
 				return PlaceOrder(len(items)), nil
 			})},
-		{Tool: noArgs("slow", "Runs out of time."),
+		{Tool: mcp.NewTool("slow", mcp.WithDescription("Renders a report; runs out of time."),
+			mcp.WithSchemaAdditionalProperties(false), mcp.WithReadOnlyHintAnnotation(true)),
 			Handler: textHandler(func(ctx context.Context, _ mcp.CallToolRequest) (string, error) { return Slow(ctx) })},
+		{Tool: mcp.NewTool("stock", mcp.WithDescription("Reads the stock; its replica is busy at every other read."),
+			mcp.WithSchemaAdditionalProperties(false), mcp.WithReadOnlyHintAnnotation(true)),
+			Handler: textHandler(func(context.Context, mcp.CallToolRequest) (string, error) { return Stock() })},
+		{Tool: noArgs("charge", "Charges a card; the payment service does not answer in time."),
+			Handler: textHandler(func(ctx context.Context, _ mcp.CallToolRequest) (string, error) { return Charge(ctx) })},
 	}
 }
 

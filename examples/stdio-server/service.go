@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	crdb "github.com/cockroachdb/errors"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/toolerr"
 )
@@ -100,6 +102,29 @@ func Slow(ctx context.Context) (string, error) {
 	case <-ctx.Done():
 		return "", fmt.Errorf("render report: %w", ctx.Err())
 	}
+}
+
+// Charge runs out of time while the payment service may be charging the
+// card: a second call could charge it twice.
+func Charge(ctx context.Context) (string, error) {
+	select {
+	case <-time.After(time.Second):
+		return "charged", nil
+	case <-ctx.Done():
+		return "", fmt.Errorf("charge card: %w", ctx.Err())
+	}
+}
+
+// stockReads counts the reads of the stock replica.
+var stockReads atomic.Int64
+
+// Stock reads the stock from a replica that is busy at every other read:
+// a transient failure, worth calling again after a moment.
+func Stock() (string, error) {
+	if stockReads.Add(1)%2 == 1 {
+		return "", toolerr.New("The stock replica is busy.").WithCode(codes.Unavailable).WithRetryAfter(20 * time.Millisecond)
+	}
+	return "12 in stock", nil
 }
 
 // Forecast is the output of the forecast tool, which declares an output

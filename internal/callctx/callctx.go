@@ -6,15 +6,16 @@
 package callctx
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 )
 
-// key is the context key of a *Call.
 type key struct{}
 
 // Call is the context of one request served by mcperr: the parent context,
@@ -53,20 +54,76 @@ type Input struct {
 	// the tool's input schema (a *domain.Validation), or returns nil. The
 	// pipeline asks it only for a failure it would otherwise mask.
 	Arguments func() error
+	// Repeatable, when set, reports whether the tool is annotated read-only
+	// or idempotent, so that calling it again is safe whatever a failure did.
+	// The pipeline asks it only when that decides.
+	Repeatable func() bool
+	// Attempt is which call of the tool, from 1, within the request, failed
+	// (0 is 1); Took is how long it ran; Ref is the ref the records of the
+	// earlier attempts were written with, "" if none.
+	Attempt int
+	Took    time.Duration
+	Ref     string
 }
 
 // Error returns the text of the failure.
 func (in *Input) Error() string { return in.Err.Error() }
 
-// Input returns err with settings and arguments as the error to hand to
-// the pipeline, held in c so that it costs no allocation.
-func (c *Call) Input(err error, settings Settings, arguments func() error) error {
-	in := Input{Err: err, Settings: settings, Arguments: arguments}
+// Input returns in as the error to hand to the pipeline, held in c so that
+// it costs no allocation.
+func (c *Call) Input(in Input) error {
 	if c == nil {
 		return &in
 	}
 	c.input = in
 	return &c.input
+}
+
+// Try is where one tool call is among its attempts, for an adapter that
+// calls the tool again when the pipeline asks (filter.Failure.Retry).
+type Try struct {
+	n     int       // the attempt, from 1
+	start time.Time // when it began; zero when the pipeline does not retry
+	ref   string    // the ref of the earlier attempts' records
+}
+
+// Begin starts the next attempt; timed tells when the pipeline retries,
+// so that an attempt's duration counts against the request's deadline.
+func (t *Try) Begin(timed bool) {
+	t.n++
+	if timed {
+		t.start = time.Now()
+	}
+}
+
+// Into sets in's attempt, its duration and the earlier attempts' ref; a
+// nil t leaves in as it is.
+func (t *Try) Into(in *Input) {
+	if t == nil {
+		return
+	}
+	in.Attempt, in.Ref = t.n, t.ref
+	if !t.start.IsZero() {
+		in.Took = time.Since(t.start)
+	}
+}
+
+// Wait waits d, unless d is zero or ctx ends first, and reports whether it
+// did: whether the tool is to be called again. ref is the ref of the
+// failed attempt, which the next ones share.
+func (t *Try) Wait(ctx context.Context, d time.Duration, ref string) bool {
+	if d <= 0 {
+		return false
+	}
+	t.ref = ref
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // Settings are one tool's own choice of how its failures are handled, over
@@ -88,17 +145,17 @@ type Settings struct {
 // checked before its handler, and whether its failures are only reported.
 var Modes func(pipeline any, tool Settings) (checkArguments, reportOnly bool)
 
+// Succeeded, set by package filter at init and never after, tells a
+// *filter.Pipeline that a tool call succeeded, for its retry budget; it
+// reports whether the pipeline retries at all, so that an adapter can stop
+// telling one that does not.
+var Succeeded func(pipeline any) (retries bool)
+
 // Merge returns s with the fields that o sets replaced by o's.
 func (s Settings) Merge(o Settings) Settings {
-	if o.ReportOnly != 0 {
-		s.ReportOnly = o.ReportOnly
-	}
-	if o.HandBuilt != 0 {
-		s.HandBuilt = o.HandBuilt
-	}
-	if o.ArgumentCheck != 0 {
-		s.ArgumentCheck = o.ArgumentCheck
-	}
+	s.ReportOnly = cmp.Or(o.ReportOnly, s.ReportOnly)
+	s.HandBuilt = cmp.Or(o.HandBuilt, s.HandBuilt)
+	s.ArgumentCheck = cmp.Or(o.ArgumentCheck, s.ArgumentCheck)
 	return s
 }
 
@@ -147,8 +204,7 @@ func With(ctx context.Context, state any) context.Context {
 		case state == nil || c.State == state:
 			return ctx
 		case c.State == nil:
-			// Made by a wrapper that runs outside the middleware: the state
-			// is found now.
+			// Made by a wrapper outside the middleware: the state is found now.
 			c.State = state
 			return ctx
 		}
@@ -190,10 +246,7 @@ func (c *Call) Describe(method, tool, resource, prompt, session string) {
 	case "prompts/get":
 		c.Kind, c.Target = "prompt", prompt
 	case "completion/complete":
-		c.Kind, c.Target = "completion", prompt
-		if prompt == "" {
-			c.Target = resource
-		}
+		c.Kind, c.Target = "completion", cmp.Or(prompt, resource)
 	default:
 		c.Kind, c.Target = "tool", tool
 	}
