@@ -43,6 +43,17 @@ var fzTools = []string{
 	"wrapped_raw",   // Server.AddTool with gosdk.WrapRaw
 }
 
+// fzSDKFormats maps the tools whose error the SDK formats itself, calling
+// its Error method before any middleware sees it (a typed handler's, however
+// it is registered, and one set with SetError), to the raw tool registered
+// the same way.
+var fzSDKFormats = map[string]string{
+	"added_typed":   "added_raw",
+	"sdk_typed":     "sdk_raw",
+	"sdk_raw_set":   "sdk_raw",
+	"wrapped_typed": "wrapped_raw",
+}
+
 // fzState is the one server of a fuzz worker and its client.
 type fzState struct {
 	*adaptertest.Fuzz
@@ -166,11 +177,12 @@ func (st *fzState) callTool(t *testing.T, tool string, n int64) (*mcp.CallToolRe
 // call runs one input: a failing call, then a successful one.
 func (st *fzState) call(t *testing.T, data []byte) {
 	tool, b, g := adaptertest.DecodeFuzz(data, fzTools)
-	if (tool == "sdk_typed" || tool == "sdk_raw_set") && !b.Panics && !g.TextSafe(b.Err) {
+	if raw, ok := fzSDKFormats[tool]; ok && !b.Panics && !g.TextSafe(b.Err) {
 		// There the SDK calls Error before mcperr sees the error, and the
 		// Error of a chain without end may never return: no adapter can
-		// help that. Install's middleware still sees the raw handler's.
-		tool = "sdk_raw"
+		// help that. The raw handler registered the same way is called
+		// instead, whose error only mcperr reads.
+		tool = raw
 	}
 	n, what, end := st.Start(tool, b)
 	defer end()
