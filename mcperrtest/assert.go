@@ -122,15 +122,17 @@ var maskedText = regexp.MustCompile(`^Internal error in tool ("(?:[^"\\]|\\.)*")
 // AssertMasked asserts that the call failed with an error that was masked:
 // code INTERNAL_ERROR, the text `Internal error in tool "x" (ref: R).` and
 // nothing else of the error, with x the tool called, and R the ref of the
-// envelope and of exactly one record of log, at error level. Nothing else
-// of the error means: text blocks only, no structured content, and no part
-// of the error the record holds (its whole text, and each of its words
-// that has a character other than a letter, such as password=hunter2 or
-// 10.0.0.5:5432) anywhere in what the client received, another block, the
-// envelope or any other _meta key included. Under filter.WithRedaction the
-// record holds no such parts: plant a canary and use AssertNoCanary too. It returns R,
-// or "" if the assertion did not hold; then it reports what is wrong, what
-// the client received and what the server logged through tb.Errorf.
+// envelope and of exactly one record of log, at error level (for a call
+// the server retried, of one record for each attempt, the last at error
+// level). Nothing else of the error means: text blocks only, no structured
+// content, and no part of the error the record holds (its whole text, and
+// each of its words that has a character other than a letter, such as
+// password=hunter2 or 10.0.0.5:5432) anywhere in what the client received,
+// another block, the envelope or any other _meta key included. Under
+// filter.WithRedaction the record holds no such parts: plant a canary and
+// use AssertNoCanary too. It returns R, or "" if the assertion did not
+// hold; then it reports what is wrong, what the client received and what
+// the server logged through tb.Errorf.
 func AssertMasked(tb testing.TB, res *Result, log *Log) (ref string) {
 	tb.Helper()
 	f := &failure{what: "mcperrtest.AssertMasked failed"}
@@ -238,7 +240,8 @@ const methodCallTool = "tools/call"
 var maskedRPCText = regexp.MustCompile(`^Internal error in (resource|prompt|tool) ("(?:[^"\\]|\\.)*") \(ref: ([A-Za-z0-9._-]{1,64})\)\.$`)
 
 // loggedOnce checks that ref is named by exactly one record, at error
-// level, and that no part of the error it holds reached the client.
+// level (one for each attempt of a retried call, the last at error level),
+// and that no part of the errors they hold reached the client.
 func (f *failure) loggedOnce(res *Result, recs []Record, ref string) {
 	var named []Record
 	for _, r := range recs {
@@ -246,15 +249,27 @@ func (f *failure) loggedOnce(res *Result, recs []Record, ref string) {
 			named = append(named, r)
 		}
 	}
+	// A call the server retried has one record an attempt, the last one
+	// the failure the client read.
+	want := 1
+	if res.Envelope != nil && res.Envelope.Attempts > 1 {
+		want = res.Envelope.Attempts
+	}
+	if len(named) != want {
+		f.addf("ref %s is named by %d log records, want exactly %d (one for each attempt)", ref, len(named), want)
+		return
+	}
+	last := named[len(named)-1]
 	switch {
-	case len(named) != 1:
-		f.addf("ref %s is named by %d log records, want exactly 1", ref, len(named))
-	case named[0].Level < slog.LevelError:
-		f.addf("the record of ref %s is at level %s, want ERROR", ref, named[0].Level)
-	case named[0].Attrs["ref"] != ref:
-		f.addf("the record naming %s has ref attribute %v, want %s", ref, named[0].Attrs["ref"], ref)
-	default:
-		if errText, ok := named[0].Attrs["error"].(string); ok {
+	case last.Level < slog.LevelError:
+		f.addf("the record of ref %s is at level %s, want ERROR", ref, last.Level)
+	case last.Attrs["ref"] != ref:
+		f.addf("the record naming %s has ref attribute %v, want %s", ref, last.Attrs["ref"], ref)
+	case want > 1 && fmt.Sprint(last.Attrs["attempt"]) != strconv.Itoa(want):
+		f.addf("the last record naming %s has attempt %v, want %d", ref, last.Attrs["attempt"], want)
+	}
+	for _, r := range named {
+		if errText, ok := r.Attrs["error"].(string); ok {
 			f.nothingOf(res, errText)
 		}
 	}

@@ -18,7 +18,8 @@ import (
 
 // newReplicaServer returns a server that retries a read-only tool twice
 // after a transient failure: "flaky" fails its first two calls, "down"
-// every call. Its refs count up from 0000000000000001.
+// every call, and "breaks" fails once, then panics with a secret. Its refs
+// count up from 0000000000000001.
 func newReplicaServer(t testing.TB, log *mcperrtest.Log) *mcp.Server {
 	errBusy := errors.New("replica 10.0.0.7 busy")
 	var n int
@@ -44,6 +45,17 @@ func newReplicaServer(t testing.TB, log *mcperrtest.Log) *mcp.Server {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+	broken := false
+	err = gosdk.AddTool(s, &mcp.Tool{Name: "breaks", Annotations: readOnly}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		if !broken {
+			broken = true
+			return nil, nil, errBusy
+		}
+		panic("dial 10.0.0.7:5432: password=hunter2")
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return s
 }
@@ -86,4 +98,28 @@ func TestAssertAttempts(t *testing.T) {
 	wantFailure(t, f, "mcperrtest.AssertAttempts(2) failed", `2 records of failed attempts of tool "flaky", want 1`)
 	f, _ = check(func(tb testing.TB) bool { return mcperrtest.AssertAttempts(tb, nil, nil, 1) })
 	wantFailure(t, f, "no Log to count the attempts in")
+}
+
+// TestAssertMaskedRetried checks AssertMasked on a call retried once and
+// then masked: its ref names one record for each attempt, and the secret
+// of the last is in none of the answer.
+func TestAssertMaskedRetried(t *testing.T) {
+	f, ok := check(func(tb testing.TB) bool {
+		log := mcperrtest.NewLog(tb)
+		c := gosdktest.Connect(tb, newReplicaServer(tb, log))
+		res := c.Call("breaks", struct{}{})
+		return mcperrtest.AssertMasked(tb, res, log) != "" && mcperrtest.AssertAttempts(tb, res, log, 2)
+	})
+	wantPass(t, f)
+	if !ok {
+		t.Error("AssertMasked returned no ref on a pass")
+	}
+	f, _ = check(func(tb testing.TB) bool {
+		log := mcperrtest.NewLog(tb)
+		c := gosdktest.Connect(tb, newReplicaServer(tb, log))
+		res := c.Call("breaks", struct{}{})
+		res.Envelope.Attempts = 0 // as if the call had been made once
+		return mcperrtest.AssertMasked(tb, res, log) != ""
+	})
+	wantFailure(t, f, "mcperrtest.AssertMasked failed", `ref 0000000000000001 is named by 2 log records, want exactly 1 (one for each attempt)`)
 }
