@@ -43,7 +43,7 @@ type serverState struct {
 type toolEntry struct {
 	compiled   *inputschema.Schema
 	repeatable bool // annotated read-only or idempotent
-	config
+	bind.Config
 }
 
 // Install makes p the mcperr configuration of s and installs on s the
@@ -108,7 +108,7 @@ func Install(s *mcp.Server, p *filter.Pipeline) error {
 
 func (st *serverState) setTool(name string, e *toolEntry) {
 	st.tools.Store(name, e)
-	if e.settings.ArgumentCheck == 2 {
+	if e.Settings.ArgumentCheck == 2 {
 		st.someChecks.Store(true)
 	}
 }
@@ -117,16 +117,12 @@ func (st *serverState) setTool(name string, e *toolEntry) {
 // where it was added or wrapped: AddTool's settings over Wrap's, and its
 // filters, if any, instead of Wrap's.
 func (st *serverState) options(name string) ([]filter.Filter, callctx.Settings) {
-	var c config
+	var c bind.Config
 	if b, ok := st.wrapped.Load(name); ok {
-		c = b.(*binding).config
+		c = b.(*binding).Config
 	}
 	if v, ok := st.tools.Load(name); ok {
-		e := v.(*toolEntry)
-		if len(e.filters) > 0 {
-			c.filters = e.filters
-		}
-		c.settings = c.settings.Merge(e.settings)
+		c = v.(*toolEntry).Over(c)
 	}
-	return c.filters, c.settings
+	return c.Filters, c.Settings
 }

@@ -46,7 +46,7 @@ func AddTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In
 	if err := st.register(tool.Name, func() { mcp.AddTool(s, &tt, h) }); err != nil {
 		return err
 	}
-	st.setTool(tool.Name, &toolEntry{compiled: compileSchema(&st.schemas, tt.InputSchema), repeatable: repeatable(tool), config: c})
+	st.setTool(tool.Name, &toolEntry{compiled: compileSchema(&st.schemas, tt.InputSchema), repeatable: repeatable(tool), Config: c})
 	return nil
 }
 
@@ -71,7 +71,7 @@ func AddRawTool(s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler, opts ...Option
 	if err := st.register(tool.Name, func() { s.AddTool(tool, h) }); err != nil {
 		return err
 	}
-	st.setTool(tool.Name, &toolEntry{compiled: schema, repeatable: repeatable(tool), config: c})
+	st.setTool(tool.Name, &toolEntry{compiled: schema, repeatable: repeatable(tool), Config: c})
 	return nil
 }
 
@@ -105,30 +105,30 @@ func (st *serverState) register(name string, add func()) (err error) {
 // checkTool refuses a nil server or tool, a server without Install, an
 // invalid or duplicate name, a nil handler and bad options; it reserves the
 // name and returns the server's state and the tool's configuration.
-func checkTool(fn string, s *mcp.Server, tool *mcp.Tool, nilHandler bool, opts []Option) (*serverState, config, error) {
+func checkTool(fn string, s *mcp.Server, tool *mcp.Tool, nilHandler bool, opts []Option) (*serverState, bind.Config, error) {
 	if s == nil {
-		return nil, config{}, &codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs the *mcp.Server to add the tool to"}
+		return nil, bind.Config{}, &codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs the *mcp.Server to add the tool to"}
 	}
 	if tool == nil {
-		return nil, config{}, &codes.DefinitionError{Mistake: codes.InvalidToolName, Reason: "the tool is nil; pass a *mcp.Tool with a name"}
+		return nil, bind.Config{}, &codes.DefinitionError{Mistake: codes.InvalidToolName, Reason: "the tool is nil; pass a *mcp.Tool with a name"}
 	}
 	st := servers.Load(s)
 	if st == nil {
-		return nil, config{}, bind.NotInstalled("gosdk", fn)
+		return nil, bind.Config{}, bind.NotInstalled("gosdk", fn)
 	}
 	if err := toolname.Check(tool.Name); err != nil {
-		return nil, config{}, err
+		return nil, bind.Config{}, err
 	}
 	if nilHandler {
-		return nil, config{}, &codes.DefinitionError{Mistake: codes.NilValue, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
+		return nil, bind.Config{}, &codes.DefinitionError{Mistake: codes.NilValue, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
 	}
-	c, err := newConfig(fn, opts)
+	c, err := bind.NewConfig("gosdk", fn, opts)
 	if err != nil {
-		return nil, config{}, err
+		return nil, bind.Config{}, err
 	}
 	// Reserved: st.tools.Delete frees it again.
 	if _, taken := st.tools.LoadOrStore(tool.Name, &toolEntry{}); taken {
-		return nil, config{}, &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name,
+		return nil, bind.Config{}, &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name,
 			Reason: "a tool with this name is already registered on this server; give each tool its own name"}
 	}
 	return st, c, nil

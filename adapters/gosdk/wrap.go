@@ -3,7 +3,6 @@ package gosdk
 import (
 	"context"
 	"log/slog"
-	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,26 +11,18 @@ import (
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/callctx"
-	"github.com/mcperr/mcperr/internal/nilness"
 )
 
 // Option configures one tool where it is added or wrapped: given to
 // AddTool, AddRawTool, Wrap or WrapRaw. What applies to the whole server
 // is a filter.Option of its pipeline.
-type Option func(*config)
-
-// config is one tool's own options.
-type config struct {
-	filters  []filter.Filter
-	settings callctx.Settings
-	bad      error // an option given a value it does not accept
-}
+type Option func(*bind.Config)
 
 // WithFilters binds exception filters to one tool. They run before the
 // server's global filters (filter.WithGlobalFilters), the first outermost.
 // A nil filter is a definition error.
 func WithFilters(filters ...filter.Filter) Option {
-	return func(c *config) { c.filters = append(c.filters[:len(c.filters):len(c.filters)], filters...) }
+	return func(c *bind.Config) { c.AddFilters(filters) }
 }
 
 // WithReportOnly sets report-only mode for one tool, over the server's
@@ -41,7 +32,7 @@ func WithFilters(filters ...filter.Filter) Option {
 // runs follow it too; for a tool wrapped with Wrap, the server's mode holds
 // for them until its handler first runs.
 func WithReportOnly(on bool) Option {
-	return func(c *config) { c.settings = c.settings.Merge(bind.ReportOnly(on)) }
+	return func(c *bind.Config) { c.ReportOnly(on) }
 }
 
 // WithHandBuilt sets, for one tool, the policy for error results its
@@ -49,13 +40,7 @@ func WithReportOnly(on bool) Option {
 // filter.PassHandBuilt, filter.ReportHandBuilt or filter.MaskHandBuilt.
 // Another value is a definition error.
 func WithHandBuilt(h filter.HandBuilt) Option {
-	return func(c *config) {
-		s, err := bind.HandBuilt("gosdk", h) // s is zero if err is not nil
-		if err != nil {
-			c.bad = err
-		}
-		c.settings = c.settings.Merge(s)
-	}
+	return func(c *bind.Config) { c.HandBuilt("gosdk", h) }
 }
 
 // WithArgumentCheck sets, for one tool, over the server's
@@ -65,23 +50,7 @@ func WithHandBuilt(h filter.HandBuilt) Option {
 // for AddTool and AddRawTool: given to Wrap or WrapRaw, which run after
 // the check, it is a definition error.
 func WithArgumentCheck(on bool) Option {
-	return func(c *config) { c.settings = c.settings.Merge(bind.ArgumentCheck(on)) }
-}
-
-// newConfig applies opts in order and checks the filters given to fn.
-func newConfig(fn string, opts []Option) (config, error) {
-	var c config
-	for i, opt := range opts {
-		if opt == nil {
-			return c, &codes.DefinitionError{Mistake: codes.NilValue,
-				Reason: "option " + strconv.Itoa(i) + " given to gosdk." + fn + " is nil; leave it out, or pass the option you meant"}
-		}
-		opt(&c)
-	}
-	if c.bad != nil {
-		return c, c.bad
-	}
-	return c, nilness.CheckFilters(fn, c.filters)
+	return func(c *bind.Config) { c.ArgumentCheck(on) }
 }
 
 // Wrap returns a typed tool handler that declares the tool's own options
@@ -128,20 +97,20 @@ func mustBinding(fn string, nilHandler bool, opts []Option) *binding {
 	if nilHandler {
 		panic(&codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs a handler; pass the function that implements the tool"})
 	}
-	c, err := newConfig(fn, opts)
+	c, err := bind.NewConfig("gosdk", fn, opts)
 	if err == nil {
-		err = bind.CheckNotWrapped("gosdk", fn, c.settings)
+		err = bind.CheckNotWrapped("gosdk", fn, c.Settings)
 	}
 	if err != nil {
 		panic(err)
 	}
-	return &binding{fn: fn, config: c}
+	return &binding{fn: fn, Config: c}
 }
 
 // binding is what Wrap or WrapRaw was given.
 type binding struct {
 	fn string // the function that wrapped the handler
-	config
+	bind.Config
 
 	warned sync.Once // the record of a call on a server without mcperr
 }

@@ -31,7 +31,7 @@ type serverState struct {
 	checkAll   bool
 	someChecks atomic.Bool
 	retries    bool     // the pipeline calls a tool again after a transient failure
-	added      sync.Map // tool name -> *config, of the tools added with AddTool
+	added      sync.Map // tool name -> *bind.Config, of the tools added with AddTool
 	wrapped    sync.Map // tool name -> *wrapper, of the tools run through Wrap
 
 	// self is the server, for hooks that servers may share; passed holds the
@@ -142,7 +142,7 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 	if h == nil {
 		return &codes.DefinitionError{Mistake: codes.NilValue, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
 	}
-	c, err := newConfig("AddTool", opts)
+	c, err := bind.NewConfig("mcpgo", "AddTool", opts)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 		return err
 	}
 	st.added.Store(tool.Name, &c)
-	if c.settings.ArgumentCheck == 2 {
+	if c.Settings.ArgumentCheck == 2 {
 		st.someChecks.Store(true)
 	}
 	return nil

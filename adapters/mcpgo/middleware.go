@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/envelope"
 	"github.com/mcperr/mcperr/internal/guard"
@@ -36,20 +37,16 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 // options returns own, the options of a handler Wrap runs alone, or else
 // those of the tool named name: AddTool's over its Wrap's, AddTool's
 // filters, if any, replacing Wrap's.
-func (st *serverState) options(name string, own *config) config {
+func (st *serverState) options(name string, own *bind.Config) bind.Config {
 	if own != nil {
 		return *own
 	}
-	var o config
+	var o bind.Config
 	if w, ok := st.wrapped.Load(name); ok {
 		o = w.(*wrapper).own
 	}
 	if added, ok := st.added.Load(name); ok {
-		a := added.(*config)
-		if len(a.filters) > 0 {
-			o.filters = a.filters
-		}
-		o.settings = o.settings.Merge(a.settings)
+		o = added.(*bind.Config).Over(o)
 	}
 	return o
 }
@@ -59,7 +56,7 @@ func (st *serverState) options(name string, own *config) config {
 // success logs the refusal mcperr would have sent.
 func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
 	tool := st.options(req.Params.Name, nil)
-	check, reportOnly := callctx.Modes(st.p, tool.settings)
+	check, reportOnly := callctx.Modes(st.p, tool.Settings)
 	if !check {
 		return st.serve(ctx, req, next, nil)
 	}
@@ -88,7 +85,7 @@ func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, 
 // with st.options(name, own); in report-only mode it logs it and lets it
 // through as it came. A runtime.Goexit is logged once. It calls the tool
 // again while the pipeline asks it to (filter.WithRetries).
-func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, own *config) (res *mcp.CallToolResult, err error) {
+func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, own *bind.Config) (res *mcp.CallToolResult, err error) {
 	var t callctx.Try
 	returned := false
 	defer func() {
@@ -136,7 +133,7 @@ func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next 
 // options and the check of its arguments, if any. Only a failure the
 // handler returned may have taken effect: for it, ran is true and the
 // pipeline may ask for the tool's annotations.
-func (st *serverState) handle(ctx context.Context, req *mcp.CallToolRequest, err error, tool config, check func() error, t *callctx.Try, ran bool) *filter.Failure {
+func (st *serverState) handle(ctx context.Context, req *mcp.CallToolRequest, err error, tool bind.Config, check func() error, t *callctx.Try, ran bool) *filter.Failure {
 	var repeatable func() bool
 	if ran {
 		name := req.Params.Name
@@ -145,9 +142,9 @@ func (st *serverState) handle(ctx context.Context, req *mcp.CallToolRequest, err
 			return t != nil && (isTrue(t.Tool.Annotations.ReadOnlyHint) || isTrue(t.Tool.Annotations.IdempotentHint))
 		}
 	}
-	in := callctx.Input{Err: err, Settings: tool.settings, Arguments: check, Repeatable: repeatable}
+	in := callctx.Input{Err: err, Settings: tool.Settings, Arguments: check, Repeatable: repeatable}
 	t.Into(&in)
-	return st.p.Handle(ctx, callOf(ctx, req), callctx.From(ctx).Input(in), tool.filters...)
+	return st.p.Handle(ctx, callOf(ctx, req), callctx.From(ctx).Input(in), tool.Filters...)
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
@@ -180,7 +177,7 @@ func textBlock(c mcp.Content) string {
 // pipeline mask it, a call whose arguments do not fit the schema is the
 // client's failure instead. It is apart from serve so that the success
 // path does not copy req.
-func (st *serverState) failChecking(ctx context.Context, req mcp.CallToolRequest, err error, tool config, t *callctx.Try) *filter.Failure {
+func (st *serverState) failChecking(ctx context.Context, req mcp.CallToolRequest, err error, tool bind.Config, t *callctx.Try) *filter.Failure {
 	return st.handle(ctx, &req, err, tool, func() error { return st.checkArguments(ctx, &req) }, t, true)
 }
 

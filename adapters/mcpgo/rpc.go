@@ -7,6 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/guard"
 )
@@ -21,7 +22,7 @@ func (e *rpcFailure) Error() string { return e.f.Envelope.Message }
 // serveRPC runs the handler of a resources/read, prompts/get or
 // completion/complete as serve runs a tool's: a failure, unless mapped
 // already, becomes an *rpcFailure.
-func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), own config) (res Res, err error) {
+func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), own bind.Config) (res Res, err error) {
 	ctx = callctx.With(ctx, st)
 	c := callctx.From(ctx)
 	c.Describe(call.Method, "", call.Resource, call.Prompt, call.SessionID)
@@ -30,7 +31,7 @@ func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, n
 	defer func() {
 		if !returned {
 			v := recover()
-			f := st.p.Handle(ctx, call, c.Input(callctx.Input{Err: guard.Recovered(v), Settings: own.settings}), own.filters...)
+			f := st.p.Handle(ctx, call, c.Input(callctx.Input{Err: guard.Recovered(v), Settings: own.Settings}), own.Filters...)
 			if f.ReportOnly && v != nil {
 				panic(v)
 			}
@@ -45,7 +46,7 @@ func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, n
 	if f, ok := err.(*rpcFailure); ok {
 		return zero, f
 	}
-	f := st.p.Handle(ctx, call, c.Input(callctx.Input{Err: err, Settings: own.settings}), own.filters...)
+	f := st.p.Handle(ctx, call, c.Input(callctx.Input{Err: err, Settings: own.Settings}), own.Filters...)
 	if f.ReportOnly {
 		return res, err
 	}
@@ -66,7 +67,7 @@ func rpcCallOf(ctx context.Context, method, resource, prompt string) filter.Call
 func (st *serverState) resourceMiddleware(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		call := rpcCallOf(ctx, "resources/read", req.Params.URI, "")
-		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) }, config{})
+		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) }, bind.Config{})
 	}
 }
 
@@ -75,7 +76,7 @@ func (st *serverState) resourceMiddleware(next server.ResourceHandlerFunc) serve
 func (st *serverState) promptMiddleware(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		call := rpcCallOf(ctx, "prompts/get", "", req.Params.Name)
-		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) }, config{})
+		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) }, bind.Config{})
 	}
 }
 

@@ -2,7 +2,6 @@ package mcpgo
 
 import (
 	"context"
-	"strconv"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -12,26 +11,19 @@ import (
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/callctx"
-	"github.com/mcperr/mcperr/internal/nilness"
 )
 
 // Option configures one tool or completion provider where it is added or
 // wrapped: given to AddTool, Wrap, WrapPromptCompletion or
 // WrapResourceCompletion. What applies to the whole server is a
 // filter.Option of its pipeline.
-type Option func(*config)
-
-type config struct {
-	filters  []filter.Filter
-	settings callctx.Settings
-	bad      error // an option given a value it does not accept
-}
+type Option func(*bind.Config)
 
 // WithFilters binds exception filters to one tool or provider. They run
 // before the server's global filters (filter.WithGlobalFilters), the
 // first outermost. A nil filter is a definition error.
 func WithFilters(filters ...filter.Filter) Option {
-	return func(c *config) { c.filters = append(c.filters[:len(c.filters):len(c.filters)], filters...) }
+	return func(c *bind.Config) { c.AddFilters(filters) }
 }
 
 // WithReportOnly sets report-only mode for one tool or provider, over the
@@ -42,7 +34,7 @@ func WithFilters(filters ...filter.Filter) Option {
 // with Wrap only from its handler's first run, when the middleware learns
 // its options; until then the server's mode holds.
 func WithReportOnly(on bool) Option {
-	return func(c *config) { c.settings = c.settings.Merge(bind.ReportOnly(on)) }
+	return func(c *bind.Config) { c.ReportOnly(on) }
 }
 
 // WithHandBuilt sets, for one tool, the policy for error results its
@@ -50,13 +42,7 @@ func WithReportOnly(on bool) Option {
 // filter.PassHandBuilt, filter.ReportHandBuilt or filter.MaskHandBuilt.
 // Another value is a definition error.
 func WithHandBuilt(h filter.HandBuilt) Option {
-	return func(c *config) {
-		s, err := bind.HandBuilt("mcpgo", h) // s is zero if err is not nil
-		if err != nil {
-			c.bad = err
-		}
-		c.settings = c.settings.Merge(s)
-	}
+	return func(c *bind.Config) { c.HandBuilt("mcpgo", h) }
 }
 
 // WithArgumentCheck sets, for one tool, over the server's
@@ -66,23 +52,7 @@ func WithHandBuilt(h filter.HandBuilt) Option {
 // for AddTool: given to Wrap or a completion wrapper, which run after the
 // check, it is a definition error.
 func WithArgumentCheck(on bool) Option {
-	return func(c *config) { c.settings = c.settings.Merge(bind.ArgumentCheck(on)) }
-}
-
-// newConfig applies opts in order and checks the filters given to fn.
-func newConfig(fn string, opts []Option) (config, error) {
-	var c config
-	for i, opt := range opts {
-		if opt == nil {
-			return c, &codes.DefinitionError{Mistake: codes.NilValue,
-				Reason: "option " + strconv.Itoa(i) + " given to mcpgo." + fn + " is nil; leave it out, or pass the option you meant"}
-		}
-		opt(&c)
-	}
-	if c.bad != nil {
-		return c, c.bad
-	}
-	return c, nilness.CheckFilters(fn, c.filters)
+	return func(c *bind.Config) { c.ArgumentCheck(on) }
 }
 
 // Wrap returns a tool handler that runs the errors and panics of h through
@@ -135,7 +105,7 @@ func Structured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResu
 // completion wrapper, with its own options.
 type wrapper struct {
 	next    server.ToolHandlerFunc
-	own     config
+	own     bind.Config
 	once    sync.Once
 	unbound *serverState // the default, where mcperr is not installed
 }
@@ -144,9 +114,9 @@ func mustWrapper(fn string, nilHandler bool, opts []Option) *wrapper {
 	if nilHandler {
 		panic(&codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs a handler; pass the function to wrap"})
 	}
-	c, err := newConfig(fn, opts)
+	c, err := bind.NewConfig("mcpgo", fn, opts)
 	if err == nil {
-		err = bind.CheckNotWrapped("mcpgo", fn, c.settings)
+		err = bind.CheckNotWrapped("mcpgo", fn, c.Settings)
 	}
 	if err != nil {
 		panic(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/callctx"
+	"github.com/mcperr/mcperr/internal/nilness"
 )
 
 // Table maps servers of type K, by identity, to their mcperr state. It is
@@ -74,12 +75,61 @@ func NotInstalled(pkg, fn string) error {
 		Reason: pkg + "." + fn + " needs mcperr installed on the server first; call " + pkg + ".Install(s, pipeline) before adding tools"}
 }
 
-// ReportOnly returns the tool settings of an adapter's WithReportOnly(on).
-func ReportOnly(on bool) callctx.Settings { return callctx.Settings{ReportOnly: onOff(on)} }
+// Config is one tool's own options, as an adapter's Options set them.
+type Config struct {
+	Filters  []filter.Filter
+	Settings callctx.Settings
+	bad      error // an option given a value it does not accept
+}
 
-// ArgumentCheck returns the tool settings of an adapter's
-// WithArgumentCheck(on).
-func ArgumentCheck(on bool) callctx.Settings { return callctx.Settings{ArgumentCheck: onOff(on)} }
+// NewConfig applies opts, given to pkg.fn, in order: a nil option or filter,
+// or a value an option does not accept, is a *codes.DefinitionError.
+func NewConfig[O ~func(*Config)](pkg, fn string, opts []O) (Config, error) {
+	var c Config
+	for i, opt := range opts {
+		if opt == nil {
+			return c, &codes.DefinitionError{Mistake: codes.NilValue,
+				Reason: "option " + strconv.Itoa(i) + " given to " + pkg + "." + fn + " is nil; leave it out, or pass the option you meant"}
+		}
+		opt(&c)
+	}
+	if c.bad != nil {
+		return c, c.bad
+	}
+	return c, nilness.CheckFilters(fn, c.Filters)
+}
+
+// AddFilters is an adapter's WithFilters(fs...).
+func (c *Config) AddFilters(fs []filter.Filter) {
+	c.Filters = append(c.Filters[:len(c.Filters):len(c.Filters)], fs...)
+}
+
+// ReportOnly is an adapter's WithReportOnly(on).
+func (c *Config) ReportOnly(on bool) { c.Settings.ReportOnly = onOff(on) }
+
+// ArgumentCheck is an adapter's WithArgumentCheck(on).
+func (c *Config) ArgumentCheck(on bool) { c.Settings.ArgumentCheck = onOff(on) }
+
+// HandBuilt is pkg's WithHandBuilt(h); a policy that is none of filter's
+// constants is a definition error.
+func (c *Config) HandBuilt(pkg string, h filter.HandBuilt) {
+	if h < filter.PassHandBuilt || h > filter.MaskHandBuilt {
+		c.bad = &codes.DefinitionError{Mistake: codes.InvalidOption,
+			Reason: pkg + ".WithHandBuilt needs filter.PassHandBuilt, filter.ReportHandBuilt or filter.MaskHandBuilt, not " + strconv.Itoa(int(h))}
+		return
+	}
+	c.Settings.HandBuilt = int8(h) + 1
+}
+
+// Over returns the options of a tool added with c over those of its
+// wrapper, w: c's settings where set, and c's filters, if any, instead.
+func (c Config) Over(w Config) Config {
+	if len(c.Filters) > 0 {
+		w.Filters = c.Filters
+	}
+	w.Settings = w.Settings.Merge(c.Settings)
+	return w
+}
 
 // onOff is the value of a two-way tool setting: 2 on, 1 off (0 is unset).
 func onOff(on bool) int8 {
@@ -99,14 +149,4 @@ func CheckNotWrapped(pkg, fn string, s callctx.Settings) error {
 	}
 	return &codes.DefinitionError{Mistake: codes.InvalidOption,
 		Reason: pkg + ".WithArgumentCheck cannot be given to " + pkg + "." + fn + ": arguments are checked where the call enters the server, before a wrapped handler runs; give it to " + pkg + ".AddTool, or filter.WithArgumentCheck to the server's pipeline"}
-}
-
-// HandBuilt returns the tool settings of an adapter's WithHandBuilt(h), or
-// the definition error of a policy that is none of filter's constants.
-func HandBuilt(pkg string, h filter.HandBuilt) (callctx.Settings, error) {
-	if h < filter.PassHandBuilt || h > filter.MaskHandBuilt {
-		return callctx.Settings{}, &codes.DefinitionError{Mistake: codes.InvalidOption,
-			Reason: pkg + ".WithHandBuilt needs filter.PassHandBuilt, filter.ReportHandBuilt or filter.MaskHandBuilt, not " + strconv.Itoa(int(h))}
-	}
-	return callctx.Settings{HandBuilt: int8(h) + 1}, nil
 }
