@@ -222,12 +222,18 @@ func (p *Pipeline) runFilters(ctx context.Context, h *handling, own []Filter) (R
 	}
 	if cause != nil && te.PublicMessage() != "" {
 		if r, ok := p.offer(ctx, h, own, cause, false); ok || h.filterErr != nil {
-			hints := append(append([]string{r.Message}, r.Hints...), te.ErrorHint())
-			r.Message, r.Hints = te.PublicMessage(), slices.DeleteFunc(hints, func(s string) bool { return s == "" })
-			return r, ok
+			return worded(te, r), ok
 		}
 	}
 	return p.offer(ctx, h, own, h.err, true)
+}
+
+// worded gives te's words to r, an answer to te's cause: te's message,
+// then r's as the first hint; the class is r's.
+func worded(te *toolerr.ToolError, r Response) Response {
+	hints := append(append([]string{r.Message}, r.Hints...), te.ErrorHint())
+	r.Message, r.Hints = te.PublicMessage(), slices.DeleteFunc(hints, func(s string) bool { return s == "" })
+	return r
 }
 
 // offer runs the filters on err until one answers; a transformation
@@ -290,6 +296,13 @@ func (p *Pipeline) mapError(h *handling) (r Response) {
 		return p.internal(h)
 	}
 	if pub := f.public; pub != nil {
+		// A public error in a ToolError's cause answers as a filter's answer to the cause.
+		te, _ := pub.(*toolerr.ToolError)
+		if in, _ := scan(te.Unwrap()); te.PublicMessage() != "" && in.public != nil && !nilness.IsNil(in.public) && in.public.PublicMessage() != "" {
+			pub = in.public
+		} else {
+			te = nil
+		}
 		if nilness.IsNil(pub) {
 			// A nil pointer whose methods ignore it (an Authorization's) means nothing.
 			h.attrs = append(h.attrs, slog.String("mapping_error", fmt.Sprintf("the public error is a nil %T", pub)))
@@ -310,7 +323,9 @@ func (p *Pipeline) mapError(h *handling) (r Response) {
 		if r.Message == "" {
 			return p.internal(h)
 		}
-		h.public = pub
+		if h.public = pub; te != nil {
+			return worded(te, r)
+		}
 		return r
 	}
 	if h.arguments == nil {

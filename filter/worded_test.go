@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/toolerr"
 )
@@ -101,5 +102,52 @@ func TestToolErrorCauseOfferedFirst(t *testing.T) {
 	f = h.handle(t, context.Background(), filter.Call{Tool: "t"}, toolerr.New("failed").WithCause(&upstreamError{404}))
 	if f.Envelope.Code != codes.InternalError {
 		t.Errorf("a filter that panics on the cause: %s, want INTERNAL_ERROR", f.Envelope.Code)
+	}
+}
+
+// TestPublicErrorInToolErrorCause checks that a domain error or a ToolError
+// in a ToolError's cause, which no filter answers, answers like a filter's
+// answer to the cause: its code, details and retry advice, the outer
+// ToolError's words first and its own as the first hint; a filter that
+// answers the cause still decides.
+func TestPublicErrorInToolErrorCause(t *testing.T) {
+	notFound := domain.NewNotFound("Datasource", "ds-7")
+	cases := []struct {
+		name      string
+		err       error
+		filters   []filter.Filter
+		code      codes.Code
+		hints     []string
+		detailKey string
+	}{
+		{"a domain error, wrapped", toolerr.New("creating the client").WithHint("List the datasources first.").WithCause(fmt.Errorf("lookup: %w", notFound)),
+			nil, codes.NotFound, []string{notFound.PublicMessage(), "List the datasources first."}, "resourceId"},
+		{"a ToolError", toolerr.New("creating the client").WithCause(toolerr.New("datasource with UID 'x' not found").WithHint("Check the UID.")),
+			nil, codes.ToolFailed, []string{"datasource with UID 'x' not found", "Check the UID."}, ""},
+		{"a ToolError under one with a code", toolerr.New("creating the client").WithCode(codes.Conflict).WithCause(toolerr.New("busy").WithCode(codes.Unavailable)),
+			nil, codes.Unavailable, []string{"busy"}, ""},
+		{"a filter answers the cause first", toolerr.New("creating the client").WithCause(errors.Join(&upstreamError{404}, notFound)),
+			[]filter.Filter{upstreamFilter}, codes.NotFound, []string{"The service has no such record.", "Check the identifiers."}, "httpStatus"},
+		{"no public error in the cause", toolerr.New("creating the client").WithCause(errors.New(canary)),
+			nil, codes.ToolFailed, nil, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, filter.WithGlobalFilters(c.filters...))
+			f := h.handle(t, context.Background(), filter.Call{Tool: "t"}, c.err)
+			env := f.Envelope
+			if env.Code != c.code || env.Message != "creating the client" || f.Texts[0] != "creating the client" {
+				t.Errorf("%s %q, model reads %q; want %s with the outer ToolError's words", env.Code, env.Message, f.Texts[0], c.code)
+			}
+			if !slices.Equal(env.Hints, c.hints) {
+				t.Errorf("hints %q, want %q", env.Hints, c.hints)
+			}
+			if c.detailKey != "" && !strings.Contains(string(env.Details), c.detailKey) {
+				t.Errorf("details %s, want the cause's (%s)", env.Details, c.detailKey)
+			}
+			if strings.Contains(strings.Join(f.Texts, "\n"), canary) {
+				t.Errorf("the cause's text reached the model: %q", f.Texts)
+			}
+		})
 	}
 }

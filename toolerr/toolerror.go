@@ -119,10 +119,10 @@ func (e *ToolError) WithRetryAfter(d time.Duration) *ToolError {
 	})
 }
 
-// WithCause returns a copy that wraps cause for the log, for errors.Is,
-// errors.As and Error. The cause's text never reaches the client. A nil cause
-// leaves the copy without one; the copy itself is never nil for a non-nil e,
-// so where a nil cause means success, test it before building the ToolError.
+// WithCause returns a copy that wraps cause for errors.Is, errors.As and the
+// log; its text never reaches the client, but a public error in it sets the
+// code and is a hint (see filter). A nil cause leaves the copy without one;
+// the copy is never nil for a non-nil e: test a cause that may be nil first.
 func (e *ToolError) WithCause(cause error) *ToolError {
 	return e.with(func(n *ToolError) { n.cause = cause })
 }

@@ -131,6 +131,8 @@ func Tools() []Tool {
 			return "ordered", nil
 		}},
 		{Name: "not_found", InputSchema: EmptySchema, Do: fail(fmt.Errorf("load order: %w", domain.NewNotFound("Order", "ord_404")))},
+		{Name: "step_not_found", InputSchema: EmptySchema, Do: fail(toolerr.New("Could not ship the order.").
+			WithCause(fmt.Errorf("load order %s: %w", Canary, domain.NewNotFound("Order", "ord_404"))))},
 		{Name: "validation", InputSchema: EmptySchema, Do: fail(domain.NewValidation("status", Canary, "Must be one of: pending, shipped"))},
 		{Name: "authorization", InputSchema: EmptySchema, Do: fail(domain.NewAuthorization("orders:write:"+Canary, "user-"+Canary))},
 		{Name: "business_rule", InputSchema: EmptySchema, Do: fail(domain.NewBusinessRule("ORDER_ALREADY_DELIVERED",
@@ -234,6 +236,9 @@ func Cases() []Case {
 		{"NotFound", "not_found", nil, Expect{IsError: true, Code: codes.NotFound, Category: "client", Text: "Order not found: ord_404",
 			Rest:    []string{"Code: NOT_FOUND\nDetails: {\"resourceId\":\"ord_404\",\"resourceType\":\"Order\"}" + noRetry},
 			Details: map[string]any{"resourceType": "Order", "resourceId": "ord_404"}, Logged: 1}},
+		{"NotFound under a ToolError's words", "step_not_found", nil, Expect{IsError: true, Code: codes.NotFound, Category: "client", Text: "Could not ship the order.",
+			Rest:    []string{"Code: NOT_FOUND\nDetails: {\"resourceId\":\"ord_404\",\"resourceType\":\"Order\"}" + noRetry + "\nHint: Order not found: ord_404"},
+			Details: map[string]any{"resourceType": "Order", "resourceId": "ord_404"}, Logged: 1, LogContains: []string{Canary}}},
 		{"Validation from the service", "validation", nil, Expect{IsError: true, Code: codes.ValidationError, Category: "client",
 			Text:   "Validation failed for status: Must be one of: pending, shipped",
 			Rest:   []string{"Code: VALIDATION_ERROR\nDetails: {\"violations\":[{\"constraint\":\"Must be one of: pending, shipped\",\"field\":\"status\"}]}" + noRetry},
