@@ -56,8 +56,11 @@ func migrateFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 			break
 		}
 	}
-	if ret == nil || sig == nil || !handlerResults(sig, ret) {
+	if ret == nil || sig == nil {
 		return nil
+	}
+	if !handlerResults(pass, sig, ret) {
+		return setErrorFix(pass, file, sig, ret)
 	}
 	text := resultText(pass, ret.Results[0])
 	if text == nil {
@@ -102,6 +105,46 @@ func migrateFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 	return []analysis.SuggestedFix{{Message: msg, TextEdits: edits}}
 }
 
+// setErrorFix returns the fix of a go-sdk error result a helper, which is
+// not a handler, builds from an error and returns, as GitHub's
+// NewToolResultErrorFromErr does: the result keeps the error with
+// SetError, as a ToolError with the site's words and the error as its
+// cause, and so the text SetError gives it is the one it had (words, ": ",
+// the error's text), while mcperr's middleware answers from the error.
+func setErrorFix(pass *analysis.Pass, file *ast.File, sig *types.Signature, ret *ast.ReturnStmt) []analysis.SuggestedFix {
+	if sig.Results().Len() != 1 || len(ret.Results) != 1 || !isNamed(sig.Results().At(0).Type(), pathSDK, "CallToolResult") {
+		return nil
+	}
+	text := resultText(pass, ret.Results[0])
+	if text == nil {
+		return nil
+	}
+	words, cause, ok := splitText(pass, text)
+	if !ok || words == "" || strings.HasPrefix(words, "fmt.") {
+		return nil
+	}
+	scope := pass.Pkg.Scope().Innermost(ret.Pos())
+	name := ""
+	for _, n := range []string{"res", "result", "errResult"} {
+		if _, obj := scope.LookupParent(n, ret.Pos()); obj == nil {
+			name = n
+			break
+		}
+	}
+	mcpName := importName(pass, file, pathSDK)
+	te, edit, ok := importFor(pass, file, ret.Pos(), pathToolerr, "toolerr")
+	if name == "" || mcpName == "" || !ok {
+		return nil
+	}
+	indent := "\n" + strings.Repeat("\t", pass.Fset.Position(ret.Pos()).Column-1)
+	edits := []analysis.TextEdit{{Pos: ret.Pos(), End: ret.End(), NewText: []byte(name + " := &" + mcpName + ".CallToolResult{}" +
+		indent + name + ".SetError(" + te + ".New(" + words + ").WithCause(" + src(pass, cause) + "))" + indent + "return " + name)}}
+	if edit != nil {
+		edits = append(edits, *edit)
+	}
+	return []analysis.SuggestedFix{{Message: "Keep the error in the result with SetError, as a ToolError with the site's words", TextEdits: edits}}
+}
+
 // fileOf returns the file of pass that holds pos.
 func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
 	for _, f := range pass.Files {
@@ -114,11 +157,12 @@ func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
 
 // handlerResults reports whether sig returns a *CallToolResult of either
 // SDK and an error, with go-sdk's output between them, and whether ret
-// returns nil as the error.
-func handlerResults(sig *types.Signature, ret *ast.ReturnStmt) bool {
+// returns nil as the error, or the two results of a helper's call
+// (return ToolErrorf(logger, "...: %v", err)).
+func handlerResults(pass *analysis.Pass, sig *types.Signature, ret *ast.ReturnStmt) bool {
 	res := sig.Results()
 	n := res.Len()
-	if n != 2 && n != 3 || len(ret.Results) != n {
+	if n != 2 && n != 3 {
 		return false
 	}
 	if _, ok := res.At(0).Type().(*types.Pointer); !ok || !isSDKNamed(res.At(0).Type(), "CallToolResult") {
@@ -127,15 +171,38 @@ func handlerResults(sig *types.Signature, ret *ast.ReturnStmt) bool {
 	if !types.Identical(res.At(n-1).Type(), types.Universe.Lookup("error").Type()) {
 		return false
 	}
-	id, ok := ast.Unparen(ret.Results[n-1]).(*ast.Ident)
-	return ok && id.Name == "nil"
+	if tuple, ok := pass.TypesInfo.TypeOf(ret.Results[0]).(*types.Tuple); ok {
+		return len(ret.Results) == 1 && tuple.Len() == n
+	}
+	id, ok := ast.Unparen(ret.Results[len(ret.Results)-1]).(*ast.Ident)
+	return len(ret.Results) == n && ok && id.Name == "nil"
+}
+
+// formatAt returns the index of the format parameter of the function x
+// calls if it ends with (format string, args ...any), as a module's
+// ToolErrorf does, and x does not pass a slice with ...; -1 otherwise.
+func formatAt(pass *analysis.Pass, x *ast.CallExpr) int {
+	sig, ok := pass.TypesInfo.TypeOf(x.Fun).(*types.Signature)
+	if !ok || !sig.Variadic() || x.Ellipsis.IsValid() {
+		return -1
+	}
+	p := sig.Params()
+	n := p.Len()
+	if n < 2 || len(x.Args) < n || !types.Identical(p.At(n-2).Type(), types.Typ[types.String]) {
+		return -1
+	}
+	if elem, ok := p.At(n - 1).Type().(*types.Slice); !ok || !types.IsInterface(elem.Elem()) || elem.Elem().Underlying().(*types.Interface).NumMethods() != 0 {
+		return -1
+	}
+	return n - 2
 }
 
 // resultText returns the expression of the text of the error result x: the
 // argument of mcp-go's NewToolResultError, the format call of
-// NewToolResultErrorf, a call of NewToolResultErrorFromErr as it is, the
-// one argument of a helper, or the Text of the one text block of a
-// CallToolResult literal; nil for any other form.
+// NewToolResultErrorf or of a helper that takes a format, a call of
+// NewToolResultErrorFromErr as it is, the one argument of a helper, or the
+// Text of the one text block of a CallToolResult literal; nil for any other
+// form.
 func resultText(pass *analysis.Pass, x ast.Expr) ast.Expr {
 	x = ast.Unparen(x)
 	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
@@ -147,7 +214,7 @@ func resultText(pass *analysis.Pass, x ast.Expr) ast.Expr {
 			return nil
 		}
 		switch pkg, name := calleeName(pass, x); {
-		case pkg == pathMCPGo && (name == "NewToolResultErrorf" || name == "NewToolResultErrorFromErr"):
+		case pkg == pathMCPGo && (name == "NewToolResultErrorf" || name == "NewToolResultErrorFromErr"), formatAt(pass, x) >= 0:
 			return x
 		case len(x.Args) == 1:
 			return x.Args[0]
@@ -223,13 +290,24 @@ func splitText(pass *analysis.Pass, x ast.Expr) (words string, cause ast.Expr, o
 		return "", e, true
 	}
 	switch x := x.(type) {
-	case *ast.BinaryExpr: // "failed to get issue: " + err.Error()
-		lit, isLit := literal(x.X)
+	case *ast.BinaryExpr: // "failed to get issue: " + err.Error(), or message + ": " + err.Error()
 		e := errorText(pass, ast.Unparen(x.Y))
-		if x.Op != token.ADD || !isLit || e == nil {
+		if x.Op != token.ADD || e == nil {
 			return "", nil, false
 		}
-		return quoted(lit), e, true
+		if lit, isLit := literal(x.X); isLit {
+			return quoted(lit), e, true
+		}
+		l, ok := ast.Unparen(x.X).(*ast.BinaryExpr)
+		if !ok || l.Op != token.ADD {
+			return "", nil, false
+		}
+		sep, isLit := literal(l.Y)
+		id, isIdent := ast.Unparen(l.X).(*ast.Ident)
+		if !isLit || strings.Trim(sep, " :;,-") != "" || !isIdent || !types.Identical(pass.TypesInfo.TypeOf(id), types.Typ[types.String]) {
+			return "", nil, false
+		}
+		return id.Name, e, true
 	case *ast.CallExpr:
 		switch pkg, name := calleeName(pass, x); {
 		case pkg == pathMCPGo && name == "NewToolResultErrorFromErr" && len(x.Args) == 2 && isError(pass, x.Args[1]):
@@ -242,6 +320,9 @@ func splitText(pass *analysis.Pass, x ast.Expr) (words string, cause ast.Expr, o
 				return "", nil, false
 			}
 			return splitFormat(pass, x.Args[0], x.Args[1:])
+		case formatAt(pass, x) >= 0:
+			i := formatAt(pass, x)
+			return splitFormat(pass, x.Args[i], x.Args[i+1:])
 		}
 	}
 	return "", nil, false

@@ -20,3 +20,9 @@ func gosdkGet(ctx context.Context, req *mcp.CallToolRequest, in issueIn) (*mcp.C
 	}
 	return &mcp.CallToolResult{}, nil, nil
 }
+
+// errorResult builds the result of a step that failed, as GitHub's
+// NewToolResultErrorFromErr does for every tool; no handler is fixed.
+func errorResult(message string, err error) *mcp.CallToolResult { // want errorResult:`sdkHelper`
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: message + ": " + err.Error()}}, IsError: true} // want `a CallToolResult with IsError set carries an error's text`
+}

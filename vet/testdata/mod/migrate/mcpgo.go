@@ -56,6 +56,21 @@ func getLiteral(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallTool
 	return nil, nil
 }
 
+// toolErrorf returns the formatted message as an error result, and nil,
+// as Terraform's ToolErrorf does.
+func toolErrorf(format string, args ...any) (*mcpgo.CallToolResult, error) { // want toolErrorf:`sdkHelper`
+	return mcpgo.NewToolResultError(fmt.Sprintf(format, args...)), nil
+}
+
+// A format helper of the module, whose two results the handler returns.
+func getRun(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	id := req.GetString("id", "")
+	if _, err := issues.Get(ctx, id); err != nil {
+		return toolErrorf("failed to get run %s: %v", id, err) // want `through toolErrorf`
+	}
+	return toolErrorf("run %s is not finished", id)
+}
+
 // --- reported, with no mechanical fix ---
 
 // A helper that is not a handler: the caller decides what to return.
