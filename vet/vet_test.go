@@ -53,12 +53,6 @@ func TestSDKErrorText(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.SDKErrorText, "./sdktext")
 }
 
-// TestHelpersOfAnotherPackage checks the helpers of one package of a
-// module that put their arguments' text into an error result, found by a
-// fact, and the calls of another package that give them an error's text,
-// reported there, though it imports no SDK: a helper, one formatting its
-// arguments, a helper of a helper; a deliberate message and a success are
-// not reported.
 // TestMigrate checks the fixes that migrate a server's error results,
 // against golden files, and that the sites with no mechanical fix are
 // still reported.
@@ -103,6 +97,12 @@ func TestFields(t *testing.T) {
 	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./fields")
 }
 
+// TestHelpersOfAnotherPackage checks the helpers of one package of a
+// module that put their arguments' text into an error result, found by a
+// fact, and the calls of another package that give them an error's text,
+// reported there, though it imports no SDK: a helper, one formatting its
+// arguments, a helper of a helper; a deliberate message and a success are
+// not reported.
 func TestHelpersOfAnotherPackage(t *testing.T) {
 	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./helpers", "./crosspkg")
 }
