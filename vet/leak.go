@@ -64,6 +64,7 @@ func (*errorsFixed) String() string { return "errorsFixed" }
 // they pass it an error's text.
 type sdkHelper struct {
 	Params uint64 // bit i: the argument i reaches the result
+	Errs   uint64 // bit i: the text of the error argument i reaches an mcp-go result
 	Msg    string // what the result does with it
 }
 
@@ -169,13 +170,12 @@ func helperSinkOf(t *tainter, call *ssa.Call, sinks func(*tainter, *ssa.Function
 	with := &env{fn: g, params: map[*ssa.Parameter]bool{}, depth: 1}
 	any := false
 	for i, p := range g.Params {
-		if isErrorValue(p) {
+		a := call.Common().Args[i]
+		if isErrorValue(p) && (!errHelper(g) || !t.errTainted(nil, a)) || !isErrorValue(p) && !t.argTainted(nil, a) {
 			continue
 		}
-		if t.argTainted(nil, call.Common().Args[i]) {
-			with.params[p] = true
-			any = true
-		}
+		with.params[p] = true
+		any = true
 	}
 	if !any {
 		return ""
@@ -289,11 +289,29 @@ func (t *tainter) throughHelper(e *env, c *ssa.CallCommon) string {
 		return ""
 	}
 	for i, a := range c.Args {
-		if i < 64 && h.Params&(1<<i) != 0 && t.argTainted(e, a) {
+		if i < 64 && (h.Params&(1<<i) != 0 && t.argTainted(e, a) || h.Errs&(1<<i) != 0 && t.errTainted(e, a)) {
 			return "through " + f.Pkg().Name() + "." + f.Name() + ": " + h.Msg
 		}
 	}
 	return ""
+}
+
+// errHelper reports whether fn, a function that is not a handler, returns an
+// mcp-go result first: the text of an error it is given and puts in that
+// result is reported where the error is passed, with a fix there, since an
+// mcp-go result cannot keep the error for mcperr (a go-sdk helper's result
+// can: it is reported, and fixed, inside it).
+func errHelper(fn *ssa.Function) bool {
+	r, p := fn.Signature.Results(), fn.Signature.Params()
+	if r.Len() == 0 || !isNamed(r.At(0).Type(), pathMCPGo, "CallToolResult") {
+		return false
+	}
+	for i := range p.Len() {
+		if isSDKNamed(p.At(i).Type(), "CallToolRequest") {
+			return false // a handler
+		}
+	}
+	return true
 }
 
 // exportHelper records an sdkHelper fact for fn, a function of the package,
@@ -326,22 +344,31 @@ func exportHelper(pass *analysis.Pass, t *tainter, fn *ssa.Function) bool {
 		}
 		return ""
 	}
-	if fresh(envWith(-1)) == "" {
+	errs := errHelper(fn)
+	if fresh(envWith(-1)) == "" && !errs {
 		return false // no argument reaches a result: the common case
 	}
 	var fact sdkHelper
 	for i, p := range fn.Params {
+		e := envWith(i)
 		if isErrorValue(p) {
-			continue
+			if !errs {
+				continue
+			}
+			e.params[p] = true
 		}
-		if msg := fresh(envWith(i)); msg != "" {
-			fact.Params |= 1 << i
+		if msg := fresh(e); msg != "" {
+			if isErrorValue(p) {
+				fact.Errs |= 1 << i
+			} else {
+				fact.Params |= 1 << i
+			}
 			if fact.Msg == "" {
 				fact.Msg = msg
 			}
 		}
 	}
-	if fact.Params == 0 {
+	if fact.Params == 0 && fact.Errs == 0 {
 		return false
 	}
 	pass.ExportObjectFact(obj, &fact)

@@ -6,11 +6,13 @@ import (
 	"go/format"
 	"go/token"
 	"go/types"
+	"math/bits"
 	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // migrateFix returns the fix that migrates the error result reported at
@@ -62,13 +64,15 @@ func migrateFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 	if !handlerResults(pass, sig, ret) {
 		return setErrorFix(pass, file, sig, ret)
 	}
-	text := resultText(pass, ret.Results[0])
-	if text == nil {
-		return nil
-	}
-	words, cause, ok := splitText(pass, text)
+	words, cause, ok := helperCall(pass, ret.Results[0])
 	if !ok {
-		return nil
+		text := resultText(pass, ret.Results[0])
+		if text == nil {
+			return nil
+		}
+		if words, cause, ok = splitText(pass, text); !ok {
+			return nil
+		}
 	}
 	var edits []analysis.TextEdit
 	repl := src(pass, cause)
@@ -143,6 +147,49 @@ func setErrorFix(pass *analysis.Pass, file *ast.File, sig *types.Signature, ret 
 		edits = append(edits, *edit)
 	}
 	return []analysis.SuggestedFix{{Message: "Keep the error in the result with SetError, as a ToolError with the site's words", TextEdits: edits}}
+}
+
+// helperCall reads x, a call of a module's helper whose fact says it puts
+// one string argument and the text of one error argument into an mcp-go
+// result (Terraform's ToolError(logger, message, err)), as the site's words,
+// a literal or a format of values that are not errors, and the error.
+func helperCall(pass *analysis.Pass, x ast.Expr) (words string, cause ast.Expr, ok bool) {
+	call, isCall := ast.Unparen(x).(*ast.CallExpr)
+	if !isCall || call.Ellipsis.IsValid() {
+		return "", nil, false
+	}
+	fn := typeutil.StaticCallee(pass.TypesInfo, call)
+	var h sdkHelper
+	if fn == nil || !pass.ImportObjectFact(fn, &h) || bits.OnesCount64(h.Errs) != 1 || bits.OnesCount64(h.Params) != 1 {
+		return "", nil, false
+	}
+	w, e := bits.TrailingZeros64(h.Params), bits.TrailingZeros64(h.Errs)
+	if w >= len(call.Args) || e >= len(call.Args) {
+		return "", nil, false
+	}
+	if nilArg, _ := ast.Unparen(call.Args[e]).(*ast.Ident); nilArg != nil && nilArg.Name == "nil" {
+		if t := errorText(pass, ast.Unparen(call.Args[w])); t != nil {
+			return "", t, true // ToolError(logger, err.Error(), nil): the error itself
+		}
+	}
+	if !isError(pass, call.Args[e]) {
+		return "", nil, false
+	}
+	switch a := ast.Unparen(call.Args[w]).(type) {
+	case *ast.BasicLit:
+		return src(pass, a), call.Args[e], a.Kind == token.STRING
+	case *ast.CallExpr:
+		if pkg, name := calleeName(pass, a); pkg != "fmt" || name != "Sprintf" || a.Ellipsis.IsValid() {
+			return "", nil, false
+		}
+		for _, arg := range a.Args {
+			if isError(pass, arg) || errorText(pass, ast.Unparen(arg)) != nil {
+				return "", nil, false
+			}
+		}
+		return src(pass, a), call.Args[e], true
+	}
+	return "", nil, false
 }
 
 // fileOf returns the file of pass that holds pos.
@@ -450,6 +497,12 @@ func importFor(pass *analysis.Pass, file *ast.File, pos token.Pos, path, want st
 	for _, d := range file.Decls {
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && g.Rparen.IsValid() {
 			return want, &analysis.TextEdit{Pos: g.Rparen, End: g.Rparen, NewText: []byte("\t" + spec + "\n")}, true
+		}
+	}
+	for _, d := range file.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			// Before a one-line import, so that a comment on the package clause stays there.
+			return want, &analysis.TextEdit{Pos: g.Pos(), End: g.Pos(), NewText: []byte("import " + spec + "\n")}, true
 		}
 	}
 	return want, &analysis.TextEdit{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}, true

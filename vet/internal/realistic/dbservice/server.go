@@ -159,7 +159,7 @@ func (svc *Service) updateOrderStatus(ctx context.Context, req mcp.CallToolReque
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return dbFailure("update", err), nil
+		return dbFailure("update", err), nil // want: leak (through dbFailure)
 	}
 	if n == 0 {
 		return nil, domain.NewNotFound("order", orderID) // safe: a domain error

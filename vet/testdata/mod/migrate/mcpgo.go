@@ -5,6 +5,7 @@ package migrate
 import (
 	"context"
 	"fmt"
+	"log"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
@@ -71,10 +72,39 @@ func getRun(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResu
 	return toolErrorf("run %s is not finished", id)
 }
 
+// toolError logs the message and the error and returns both as an error
+// result, as Terraform's ToolError does.
+func toolError(logger *log.Logger, message string, err error) (*mcpgo.CallToolResult, error) { // want toolError:`sdkHelper`
+	text := message
+	if err != nil {
+		text = fmt.Sprintf("%s: %v", message, err)
+	}
+	if logger != nil {
+		logger.Print(text)
+	}
+	return mcpgo.NewToolResultError(text), nil // want `mcp.NewToolResultError text is built from an error's text`
+}
+
+// An error helper of the module: given an error, its call is fixed; given
+// nil, the message is the tool's own, and no one is reported.
+func getWorkspace(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	name := req.GetString("name", "")
+	if name == "" {
+		return toolError(nil, "name is required", nil)
+	}
+	if _, err := issues.Get(ctx, name); err != nil {
+		return toolError(nil, "failed to get workspace", err) // want `through toolError`
+	}
+	if _, err := issues.Get(ctx, "x"); err != nil {
+		return toolError(nil, err.Error(), nil) // want `through toolError`
+	}
+	return nil, nil
+}
+
 // --- reported, with no mechanical fix ---
 
 // A helper that is not a handler: the caller decides what to return.
-func errResult(err error) *mcpgo.CallToolResult {
+func errResult(err error) *mcpgo.CallToolResult { // want errResult:`sdkHelper`
 	return mcpgo.NewToolResultError("failed: " + err.Error()) // want `mcp.NewToolResultError text is built from an error's text`
 }
 

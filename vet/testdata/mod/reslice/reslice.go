@@ -141,6 +141,6 @@ func handler(err error) *mcpgo.CallToolResult {
 	return mcpgo.NewToolResultError(describe(err))
 }
 
-func leak(err error) *mcpgo.CallToolResult {
+func leak(err error) *mcpgo.CallToolResult { // want leak:`sdkHelper`
 	return mcpgo.NewToolResultError("failed: " + err.Error()) // want `mcp.NewToolResultError text`
 }

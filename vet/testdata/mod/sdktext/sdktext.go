@@ -15,20 +15,20 @@ import (
 
 // --- mcp-go positives ---
 
-func resultError(err error) *mcpgo.CallToolResult {
+func resultError(err error) *mcpgo.CallToolResult { // want resultError:`sdkHelper`
 	return mcpgo.NewToolResultError(err.Error()) // want `mcp.NewToolResultError text is built from an error's text`
 }
 
-func resultErrorVar(err error) *mcpgo.CallToolResult {
+func resultErrorVar(err error) *mcpgo.CallToolResult { // want resultErrorVar:`sdkHelper`
 	text := "query failed: " + err.Error()
 	return mcpgo.NewToolResultError(text) // want `mcp.NewToolResultError text`
 }
 
-func resultErrorFromErr(err error) *mcpgo.CallToolResult {
+func resultErrorFromErr(err error) *mcpgo.CallToolResult { // want resultErrorFromErr:`sdkHelper`
 	return mcpgo.NewToolResultErrorFromErr("query failed", err) // want `mcp.NewToolResultErrorFromErr appends the error's text`
 }
 
-func resultErrorf(err error) *mcpgo.CallToolResult {
+func resultErrorf(err error) *mcpgo.CallToolResult { // want resultErrorf:`sdkHelper`
 	return mcpgo.NewToolResultErrorf("query %d failed: %v", 3, err) // want `mcp.NewToolResultErrorf formats an error's text`
 }
 
@@ -100,7 +100,7 @@ func gathered(ctx context.Context, ids []string) *mcpgo.CallToolResult {
 // A helper that builds the error result from its text.
 func errorResult(text string) *mcpgo.CallToolResult { return mcpgo.NewToolResultError(text) } // want errorResult:`sdkHelper`
 
-func viaResultHelper(err error) *mcpgo.CallToolResult {
+func viaResultHelper(err error) *mcpgo.CallToolResult { // want viaResultHelper:`sdkHelper`
 	return errorResult("query failed: " + err.Error()) // want `through errorResult: mcp.NewToolResultError text`
 }
 
@@ -179,14 +179,14 @@ func setError(err error) *mcp.CallToolResult {
 
 // --- results built by hand, mcp-go's and with IsError from a condition ---
 
-func mcpgoLiteral(err error) *mcpgo.CallToolResult {
+func mcpgoLiteral(err error) *mcpgo.CallToolResult { // want mcpgoLiteral:`sdkHelper`
 	return &mcpgo.CallToolResult{
 		IsError: true,
 		Content: []mcpgo.Content{mcpgo.TextContent{Type: "text", Text: "failed: " + err.Error()}}, // want `a CallToolResult with IsError set carries an error's text`
 	}
 }
 
-func mcpgoNewTextContent(err error) *mcpgo.CallToolResult {
+func mcpgoNewTextContent(err error) *mcpgo.CallToolResult { // want mcpgoNewTextContent:`sdkHelper`
 	return &mcpgo.CallToolResult{
 		IsError: true,
 		Content: []mcpgo.Content{mcpgo.NewTextContent(err.Error())}, // want `a CallToolResult with IsError set carries an error's text`
