@@ -542,6 +542,9 @@ func maskedFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 		return nil // kept in a variable first: its type would change
 	}
 	lit, isLit := literal(call.Args[0])
+	if tv := pass.TypesInfo.Types[call.Args[0]]; !isLit && tv.Value != nil && tv.Value.Kind() == constant.String {
+		lit, isLit = constant.StringVal(tv.Value), true // "words " + "more words"
+	}
 	if !isLit {
 		return nil
 	}
@@ -553,7 +556,7 @@ func maskedFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 	if edit != nil {
 		edits = append(edits, *edit)
 	}
-	words := src(pass, call.Args[0])
+	words := ""
 	pkg, fn := calleeName(pass, call)
 	if pkg == "fmt" && fn == "Errorf" && len(call.Args) > 1 {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -564,7 +567,7 @@ func maskedFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 	} else if pkg == "fmt" && strings.Contains(lit, "%") {
 		words = strconv.Quote(strings.ReplaceAll(lit, "%%", "%"))
 	}
-	text := name + ".New(" + words + ")"
+	suffix := ""
 	if requiredArg.MatchString(lit) && len(call.Args) == 1 {
 		codes, edit, ok := importFor(pass, file, pos, pathCodes, "codes")
 		if !ok {
@@ -573,9 +576,16 @@ func maskedFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 		if edit != nil {
 			edits = append(edits, *edit)
 		}
-		text += ".WithCode(" + codes + ".ValidationError)"
+		suffix = ".WithCode(" + codes + ".ValidationError)"
 	}
-	edits = append(edits, analysis.TextEdit{Pos: call.Pos(), End: call.End(), NewText: []byte(text)})
+	if words == "" { // the words as written: only the function changes, and the source keeps its lines and comments
+		edits = append(edits, analysis.TextEdit{Pos: call.Fun.Pos(), End: call.Fun.End(), NewText: []byte(name + ".New")})
+		if suffix != "" {
+			edits = append(edits, analysis.TextEdit{Pos: call.End(), End: call.End(), NewText: []byte(suffix)})
+		}
+	} else {
+		edits = append(edits, analysis.TextEdit{Pos: call.Pos(), End: call.End(), NewText: []byte(name + ".New(" + words + ")" + suffix)})
+	}
 	return []analysis.SuggestedFix{{Message: "Return the message as mcperr sends it as written", TextEdits: edits}}
 }
 

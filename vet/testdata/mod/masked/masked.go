@@ -23,6 +23,16 @@ func deleteFile(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallTool
 	return mcpgo.NewToolResultText("deleted"), nil
 }
 
+// A message of constants joined with +.
+func addMessage(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	if !req.GetBool("enabled", false) {
+		return nil, errors.New( // want `a message for the model returned as a plain error`
+			"the add_message tool is disabled to guard against spam. " +
+				"To enable it, set ADD_MESSAGE_TOOL=true")
+	}
+	return mcpgo.NewToolResultText("sent"), nil
+}
+
 func findDashboard(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 	uid, name := req.GetString("uid", ""), req.GetString("name", "")
 	if uid == "" && name == "" {
