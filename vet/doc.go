@@ -18,8 +18,10 @@
 //     the SDK sends as written;
 //   - MaskedMessage (mcperrmasked): a message for the model that a tool
 //     handler, or a work function given to a server's own tool framework,
-//     returns as a plain error, which mcperr masks, the messages of another
-//     package's functions called with the tool's arguments included;
+//     returns as a plain error, or that a handler of the server's own shape
+//     puts in its result's error field, which mcperr masks, the messages
+//     of another package's functions called with the tool's arguments
+//     included;
 //   - StructuredHandler (mcperrstructured): mcp-go's NewStructuredToolHandler
 //     and NewTypedToolHandler in a package that uses mcperr's mcp-go adapter;
 //   - NotInstalled (mcperrinstall): tools added with an SDK's own AddTool to

@@ -31,9 +31,17 @@ error as an internal one, so the model would read "Internal error in tool
 ..." instead. Return toolerr.New("...") with the same words, with
 WithCode(codes.ValidationError) for a missing argument; the fix does so.
 A function of another package of the module that returns such a message made
-of its arguments is reported where a handler calls it with the tool's own.`,
+of its arguments is reported where a handler calls it with the tool's own.
+
+A server's own framework may give its handlers a shape of its own whose
+result carries the tool's failure, as func(api.ToolHandlerParams)
+(*api.ToolCallResult, error) does in its Error field: the messages such a
+handler, registered as a value, puts there (api.NewToolCallResult("",
+errors.New("..."))) are reported too, since an adapter that keeps the error
+for mcperr has them masked. A prompt's handler, whose arguments are
+strings, is not a tool's and is left alone.`,
 	Run:       runMaskedMessage,
-	FactTypes: []analysis.Fact{new(modelMessage)},
+	FactTypes: []analysis.Fact{new(modelMessage), new(resultError)},
 }
 
 // modelMessage is the fact of an exported function of the module whose
@@ -56,13 +64,25 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 		return nil, nil // no handler is written here, and no fact is needed
 	}
 	ssainfo := ssaOf(pass)
+	var framework map[*ssa.Function]bool
 	if ownModule(pass) {
 		exportMessages(pass, ssainfo)
+		exportResultErrors(pass, ssainfo)
+		if !bareModule(pass) {
+			framework = frameworkHandlers(ssainfo)
+		}
 	}
-	if !sdk {
+	if !sdk && len(framework) == 0 {
 		return nil, nil // no handler is written here
 	}
 	tools := toolFuncs(ssainfo)
+	// errorsOf returns the errors fn gives its caller: those it returns,
+	// and those it puts in a framework result; and the calls of the
+	// package's functions whose result it returns.
+	errorsOf := func(fn *ssa.Function) ([]ssa.Value, []*ssa.CallCommon) {
+		errs, calls := resultErrors(pass, fn)
+		return append(returnedErrors(fn), errs...), calls
+	}
 	// own: the handlers and work functions, whose arguments are the tool's;
 	// reached: the functions of the package whose errors they return,
 	// wrapped with %w or not, such as an arguments type's validate method,
@@ -71,7 +91,7 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 	reached := map[*ssa.Function][]site{}
 	var queue []*ssa.Function
 	for _, fn := range srcFuncs(ssainfo) {
-		if handler(fn.Signature) || tools[fn] {
+		if handler(fn.Signature) || tools[fn] || framework[fn] {
 			own[fn] = true
 			reached[fn] = nil
 			queue = append(queue, fn)
@@ -80,17 +100,19 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 	for len(queue) > 0 {
 		fn := queue[0]
 		queue = queue[1:]
-		for _, v := range returnedErrors(fn) {
-			for _, c := range errorSources(v, 0) {
-				g := c.StaticCallee()
-				if g.Pkg != ssainfo.Pkg || len(c.Args) != len(g.Params) {
-					continue
-				}
-				if _, ok := reached[g]; !ok && g.Blocks != nil {
-					queue = append(queue, g)
-				}
-				reached[g] = append(reached[g], site{c.Args})
+		errs, calls := errorsOf(fn)
+		for _, v := range errs {
+			calls = append(calls, errorSources(v, 0)...)
+		}
+		for _, c := range calls {
+			g := c.StaticCallee()
+			if g.Pkg != ssainfo.Pkg || len(c.Args) != len(g.Params) {
+				continue
 			}
+			if _, ok := reached[g]; !ok && g.Blocks != nil {
+				queue = append(queue, g)
+			}
+			reached[g] = append(reached[g], site{c.Args})
 		}
 	}
 	// A parameter holds the tool's own arguments in a handler or work
@@ -130,7 +152,8 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		param := paramOf(0)
-		for _, v := range returnedErrors(fn) {
+		errs, _ := errorsOf(fn)
+		for _, v := range errs {
 			for _, call := range messages(v, 0) {
 				if seen[call.Pos()] || !deliberate(call.Common(), param) {
 					continue
@@ -159,18 +182,23 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 }
 
 // givenArgs reports whether the call c fills the arguments that used
-// says (bit i: argument i, a method's receiver first, as in SSA) with the
-// tool's own arguments, as param says: a call about the tool's input
-// (client.Datasource(args.UID)), whose message is written for the model.
+// says (bit i: argument i, a method's receiver first, as in SSA) with
+// constants and the tool's own arguments, as param says, and gives it at
+// least one of the latter: a call about the tool's input
+// (client.Datasource(args.UID), RequiredString(params, "name")), whose
+// message is written for the model.
 func givenArgs(c *ssa.CallCommon, used uint64, param func(*ssa.Parameter) bool) bool {
+	input := false
 	for i, a := range c.Args {
-		if i < 64 && used&(1<<i) != 0 {
-			if _, isConst := a.(*ssa.Const); isConst || !fromArgs(a, 0, param) {
-				return false
-			}
+		_, isConst := a.(*ssa.Const)
+		switch {
+		case i < 64 && used&(1<<i) != 0 && !isConst && !fromArgs(a, 0, param):
+			return false
+		case !isConst && !isNamed(a.Type(), "context", "Context") && fromArgs(a, 0, param):
+			input = true
 		}
 	}
-	return used != 0
+	return used != 0 && input
 }
 
 // exportMessages gives the modelMessage fact to the package's exported
@@ -425,6 +453,10 @@ func fromArgs(v ssa.Value, depth int, param func(*ssa.Parameter) bool) bool {
 		return fromArgs(v.X, depth+1, param)
 	case *ssa.Index:
 		return fromArgs(v.X, depth+1, param) && fromArgs(v.Index, depth+1, param)
+	case *ssa.Lookup: // args["name"]
+		return fromArgs(v.X, depth+1, param) && fromArgs(v.Index, depth+1, param)
+	case *ssa.TypeAssert: // args["name"].(string)
+		return fromArgs(v.X, depth+1, param)
 	case *ssa.IndexAddr:
 		return fromArgs(v.X, depth+1, param) && fromArgs(v.Index, depth+1, param)
 	case *ssa.Extract:
@@ -442,8 +474,16 @@ func fromArgs(v ssa.Value, depth int, param func(*ssa.Parameter) bool) bool {
 		return true
 	case *ssa.Call:
 		c := v.Common()
-		if c.IsInvoke() {
-			return false
+		if c.IsInvoke() { // a method of the arguments' interface: params.GetArguments()
+			if !fromArgs(c.Value, depth+1, param) {
+				return false
+			}
+			for _, a := range c.Args {
+				if !fromArgs(a, depth+1, param) {
+					return false
+				}
+			}
+			return true
 		}
 		callee := c.StaticCallee()
 		pkg, _ := funcPath(callee)
@@ -538,7 +578,7 @@ func maskedFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 	if !ok || call.Ellipsis.IsValid() || len(call.Args) == 0 || len(path) < 2 {
 		return nil
 	}
-	if _, returned := path[1].(*ast.ReturnStmt); !returned {
+	if !asError(pass, path) {
 		return nil // kept in a variable first: its type would change
 	}
 	lit, isLit := literal(call.Args[0])
@@ -587,6 +627,31 @@ func maskedFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 		edits = append(edits, analysis.TextEdit{Pos: call.Pos(), End: call.End(), NewText: []byte(name + ".New(" + words + ")" + suffix)})
 	}
 	return []analysis.SuggestedFix{{Message: "Return the message as mcperr sends it as written", TextEdits: edits}}
+}
+
+// asError reports whether path[0], an error's constructor, is used where
+// any error fits: returned, given to a function as an argument of
+// interface type (api.NewToolCallResult("", errors.New("..."))), or set as
+// a field of interface type in a composite literal.
+func asError(pass *analysis.Pass, path []ast.Node) bool {
+	switch p := path[1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.CallExpr:
+		sig, ok := pass.TypesInfo.TypeOf(p.Fun).(*types.Signature)
+		i := slices.Index(p.Args, path[0].(ast.Expr))
+		if !ok || i < 0 || sig.Params().Len() == 0 || p.Ellipsis.IsValid() {
+			return false
+		}
+		t := sig.Params().At(min(i, sig.Params().Len()-1)).Type()
+		if sig.Variadic() && i >= sig.Params().Len()-1 {
+			t = t.(*types.Slice).Elem()
+		}
+		return types.IsInterface(t)
+	case *ast.KeyValueExpr:
+		return p.Value == path[0] && types.IsInterface(pass.TypesInfo.TypeOf(p.Key))
+	}
+	return false
 }
 
 // joinSrc returns the source of xs, separated by commas.

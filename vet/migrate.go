@@ -3,6 +3,7 @@ package vet
 import (
 	"bytes"
 	"go/ast"
+	"go/constant"
 	"go/format"
 	"go/token"
 	"go/types"
@@ -114,7 +115,9 @@ func migrateFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 // NewToolResultErrorFromErr does: the result keeps the error with
 // SetError, as a ToolError with the site's words and the error as its
 // cause, and so the text SetError gives it is the one it had (words, ": ",
-// the error's text), while mcperr's middleware answers from the error.
+// the error's text), while mcperr's middleware answers from the error. A
+// result of the error's text alone, as a framework's converter builds
+// (Kubernetes' NewTextResult(content, err)), keeps the error itself.
 func setErrorFix(pass *analysis.Pass, file *ast.File, sig *types.Signature, ret *ast.ReturnStmt) []analysis.SuggestedFix {
 	if sig.Results().Len() != 1 || len(ret.Results) != 1 || !isNamed(sig.Results().At(0).Type(), pathSDK, "CallToolResult") {
 		return nil
@@ -124,7 +127,7 @@ func setErrorFix(pass *analysis.Pass, file *ast.File, sig *types.Signature, ret 
 		return nil
 	}
 	words, cause, ok := splitText(pass, text)
-	if !ok || words == "" || strings.HasPrefix(words, "fmt.") {
+	if !ok || strings.HasPrefix(words, "fmt.") || words == "" && !alwaysError(pass, ret.Results[0]) {
 		return nil
 	}
 	scope := pass.Pkg.Scope().Innermost(ret.Pos())
@@ -136,17 +139,46 @@ func setErrorFix(pass *analysis.Pass, file *ast.File, sig *types.Signature, ret 
 		}
 	}
 	mcpName := importName(pass, file, pathSDK)
-	te, edit, ok := importFor(pass, file, ret.Pos(), pathToolerr, "toolerr")
-	if name == "" || mcpName == "" || !ok {
+	if name == "" || mcpName == "" {
 		return nil
 	}
-	indent := "\n" + strings.Repeat("\t", pass.Fset.Position(ret.Pos()).Column-1)
-	edits := []analysis.TextEdit{{Pos: ret.Pos(), End: ret.End(), NewText: []byte(name + " := &" + mcpName + ".CallToolResult{}" +
-		indent + name + ".SetError(" + te + ".New(" + words + ").WithCause(" + src(pass, cause) + "))" + indent + "return " + name)}}
-	if edit != nil {
-		edits = append(edits, *edit)
+	kept, msg := src(pass, cause), "Keep the error in the result with SetError"
+	var edits []analysis.TextEdit
+	if words != "" {
+		te, edit, ok := importFor(pass, file, ret.Pos(), pathToolerr, "toolerr")
+		if !ok {
+			return nil
+		}
+		if edit != nil {
+			edits = append(edits, *edit)
+		}
+		kept, msg = te+".New("+words+").WithCause("+kept+")", msg+", as a ToolError with the site's words"
 	}
-	return []analysis.SuggestedFix{{Message: "Keep the error in the result with SetError, as a ToolError with the site's words", TextEdits: edits}}
+	indent := "\n" + strings.Repeat("\t", pass.Fset.Position(ret.Pos()).Column-1)
+	edits = append(edits, analysis.TextEdit{Pos: ret.Pos(), End: ret.End(), NewText: []byte(name + " := &" + mcpName + ".CallToolResult{}" +
+		indent + name + ".SetError(" + kept + ")" + indent + "return " + name)})
+	return []analysis.SuggestedFix{{Message: msg, TextEdits: edits}}
+}
+
+// alwaysError reports whether x is a result literal with IsError: true,
+// not a condition such as err != nil, which SetError could not keep.
+func alwaysError(pass *analysis.Pass, x ast.Expr) bool {
+	if u, ok := ast.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = u.X
+	}
+	lit, ok := ast.Unparen(x).(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if key, ok := kv.Key.(*ast.Ident); ok && key.Name == "IsError" {
+				v := pass.TypesInfo.Types[kv.Value].Value
+				return v != nil && constant.BoolVal(v)
+			}
+		}
+	}
+	return false
 }
 
 // helperCall reads x, a call of a module's helper whose fact says it puts

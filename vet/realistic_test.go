@@ -17,100 +17,205 @@ import (
 	"testing"
 )
 
-// TestRealisticServerMigrates runs the three steps of adoption on
-// dsserver, a server written as the public servers mcperrvet was measured
-// on are (a framework whose handler turns every error into a result, the
-// result helpers of another package, a format helper, arguments checked in
-// a method, messages for the model as plain errors), and drives it:
+// TestRealisticServerMigrates runs the three steps of adoption on two
+// servers written as the public servers mcperrvet was measured on are, and
+// drives them:
+//
+//   - dsserver, on mcp-go, as Grafana's, GitHub's and Terraform's are: a
+//     framework whose handler turns every error into a result, the result
+//     helpers of another package, a format helper, arguments checked in a
+//     method, messages for the model as plain errors;
+//   - kubeserver, on go-sdk, as the Kubernetes server is: handlers of the
+//     server's own shape put every failure, message or upstream error, in
+//     their result's Error field, which one adapter turns into the SDK's
+//     result from the error's text; the arguments' messages are written in
+//     the framework's package.
+//
+// For each:
 //
 //   - mcperrvet reports exactly the lines marked "// want: leak" or
 //     "// want: masked";
-//   - mcperrvet -fix fixes every one of them and exits 0;
+//   - mcperrvet -fix fixes every one it can, and exits 0 when it has fixed
+//     them all; the findings it leaves each name a message of another
+//     package, at file:line, and doing there what they say (toolerr.New
+//     with the same words) leaves none;
 //   - the server as written and the migrated one with mcperr installed,
-//     enforcing, are called through mcp-go's client: the migrated one sends
-//     no upstream text, keeps each message written for the model (without
-//     the prefix a wrapper added), and answers every success as before.
+//     enforcing, are called through their SDK's client: the migrated one
+//     sends no upstream text, keeps each message written for the model
+//     (without the prefix a wrapper added), and answers every success as
+//     before.
 func TestRealisticServerMigrates(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds mcperrvet and the server")
+		t.Skip("builds mcperrvet and the servers")
 	}
 	tool := buildTool(t)
-	bare, fixed := copyModule(t, "dsserver"), copyModule(t, "dsserver")
+	for _, srv := range realisticServers {
+		t.Run(srv.pkg, func(t *testing.T) {
+			bare, fixed := copyModule(t, srv.pkg), copyModule(t, srv.pkg)
+			pattern := "./" + srv.pkg + "/..."
 
-	out, code := run(t, bare, nil, tool, "-test=false", "./dsserver/...")
-	if code != 3 {
-		t.Fatalf("mcperrvet: exit status %d, want 3 (findings)\n%s", code, out)
-	}
-	found := map[string]bool{}
-	for sc := bufio.NewScanner(bytes.NewReader(out)); sc.Scan(); {
-		if m := findingRE.FindStringSubmatch(sc.Text()); m != nil {
-			found[filepath.Base(m[1])+":"+m[2]] = true
-		}
-	}
-	if want := markedLines(t, filepath.Join(bare, "dsserver")); !maps.Equal(found, want) {
-		t.Errorf("mcperrvet reports %v, want the marked lines %v\n%s", slices.Sorted(maps.Keys(found)), slices.Sorted(maps.Keys(want)), out)
-	}
-
-	if out, code := run(t, fixed, nil, tool, "-test=false", "-fix", "./dsserver/..."); code != 0 {
-		t.Fatalf("mcperrvet -fix: exit status %d, want 0 (every finding fixed)\n%s", code, out)
-	}
-	before := drive(t, bare, false)
-	after := drive(t, fixed, true)
-
-	kept := 0
-	for name, b := range before {
-		a := after[name]
-		raw, _ := json.Marshal(a)
-		if bytes.Contains(raw, []byte("CANARY")) || bytes.Contains(raw, []byte("127.0.0.1")) {
-			t.Errorf("%s: the migrated server sent upstream text: %s", name, raw)
-		}
-		if !b.IsError {
-			if !slices.Equal(a.Texts, b.Texts) || a.IsError {
-				t.Errorf("%s: a success changed: %q, was %q", name, a.Texts, b.Texts)
+			out, code := run(t, bare, nil, tool, "-test=false", pattern)
+			if code != 3 {
+				t.Fatalf("mcperrvet: exit status %d, want 3 (findings)\n%s", code, out)
 			}
-			continue
-		}
-		w, ok := migrated[name]
-		if !ok {
-			t.Errorf("%s: no expectation for the failure %q", name, b.Texts)
-			continue
-		}
-		env, _ := a.Meta["io.github.mcperr/error"].(map[string]any)
-		if len(a.Texts) == 0 || a.Texts[0] != w.text || env["code"] != w.code && w.code != "" || w.code == "" && env != nil {
-			t.Errorf("%s: the migrated server answers %q %v, want %q %s", name, a.Texts, env["code"], w.text, w.code)
-		}
-		if strings.HasSuffix(b.Texts[0], w.text) && !strings.HasPrefix(w.text, "Internal error") {
-			kept++
-		}
-	}
-	if kept != 8 {
-		t.Errorf("%d of the server's messages for the model kept, want 8", kept)
-	}
-	for _, name := range []string{"datasource_failing", "search_failing", "silences_failing"} {
-		if raw, _ := json.Marshal(before[name]); !bytes.Contains(raw, []byte("CANARY")) {
-			t.Errorf("%s: the server as written does not leak the upstream's text, so the test proves nothing: %s", name, raw)
-		}
+			found := map[string]bool{}
+			for sc := bufio.NewScanner(bytes.NewReader(out)); sc.Scan(); {
+				if m := findingRE.FindStringSubmatch(sc.Text()); m != nil {
+					found[filepath.Base(m[1])+":"+m[2]] = true
+				}
+			}
+			if want := markedLines(t, filepath.Join(bare, srv.pkg)); !maps.Equal(found, want) {
+				t.Errorf("mcperrvet reports %v, want the marked lines %v\n%s", slices.Sorted(maps.Keys(found)), slices.Sorted(maps.Keys(want)), out)
+			}
+
+			out, code = run(t, fixed, nil, tool, "-test=false", "-fix", pattern)
+			for round := 0; code == 3 && round < 3; round++ {
+				followReports(t, filepath.Join(fixed, srv.pkg), out)
+				out, code = run(t, fixed, nil, tool, "-test=false", pattern)
+			}
+			if code != 0 {
+				t.Fatalf("mcperrvet after -fix and the reports followed: exit status %d, want 0\n%s", code, out)
+			}
+			before := drive(t, bare, srv.pkg, false)
+			after := drive(t, fixed, srv.pkg, true)
+
+			kept := 0
+			for name, b := range before {
+				a := after[name]
+				raw, _ := json.Marshal(a)
+				if bytes.Contains(raw, []byte("CANARY")) || bytes.Contains(raw, []byte("127.0.0.1")) {
+					t.Errorf("%s: the migrated server sent upstream text: %s", name, raw)
+				}
+				if !b.IsError && b.RPC == "" {
+					if !slices.Equal(a.Texts, b.Texts) || a.IsError {
+						t.Errorf("%s: a success changed: %q, was %q", name, a.Texts, b.Texts)
+					}
+					continue
+				}
+				w, ok := srv.migrated[name]
+				if !ok {
+					t.Errorf("%s: no expectation for the failure %q", name, b.Texts)
+					continue
+				}
+				env, _ := a.Meta["io.github.mcperr/error"].(map[string]any)
+				if len(a.Texts) == 0 || a.Texts[0] != w.text || env["code"] != w.code && w.code != "" || w.code == "" && env != nil {
+					t.Errorf("%s: the migrated server answers %q %v, want %q %s", name, a.Texts, env["code"], w.text, w.code)
+				}
+				if len(b.Texts) > 0 && strings.HasSuffix(b.Texts[0], w.text) && !strings.HasPrefix(w.text, "Internal error") {
+					kept++
+				}
+			}
+			if kept != srv.kept {
+				t.Errorf("%d of the server's messages for the model kept, want %d", kept, srv.kept)
+			}
+			for _, name := range srv.leaking {
+				if raw, _ := json.Marshal(before[name]); !bytes.Contains(raw, []byte("CANARY")) {
+					t.Errorf("%s: the server as written does not leak the upstream's text, so the test proves nothing: %s", name, raw)
+				}
+			}
+		})
 	}
 }
 
-// migrated is what the migrated server answers each failing call of the
-// drive with: the first text block, and the envelope's code ("" for a
-// result the handler built itself, passed as it is).
-var migrated = map[string]struct{ text, code string }{
-	"datasource_no_uid":       {"uid is required", "VALIDATION_ERROR"},
-	"datasource_gone":         {"datasource with UID 'gone' not found. Please check if the datasource exists and is accessible", "TOOL_ERROR"},
-	"datasource_failing":      {`Internal error in tool "get_datasource" (ref: `, "INTERNAL_ERROR"},
-	"query_no_expr":           {"expr is required", "VALIDATION_ERROR"}, // was "query_prometheus: expr is required"
-	"query_datasource_gone":   {"datasource with UID 'gone' not found. Please check if the datasource exists and is accessible", "TOOL_ERROR"},
-	"query_bad_start":         {`Internal error in tool "query_prometheus" (ref: `, "INTERNAL_ERROR"}, // a parser's text
-	"query_failing":           {`Internal error in tool "query_prometheus" (ref: `, "INTERNAL_ERROR"},
-	"rules_get_no_uid":        {"uid is required for 'get' operation", "TOOL_ERROR"},
-	"rules_unknown_operation": {`unknown operation "delete", must be one of: list, get`, "TOOL_ERROR"},
-	"rules_get_failing":       {`Internal error in tool "manage_rules" (ref: `, "INTERNAL_ERROR"},
-	"search_no_query":         {`required argument "query" not found`, ""},
-	"search_failing":          {"failed to search dashboards", "TOOL_ERROR"},
-	"silences_bad_state":      {"invalid state: bogus - must be 'active' or 'expired'", ""},
-	"silences_failing":        {"failed to list silences", "TOOL_ERROR"},
+// expect is what the migrated server answers a failing call of the drive
+// with: the first text block, and the envelope's code ("" for a result
+// the handler built itself, passed as it is).
+type expect struct{ text, code string }
+
+// realisticServers are the servers TestRealisticServerMigrates migrates:
+// their package, what each failing call is answered with once migrated,
+// how many of the server's own messages are kept, and calls that leak
+// upstream text before.
+var realisticServers = []struct {
+	pkg      string
+	migrated map[string]expect
+	kept     int
+	leaking  []string
+}{{
+	pkg: "dsserver",
+	migrated: map[string]expect{
+		"datasource_no_uid":       {"uid is required", "VALIDATION_ERROR"},
+		"datasource_gone":         {"datasource with UID 'gone' not found. Please check if the datasource exists and is accessible", "TOOL_ERROR"},
+		"datasource_failing":      {`Internal error in tool "get_datasource" (ref: `, "INTERNAL_ERROR"},
+		"query_no_expr":           {"expr is required", "VALIDATION_ERROR"}, // was "query_prometheus: expr is required"
+		"query_datasource_gone":   {"datasource with UID 'gone' not found. Please check if the datasource exists and is accessible", "TOOL_ERROR"},
+		"query_bad_start":         {`Internal error in tool "query_prometheus" (ref: `, "INTERNAL_ERROR"}, // a parser's text
+		"query_failing":           {`Internal error in tool "query_prometheus" (ref: `, "INTERNAL_ERROR"},
+		"rules_get_no_uid":        {"uid is required for 'get' operation", "TOOL_ERROR"},
+		"rules_unknown_operation": {`unknown operation "delete", must be one of: list, get`, "TOOL_ERROR"},
+		"rules_get_failing":       {`Internal error in tool "manage_rules" (ref: `, "INTERNAL_ERROR"},
+		"search_no_query":         {`required argument "query" not found`, ""},
+		"search_failing":          {"failed to search dashboards", "TOOL_ERROR"},
+		"silences_bad_state":      {"invalid state: bogus - must be 'active' or 'expired'", ""},
+		"silences_failing":        {"failed to list silences", "TOOL_ERROR"},
+	},
+	kept:    8,
+	leaking: []string{"datasource_failing", "search_failing", "silences_failing"},
+}, {
+	pkg: "kubeserver",
+	migrated: map[string]expect{
+		"pods_get_no_name":      {"name parameter required", "TOOL_ERROR"},
+		"pods_get_number":       {"name parameter must be a string", "TOOL_ERROR"},
+		"pods_get_failing":      {`Internal error in tool "pods_get" (ref: `, "INTERNAL_ERROR"},
+		"pods_log_no_container": {"failed to get pod log, missing argument container", "TOOL_ERROR"},
+		"pods_log_failing":      {`Internal error in tool "pods_log" (ref: `, "INTERNAL_ERROR"},
+		"nodes_top_failing":     {`Internal error in tool "nodes_top" (ref: `, "INTERNAL_ERROR"},
+		"scale_bad_kind":        {"cannot scale a Pod: only Deployment and StatefulSet scale", "TOOL_ERROR"},
+		"scale_no_replicas":     {"replicas is required", "VALIDATION_ERROR"},
+		"scale_failing":         {`Internal error in tool "resources_scale" (ref: `, "INTERNAL_ERROR"},
+	},
+	kept:    5,
+	leaking: []string{"pods_get_failing", "pods_log_failing", "nodes_top_failing", "scale_failing"},
+}}
+
+// elsewhereRE matches a finding that names a message for the model written
+// in another package: ("<format>", at <file>:<line>).
+var elsewhereRE = regexp.MustCompile(`\(".*", at (\S+\.go):(\d+)\)`)
+
+// followReports does what the findings in out that -fix could not fix
+// ask: each names a message of another package, fmt.Errorf(format,
+// args...) at file:line under dir, which becomes toolerr.New(fmt.Sprintf(
+// format, args...)), as a developer would write it.
+func followReports(t *testing.T, dir string, out []byte) {
+	t.Helper()
+	edited := map[string]bool{}
+	for sc := bufio.NewScanner(bytes.NewReader(out)); sc.Scan(); {
+		m := elsewhereRE.FindStringSubmatch(sc.Text())
+		if m == nil {
+			t.Fatalf("mcperrvet -fix left a finding that names no message to change:\n%s", out)
+		}
+		if edited[m[1]+":"+m[2]] {
+			continue
+		}
+		edited[m[1]+":"+m[2]] = true
+		var path string
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && filepath.Base(p) == m[1] {
+				path = p
+			}
+			return err
+		})
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		n, _ := strconv.Atoi(m[2])
+		line := lines[n-1]
+		i := strings.Index(line, "fmt.Errorf(")
+		j := strings.LastIndex(line, ")")
+		if i < 0 || j < i {
+			t.Fatalf("%s:%d: no fmt.Errorf to change: %s", m[1], n, line)
+		}
+		lines[n-1] = line[:i] + "toolerr.New(fmt.Sprintf(" + line[i+len("fmt.Errorf("):j] + "))" + line[j+1:]
+		src := strings.Join(lines, "\n")
+		if !strings.Contains(src, `"github.com/mcperr/mcperr/toolerr"`) {
+			src = strings.Replace(src, "import (\n", "import (\n\t\"github.com/mcperr/mcperr/toolerr\"\n", 1)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 var findingRE = regexp.MustCompile(`^(\S+\.go):(\d+):\d+: `)
@@ -124,18 +229,18 @@ type answer struct {
 	RPC     string         `json:"rpc"`
 }
 
-// drive runs dsserver's TestDrive in the module dir, with mcperr installed
-// if install, and returns its answers by name. A masked answer's text is
+// drive runs the TestDrive of the package pkg in the module dir, with
+// mcperr installed if install, and returns its answers by name. A masked answer's text is
 // cut before its ref, which differs from run to run.
-func drive(t *testing.T, dir string, install bool) map[string]answer {
+func drive(t *testing.T, dir, pkg string, install bool) map[string]answer {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "answers.json")
 	env := []string{"DRIVE_OUT=" + file}
 	if install {
 		env = append(env, "DRIVE_INSTALL=1")
 	}
-	if out, code := run(t, dir, env, "go", "test", "-count=1", "-run", "^TestDrive$", "./dsserver"); code != 0 {
-		t.Fatalf("go test ./dsserver: exit status %d\n%s", code, out)
+	if out, code := run(t, dir, env, "go", "test", "-count=1", "-run", "^TestDrive$", "./"+pkg); code != 0 {
+		t.Fatalf("go test ./%s: exit status %d\n%s", pkg, code, out)
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {

@@ -282,3 +282,10 @@ func fixModule(t *testing.T, extra ...string) (string, map[string][]byte) {
 	}
 	return dir, files
 }
+
+// TestFrameworkMessages checks the messages for the model that the handlers
+// of a server's own tool framework put in their result's error field, and
+// their fixes against golden files.
+func TestFrameworkMessages(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.MaskedMessage, "./fwapi", "./fwtools")
+}

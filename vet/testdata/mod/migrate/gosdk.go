@@ -26,3 +26,16 @@ func gosdkGet(ctx context.Context, req *mcp.CallToolRequest, in issueIn) (*mcp.C
 func errorResult(message string, err error) *mcp.CallToolResult { // want errorResult:`sdkHelper`
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: message + ": " + err.Error()}}, IsError: true} // want `a CallToolResult with IsError set carries an error's text`
 }
+
+// textResult turns a framework's result into the SDK's, as Kubernetes'
+// NewTextResult does for every tool: the error is kept, for mcperr to mask
+// or send.
+func textResult(content string, err error) *mcp.CallToolResult { // want textResult:`sdkHelper`
+	if err != nil {
+		return &mcp.CallToolResult{
+			IsError: true,
+			Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, // want `a CallToolResult with IsError set carries an error's text`
+		}
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: content}}}
+}
