@@ -106,6 +106,9 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 		}
 		for _, c := range calls {
 			g := c.StaticCallee()
+			if o := g.Origin(); o != nil {
+				g = o // a generic function's instance: its body is the origin's
+			}
 			if g.Pkg != ssainfo.Pkg || len(c.Args) != len(g.Params) {
 				continue
 			}
@@ -168,6 +171,9 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 			for _, c := range errorSources(v, 0) {
 				g := c.StaticCallee()
 				var m modelMessage
+				if o := g.Origin(); o != nil {
+					g = o
+				}
 				obj, ok := g.Object().(*types.Func)
 				if !ok || g.Pkg == ssainfo.Pkg || seen[c.Pos()] || !pass.ImportObjectFact(obj, &m) || !givenArgs(c, m.Params, param) {
 					continue

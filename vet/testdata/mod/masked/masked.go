@@ -185,3 +185,22 @@ func withDefer(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolR
 	}
 	return mcpgo.NewToolResultText("ok"), nil
 }
+
+// optional is a generic accessor of the tool's arguments, as GitHub's
+// OptionalParam[T] is; its instances share its body.
+func optional[T any](args map[string]any, name string) (T, error) {
+	var zero T
+	v, ok := args[name].(T)
+	if !ok && args[name] != nil {
+		return zero, fmt.Errorf("parameter %s is not of type %T, is %T", name, zero, args[name]) // want `a message for the model returned as a plain error`
+	}
+	return v, nil
+}
+
+func withGeneric(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	owner, err := optional[string](req.GetArguments(), "owner")
+	if err != nil {
+		return nil, err
+	}
+	return mcpgo.NewToolResultText(owner), nil
+}
