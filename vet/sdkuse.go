@@ -43,7 +43,11 @@ or mcpgo.Install, answers its tools' errors and panics without mcperr. The
 check reports only when the server value is used for nothing but the SDK's own
 functions and methods, and functions of the module that do nothing else with
 it (tools.Register(s)), within the function that creates it, so that an
-Install elsewhere cannot be missed.`,
+Install elsewhere cannot be missed. A server kept in an unexported field of
+a struct of the package (&Server{server: mcp.NewServer(...)}) is followed
+into every function of the package that reads the field, where a bound
+s.server.AddTool and a closure that gives the server to the SDK
+(NewStreamableHTTPHandler's getServer) are the SDK's uses.`,
 	Run:       runNotInstalled,
 	FactTypes: []analysis.Fact{new(addsTools)},
 }
@@ -200,7 +204,11 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 				default:
 					continue
 				}
-				if add := toolAddedWithoutInstall(call, sdk, adds); add != nil {
+				add := toolAddedWithoutInstall(call, sdk, adds)
+				if add == nil {
+					add = fieldServerWithoutInstall(ssainfo, call, sdk, adds)
+				}
+				if add != nil {
 					pass.Reportf(add.Pos(), "a tool is added with the SDK's own AddTool to a server mcperr is not installed on, so its errors and panics reach the client without mcperr: call %s", install)
 				}
 			}
@@ -214,8 +222,20 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 // a function of the module that adds tools to it (adds says whether the
 // call c does so with its argument i), so that srv never reaches an
 // Install; nil otherwise.
-func toolAddedWithoutInstall(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) ssa.CallInstruction {
-	var first ssa.CallInstruction
+func toolAddedWithoutInstall(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) ssa.Instruction {
+	first, escapes := serverUses(srv, sdk, adds)
+	if escapes {
+		return nil
+	}
+	return first
+}
+
+// serverUses returns the first call that adds a tool to the server srv,
+// and whether srv is used otherwise than by the SDK's functions and
+// methods and the module's functions that add tools to it (adds says
+// whether the call c does so with its argument i): given to Install, kept
+// somewhere, or handed to code the analysis does not follow.
+func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) (first ssa.Instruction, escapes bool) {
 	for _, r := range *srv.Referrers() {
 		switch r := r.(type) {
 		case *ssa.DebugRef:
@@ -223,7 +243,7 @@ func toolAddedWithoutInstall(srv ssa.Value, sdk string, adds func(c *ssa.CallCom
 		case ssa.CallInstruction:
 			c := r.Common()
 			if c.IsInvoke() || c.Value == srv {
-				return nil
+				return nil, true
 			}
 			if i := slices.Index(c.Args, srv); i >= 0 && c.StaticCallee() != nil && adds(c, i) {
 				if first == nil || r.Pos() < first.Pos() {
@@ -233,7 +253,7 @@ func toolAddedWithoutInstall(srv ssa.Value, sdk string, adds func(c *ssa.CallCom
 			}
 			pkg, name := funcPath(c.StaticCallee())
 			if pkg != sdk && !(sdk == pathMCPGoS && pkg == pathMCPGo) {
-				return nil
+				return nil, true
 			}
 			switch name {
 			case "AddTool", "AddTools", "SetTools":
@@ -242,15 +262,137 @@ func toolAddedWithoutInstall(srv ssa.Value, sdk string, adds func(c *ssa.CallCom
 						// A handler wrapped by mcperr: mcpgo.Wrap alone
 						// serves it with the default pipeline. gosdk.Wrap
 						// alone is the handler unchanged, and is reported.
-						return nil
+						return nil, true
 					}
 				}
 				if first == nil || r.Pos() < first.Pos() {
 					first = r
 				}
 			}
+		case *ssa.MakeClosure: // s.server.AddTool as a value: a bound method
+			pkg, name := funcPath(r.Fn.(*ssa.Function))
+			if pkg != sdk && !(sdk == pathMCPGoS && pkg == pathMCPGo) {
+				return nil, true
+			}
+			if name == "AddTool" || name == "AddTools" || name == "SetTools" {
+				if first == nil {
+					first = r
+				}
+			}
+		case *ssa.Return: // func(*http.Request) *mcp.Server { return s.server }, given to the SDK
+			if !givenToSDK(srv.Parent(), sdk) {
+				return nil, true
+			}
+		default:
+			return nil, true
+		}
+	}
+	return first, false
+}
+
+// givenToSDK reports whether fn is a closure whose every use is as an
+// argument of a function of the SDK, such as the getServer of go-sdk's
+// NewStreamableHTTPHandler.
+func givenToSDK(fn *ssa.Function, sdk string) bool {
+	if fn.Parent() == nil {
+		return false
+	}
+	used := false
+	for _, b := range fn.Parent().Blocks {
+		for _, in := range b.Instrs {
+			mc, ok := in.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn {
+				continue
+			}
+			for _, r := range *mc.Referrers() {
+				c, ok := r.(ssa.CallInstruction)
+				if _, isRef := r.(*ssa.DebugRef); isRef {
+					continue
+				}
+				if !ok || c.Common().Value == mc {
+					return false
+				}
+				if pkg, _ := funcPath(c.Common().StaticCallee()); pkg != sdk {
+					return false
+				}
+				used = true
+			}
+		}
+	}
+	return used
+}
+
+// fieldServerWithoutInstall returns the first call that adds a tool to
+// the server srv makes, when srv is kept only in an unexported field of a
+// struct of the package (&Server{server: mcp.NewServer(...)}, as the
+// Kubernetes server keeps its own) and every value read from that field,
+// in any function of the package, is used only as serverUses allows; nil
+// otherwise.
+func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) ssa.Instruction {
+	var st *types.Struct
+	field := -1
+	for _, r := range *srv.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			fa, ok := r.Addr.(*ssa.FieldAddr)
+			if !ok || r.Val != srv || field >= 0 {
+				return nil
+			}
+			s, isStruct := deref(fa.X.Type()).Underlying().(*types.Struct)
+			if !isStruct || s.Field(fa.Field).Exported() || s.Field(fa.Field).Pkg() != info.Pkg.Pkg {
+				return nil
+			}
+			st, field = s, fa.Field
 		default:
 			return nil
+		}
+	}
+	if st == nil {
+		return nil
+	}
+	fns := srcFuncs(info)
+	if init := info.Pkg.Func("init"); init != nil {
+		fns = append(fns, init)
+	}
+	var first ssa.Instruction
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				var loads []ssa.Value
+				switch x := in.(type) {
+				case *ssa.FieldAddr:
+					if x.Field != field || deref(x.X.Type()).Underlying() != st {
+						continue
+					}
+					for _, r := range *x.Referrers() {
+						switch r := r.(type) {
+						case *ssa.UnOp:
+							loads = append(loads, r)
+						case *ssa.Store:
+							if r.Addr != x {
+								return nil // the field's address is kept
+							}
+						case *ssa.DebugRef:
+						default:
+							return nil
+						}
+					}
+				case *ssa.Field:
+					if x.Field == field && x.X.Type().Underlying() == st {
+						loads = append(loads, x)
+					}
+				}
+				for _, v := range loads {
+					add, escapes := serverUses(v, sdk, adds)
+					if escapes {
+						return nil
+					}
+					if add != nil && (first == nil || add.Pos() < first.Pos()) {
+						first = add
+					}
+				}
+			}
 		}
 	}
 	return first

@@ -120,7 +120,7 @@ func TestStructuredHandler(t *testing.T) {
 }
 
 func TestNotInstalled(t *testing.T) {
-	analysistest.Run(t, testdata(t), vet.NotInstalled, "./install", "./installnomcperr", "./installreg", "./installcmd")
+	analysistest.Run(t, testdata(t), vet.NotInstalled, "./install", "./installnomcperr", "./installreg", "./installcmd", "./installfield")
 }
 
 // TestDriversAgree runs mcperrvet both ways a user does, directly and under
