@@ -650,12 +650,13 @@ func asError(pass *analysis.Pass, path []ast.Node) bool {
 			return false
 		}
 		t := sig.Params().At(min(i, sig.Params().Len()-1)).Type()
-		if sig.Variadic() && i >= sig.Params().Len()-1 {
-			t = t.(*types.Slice).Elem()
+		if s, ok := t.(*types.Slice); ok && sig.Variadic() && i >= sig.Params().Len()-1 {
+			t = s.Elem()
 		}
 		return types.IsInterface(t)
 	case *ast.KeyValueExpr:
-		return p.Value == path[0] && types.IsInterface(pass.TypesInfo.TypeOf(p.Key))
+		t := pass.TypesInfo.TypeOf(p.Key)
+		return p.Value == path[0] && t != nil && types.IsInterface(t)
 	}
 	return false
 }

@@ -174,7 +174,7 @@ func alwaysError(pass *analysis.Pass, x ast.Expr) bool {
 		if kv, ok := e.(*ast.KeyValueExpr); ok {
 			if key, ok := kv.Key.(*ast.Ident); ok && key.Name == "IsError" {
 				v := pass.TypesInfo.Types[kv.Value].Value
-				return v != nil && constant.BoolVal(v)
+				return v != nil && v.Kind() == constant.Bool && constant.BoolVal(v)
 			}
 		}
 	}

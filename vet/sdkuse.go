@@ -270,7 +270,8 @@ func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) b
 				}
 			}
 		case *ssa.MakeClosure: // s.server.AddTool as a value: a bound method
-			pkg, name := funcPath(r.Fn.(*ssa.Function))
+			fn, _ := r.Fn.(*ssa.Function)
+			pkg, name := funcPath(fn)
 			if pkg != sdk && !(sdk == pathMCPGoS && pkg == pathMCPGo) {
 				return nil, true
 			}
