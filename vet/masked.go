@@ -41,7 +41,7 @@ errors.New("..."))) are reported too, since an adapter that keeps the error
 for mcperr has them masked. A prompt's handler, whose arguments are
 strings, is not a tool's and is left alone.`,
 	Run:       runMaskedMessage,
-	FactTypes: []analysis.Fact{new(modelMessage), new(resultError)},
+	FactTypes: []analysis.Fact{new(modelMessage), new(resultError), new(argValue)},
 }
 
 // modelMessage is the fact of an exported function of the module whose
@@ -66,6 +66,7 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 	ssainfo := ssaOf(pass)
 	var framework map[*ssa.Function]bool
 	if ownModule(pass) {
+		exportArgValues(pass, ssainfo)
 		exportMessages(pass, ssainfo)
 		exportResultErrors(pass, ssainfo)
 		if !bareModule(pass) {
@@ -129,8 +130,8 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 		}
 	}
 	var ownArg func(p *ssa.Parameter, depth int) bool
-	paramOf := func(depth int) func(*ssa.Parameter) bool {
-		return func(p *ssa.Parameter) bool { return ownArg(p, depth) }
+	paramOf := func(depth int) args {
+		return args{pass, func(p *ssa.Parameter) bool { return ownArg(p, depth) }}
 	}
 	ownArg = func(p *ssa.Parameter, depth int) bool {
 		fn := p.Parent()
@@ -193,7 +194,7 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 // least one of the latter: a call about the tool's input
 // (client.Datasource(args.UID), RequiredString(params, "name")), whose
 // message is written for the model.
-func givenArgs(c *ssa.CallCommon, used uint64, param func(*ssa.Parameter) bool) bool {
+func givenArgs(c *ssa.CallCommon, used uint64, param args) bool {
 	input := false
 	for i, a := range c.Args {
 		_, isConst := a.(*ssa.Const)
@@ -230,7 +231,7 @@ func exportMessages(pass *analysis.Pass, info *buildssa.SSA) {
 					}
 					return false
 				}
-				if !deliberate(call.Common(), note) || used == 0 {
+				if !deliberate(call.Common(), args{pass, note}) || used == 0 {
 					continue
 				}
 				text, _ := call.Common().Args[0].(*ssa.Const)
@@ -239,6 +240,83 @@ func exportMessages(pass *analysis.Pass, info *buildssa.SSA) {
 					Posn: filepath.Base(posn.Filename) + ":" + strconv.Itoa(posn.Line), Params: used})
 				break search
 			}
+		}
+	}
+}
+
+// args says which values are the tool's own arguments: the parameters that
+// is accepts, and what the module's accessors of them return.
+type args struct {
+	pass *analysis.Pass
+	is   func(*ssa.Parameter) bool
+}
+
+// argValue is the fact of a function of the module whose first result, a
+// string, number or boolean, is made only of constants and some of its
+// arguments, as an accessor of a tool's arguments is
+// (RequiredString(params, "action") returns the argument "action"): given
+// the tool's own arguments there, it returns one of them.
+type argValue struct {
+	Params uint64 // bit i: the argument i is in the result
+}
+
+func (*argValue) AFact() {}
+
+func (*argValue) String() string { return "argValue" }
+
+// accessor returns the argValue bits of fn, from its fact.
+func (a args) accessor(fn *ssa.Function) uint64 {
+	if fn == nil {
+		return 0
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	obj, ok := fn.Object().(*types.Func)
+	var f argValue
+	if !ok || !a.pass.ImportObjectFact(obj, &f) {
+		return 0
+	}
+	return f.Params
+}
+
+// exportArgValues gives the argValue fact to the package's functions whose
+// first result is made only of constants and their arguments, those of an
+// accessor of the package found in an earlier round included.
+func exportArgValues(pass *analysis.Pass, info *buildssa.SSA) {
+	for range maxDepth {
+		found := false
+		for _, fn := range info.SrcFuncs {
+			obj, ok := fn.Object().(*types.Func)
+			res := fn.Signature.Results()
+			if !ok || len(fn.Params) > 64 || res.Len() == 0 || pass.ImportObjectFact(obj, new(argValue)) {
+				continue
+			}
+			if b, ok := res.At(0).Type().Underlying().(*types.Basic); !ok || b.Info()&(types.IsString|types.IsNumeric|types.IsBoolean) == 0 {
+				continue
+			}
+			var used uint64
+			note := args{pass, func(p *ssa.Parameter) bool {
+				if i := slices.Index(fn.Params, p); i >= 0 {
+					used |= 1 << i
+					return true
+				}
+				return false
+			}}
+			all, returns := true, false
+			for _, b := range fn.Blocks {
+				if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
+					returns = true
+					all = all && fromArgs(ret.Results[0], 0, note)
+				}
+			}
+			if all && returns && used != 0 {
+				pass.ExportObjectFact(obj, &argValue{Params: used})
+				found = true
+			}
+		}
+		if !found {
+			return
 		}
 	}
 }
@@ -407,7 +485,7 @@ func toolShaped(sig *types.Signature) bool {
 // type (the receiver of args.validate()). Such text is written for the
 // model, and holds nothing the server read elsewhere (an upstream's body,
 // a status).
-func deliberate(c *ssa.CallCommon, param func(*ssa.Parameter) bool) bool {
+func deliberate(c *ssa.CallCommon, param args) bool {
 	pkg, name := funcPath(c.StaticCallee())
 	switch {
 	case pkg == "errors" && name == "New" && len(c.Args) == 1:
@@ -436,7 +514,7 @@ func deliberate(c *ssa.CallCommon, param func(*ssa.Parameter) bool) bool {
 // parameters: their fields, elements, conversions, and what the methods of
 // a parameter (an SDK request's GetString) and the functions of strings and
 // strconv make of them.
-func fromArgs(v ssa.Value, depth int, param func(*ssa.Parameter) bool) bool {
+func fromArgs(v ssa.Value, depth int, param args) bool {
 	if depth > 8 {
 		return false
 	}
@@ -444,7 +522,7 @@ func fromArgs(v ssa.Value, depth int, param func(*ssa.Parameter) bool) bool {
 	case *ssa.Const:
 		return true
 	case *ssa.Parameter:
-		return param(v)
+		return param.is(v)
 	case *ssa.Alloc: // a parameter kept in a local, as SSA keeps one whose address is taken
 		return storesFromArgs(v, v, depth, param)
 	case *ssa.MakeInterface:
@@ -494,6 +572,14 @@ func fromArgs(v ssa.Value, depth int, param func(*ssa.Parameter) bool) bool {
 		callee := c.StaticCallee()
 		pkg, _ := funcPath(callee)
 		method := callee != nil && callee.Signature.Recv() != nil && len(c.Args) > 0
+		if bits := param.accessor(callee); bits != 0 { // RequiredString(params, "action")
+			for i, a := range c.Args {
+				if i < 64 && bits&(1<<i) != 0 && !fromArgs(a, depth+1, param) {
+					return false
+				}
+			}
+			return true
+		}
 		if pkg != "strings" && pkg != "strconv" && !(method && isParam(c.Args[0])) {
 			return false
 		}
@@ -509,7 +595,7 @@ func fromArgs(v ssa.Value, depth int, param func(*ssa.Parameter) bool) bool {
 
 // storesFromArgs reports whether every value stored into addr, a local or
 // one of its fields, is made of the function's arguments.
-func storesFromArgs(alloc *ssa.Alloc, addr ssa.Value, depth int, param func(*ssa.Parameter) bool) bool {
+func storesFromArgs(alloc *ssa.Alloc, addr ssa.Value, depth int, param args) bool {
 	refs := addr.Referrers()
 	if refs == nil {
 		return false

@@ -45,7 +45,7 @@ func Text(content string) *Result {
 
 // RequiredString returns the string argument key, or a message for the
 // model when it is missing.
-func RequiredString(p Params, key string) (string, error) { // want RequiredString:`modelMessage\(%s parameter required\)`
+func RequiredString(p Params, key string) (string, error) { // want RequiredString:"argValue" RequiredString:`modelMessage\(%s parameter required\)`
 	v, ok := p.Args[key].(string)
 	if !ok {
 		return "", fmt.Errorf("%s parameter required", key)

@@ -33,6 +33,13 @@ func podsGet(params fwapi.Params) (*fwapi.Result, error) {
 	if action := params.GetArguments()["action"]; action != "get" {
 		return fwapi.NewResult("", fmt.Errorf("invalid action %v: must be get", action)), nil // want `a message for the model returned as a plain error`
 	}
+	mode, err := fwapi.RequiredString(params, "mode") // want `the errors of fwapi.RequiredString include a message for the model`
+	if err != nil {
+		return fwapi.NewResult("", err), nil
+	}
+	if mode != "fast" && mode != "full" { // an argument read by the framework's accessor
+		return fwapi.NewResult("", fmt.Errorf("unknown mode %q: must be fast or full", mode)), nil // want `a message for the model returned as a plain error`
+	}
 	pod, err := os.ReadFile(name)
 	if err != nil {
 		return fwapi.NewResult("", fmt.Errorf("failed to get pod %s: %w", name, err)), nil // an upstream's failure: masked, as it should be

@@ -102,7 +102,7 @@ type found struct{ Body string }
 
 // register stands for a server's framework, which turns work into a
 // handler that returns work's errors.
-func register[A, R any](name string, work func(context.Context, A) (R, error)) string { return name }
+func register[A, R any](name string, work func(context.Context, A) (R, error)) string { return name } // want register:"argValue"
 
 var _ = register("find", find)
 

@@ -14,11 +14,14 @@ type Client struct{}
 
 // Datasource returns a message for the model when the uid is unknown.
 func (c *Client) Datasource(uid string) (string, error) { // want Datasource:`modelMessage\(datasource with UID %s not found\)`
-	if uid == "" {
+	ds, ok := datasources[uid]
+	if !ok {
 		return "", fmt.Errorf("datasource with UID %s not found", uid)
 	}
-	return uid, nil
+	return ds, nil
 }
+
+var datasources = map[string]string{"prom": "prometheus"}
 
 // Validate returns a message made of a constant alone: across packages,
 // as often the server's own state as advice, so no fact.

@@ -14,7 +14,7 @@ import (
 var client = &maskedlib.Client{}
 
 func getDatasource(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-	ds, err := client.Datasource(req.GetString("uid", "")) // want `the errors of maskedlib.Datasource include a message for the model returned as a plain error \("datasource with UID %s not found", at maskedlib.go:18\)`
+	ds, err := client.Datasource(req.GetString("uid", "")) // want `the errors of maskedlib.Datasource include a message for the model returned as a plain error \("datasource with UID %s not found", at maskedlib.go:19\)`
 	if err != nil {
 		return nil, err
 	}
