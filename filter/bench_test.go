@@ -43,7 +43,7 @@ func BenchmarkHandle(b *testing.B) {
 		})
 	}
 	observe := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
-	withFilter, err := filter.New(filter.WithLogger(logger), filter.WithGlobalFilters(observe))
+	withFilter, err := filter.New(filter.WithLogger(logger), filter.WithFilters(observe))
 	if err != nil {
 		b.Fatal(err)
 	}

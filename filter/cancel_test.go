@@ -99,7 +99,7 @@ func TestRequestsEndBeforeFilters(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			seen = 0
-			h := newHarness(t, filter.WithGlobalFilters(counting, sentinel))
+			h := newHarness(t, filter.WithFilters(counting, sentinel))
 			f := h.handle(t, tc.ctx, call, tc.err)
 			if f.Envelope.Code != tc.code || seen != tc.filters {
 				t.Errorf("code %s, the filters ran %d times; want %s and %d", f.Envelope.Code, seen, tc.code, tc.filters)

@@ -10,7 +10,7 @@
 // adapter where the tool is added.
 //
 // An error runs through exception filters: first those given to the tool
-// where it was added, then the global ones of WithGlobalFilters, then the
+// where it was added, then the global ones of WithFilters, then the
 // built-in mapping, and stops at the first filter that answers. A filter
 // may handle an error (return a Response), transform it (return another
 // error) or pass it on (return nil, nil). Catch builds a filter for one

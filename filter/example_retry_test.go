@@ -21,7 +21,7 @@ func ExampleWithRetries() {
 	pipeline, err := filter.New(
 		filter.WithLogger(stdoutLogger()), filter.WithRefGenerator(fixedRef),
 		filter.WithRetries(2, "get_stock"), // get_stock only reads, whatever its annotations say
-		filter.WithGlobalFilters(filter.Is(errReplicaBusy, filter.Response{
+		filter.WithFilters(filter.Is(errReplicaBusy, filter.Response{
 			Code: codes.Unavailable, Message: "The stock replica is busy.", RetryAfter: 200 * time.Millisecond})),
 	)
 	if err != nil {
@@ -34,6 +34,6 @@ func ExampleWithRetries() {
 	// Output:
 	// level=WARN msg="tool call failed" tool=get_stock code=UNAVAILABLE ref=4f9c2a7d1e0b3c58 attempt=1 retry_in=200ms error="replica 10.0.0.7: too many connections"
 	// get_stock called again: true
-	// level=ERROR msg="tool call failed" tool=charge code=UNAVAILABLE ref=4f9c2a7d1e0b3c58 error="replica 10.0.0.7: too many connections"
+	// level=ERROR msg="tool call failed" tool=charge code=UNAVAILABLE ref=4f9c2a7d1e0b3c58 not_retried="the tool is annotated neither readOnlyHint nor idempotentHint, and filter.WithRetries does not name it safe" error="replica 10.0.0.7: too many connections"
 	// charge called again: false
 }

@@ -104,7 +104,7 @@ func ExamplePipeline_Handle_order() {
 	}
 	p, _ := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
-		filter.WithGlobalFilters(trace("global 1"), trace("global 2")),
+		filter.WithFilters(trace("global 1"), trace("global 2")),
 	)
 	f := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"}, errors.New("boom"),
 		trace("per-tool 1"), trace("per-tool 2"))
@@ -149,7 +149,7 @@ func ExampleCatch() {
 		}
 		return nil, nil // rethrow: the built-in mapping masks it
 	})
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithGlobalFilters(database),
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(database),
 		filter.WithRefGenerator(countingRefs()))
 	ctx, call := context.Background(), filter.Call{Tool: "create_user"}
 
@@ -178,7 +178,7 @@ func ExampleFunc() {
 		return nil, nil
 	})
 	reg, _ := codes.NewRegistry(codes.Info{Code: "INSUFFICIENT_FUNDS", Category: codes.Business, Description: "The balance is too low."})
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRegistry(reg), filter.WithGlobalFilters(insufficient))
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithRegistry(reg), filter.WithFilters(insufficient))
 	env := p.Handle(context.Background(), filter.Call{Tool: "transfer_funds"},
 		domain.NewBusinessRule("INSUFFICIENT_FUNDS", "Available: 100, requested: 150", map[string]any{"available": 100.0, "requested": 150.0})).Envelope
 	fmt.Println(env.Code, env.Message, string(env.Details))
@@ -221,14 +221,14 @@ func ExampleWithRegistry() {
 	// Output: INSUFFICIENT_FUNDS business false Insufficient funds for transfer
 }
 
-func ExampleWithGlobalFilters() {
+func ExampleWithFilters() {
 	// A global filter that only observes passes every error on.
 	var seen []string
 	observe := filter.Catch(func(_ context.Context, call filter.Call, err error) (*filter.Response, error) {
 		seen = append(seen, call.Tool+": "+err.Error())
 		return nil, nil
 	})
-	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithGlobalFilters(observe))
+	p, _ := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(observe))
 	f := p.Handle(context.Background(), filter.Call{Tool: "get_user"}, domain.NewNotFound("User", "u1"))
 	fmt.Println(seen, f.Envelope.Code)
 	// Output: [get_user: User not found: u1] NOT_FOUND
@@ -347,7 +347,7 @@ func ExampleWithHandBuilt() {
 func ExampleIs() {
 	p, err := filter.New(
 		filter.WithLogger(stdoutLogger()),
-		filter.WithGlobalFilters(filter.Is(fs.ErrNotExist, filter.Response{Code: codes.NotFound, Message: "No such report; list them with list_reports."})),
+		filter.WithFilters(filter.Is(fs.ErrNotExist, filter.Response{Code: codes.NotFound, Message: "No such report; list them with list_reports."})),
 	)
 	if err != nil {
 		panic(err)

@@ -31,7 +31,7 @@ type Filter interface {
 // fn receives the matched error and returns like Filter.Catch; returning nil
 // and nil passes on the whole original error. With E = error, fn receives
 // every error as it is: the way to write a filter as a function. A nil fn makes a filter that
-// WithGlobalFilters and the adapters' WithFilters refuse with a definition
+// WithFilters and the adapters' WithFilters refuse with a definition
 // error that names Catch.
 func Catch[E error](fn func(ctx context.Context, call Call, err E) (*Response, error)) Filter {
 	if fn == nil {
@@ -69,7 +69,7 @@ func (t typed[E]) Catch(ctx context.Context, call Call, err error) (*Response, e
 //
 // The Response is copied when Is is called; each answer is a copy of it.
 // If target is nil or r has no message, Is makes a filter that
-// WithGlobalFilters and the adapters' WithFilters refuse with a definition
+// WithFilters and the adapters' WithFilters refuse with a definition
 // error that names Is and the mistake.
 func Is(target error, r Response) Filter {
 	switch {

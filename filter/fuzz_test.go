@@ -423,7 +423,7 @@ func fzRun(t *testing.T, c *fzCase) {
 		opts = append(opts, WithRegistry(registry))
 	}
 	if len(c.global) > 0 {
-		opts = append(opts, WithGlobalFilters(c.global...))
+		opts = append(opts, WithFilters(c.global...))
 	}
 	rep := &fzReporter{mode: c.report}
 	if c.report != fzReportNone {
@@ -754,7 +754,8 @@ func fzCheck(t *testing.T, c *fzCase, registry *codes.Registry, f *Failure, rep 
 	// A chain that cannot be walked safely is set aside whole: Failure.Err
 	// is then the opaque stand-in, never the chain, which an observer that
 	// asks for its text could not survive.
-	if _, reason := scan(c.err); reason != "" {
+	if facts, opaque := scan(c.err); facts.opaque {
+		reason := opaque.Error()
 		first := f.Err
 		if j, ok := f.Err.(interface{ Unwrap() []error }); ok && len(j.Unwrap()) == 2 {
 			first = j.Unwrap()[0] // joined with the failure of a filter

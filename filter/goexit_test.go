@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -97,7 +96,7 @@ func TestGoexitIsLoggedOnce(t *testing.T) {
 		"a tool's filter": func(*recordCounter) setup { return setup{filters: []Filter{exitFilter}} },
 		"a global filter": func(*recordCounter) setup {
 			exit := exitOnce()
-			return setup{opts: []Option{WithGlobalFilters(Catch(func(context.Context, Call, error) (*Response, error) { exit(); return nil, nil }))}}
+			return setup{opts: []Option{WithFilters(Catch(func(context.Context, Call, error) (*Response, error) { exit(); return nil, nil }))}}
 		},
 		"a filter.Catch": func(*recordCounter) setup {
 			return setup{filters: []Filter{Catch(func(context.Context, Call, *toolerr.ToolError) (*Response, error) {
@@ -132,7 +131,7 @@ func TestGoexitIsLoggedOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			p.fallback = last
-			ctx := callctx.With(context.Background(), nil)
+			ctx := context.Context(p.enter(context.Background(), Call{}))
 			call := Call{Tool: "lookup", SessionID: "s-1"}
 			// A ToolError, so that the filter.Catch case matches, and so
 			// that the record at error level is the Goexit's, not the

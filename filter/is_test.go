@@ -17,7 +17,7 @@ func TestIs(t *testing.T) {
 	r := filter.Response{Code: codes.NotFound, Message: "No such order.", Details: map[string]any{"resource": "Order"}}
 	f := filter.Is(sql.ErrNoRows, r)
 	r.Details["resource"] = "changed after Is" // the filter keeps its own copy
-	h := newHarness(t, filter.WithGlobalFilters(f))
+	h := newHarness(t, filter.WithFilters(f))
 	call := filter.Call{Tool: "get_order"}
 	for _, err := range []error{
 		sql.ErrNoRows,
@@ -52,8 +52,8 @@ func TestIsRefusesWhatCannotAnswer(t *testing.T) {
 		"empty message": {filter.Is(sql.ErrNoRows, filter.Response{Code: codes.NotFound}), codes.InvalidOption, "filter.Is needs a Response with the message"},
 	} {
 		var de *codes.DefinitionError
-		if _, err := filter.New(filter.WithGlobalFilters(tc.f)); !errors.As(err, &de) || de.Mistake != tc.want || !strings.Contains(de.Reason, tc.says) {
-			t.Errorf("%s: WithGlobalFilters gave %v, want a %s definition error saying %q", name, err, tc.want, tc.says)
+		if _, err := filter.New(filter.WithFilters(tc.f)); !errors.As(err, &de) || de.Mistake != tc.want || !strings.Contains(de.Reason, tc.says) {
+			t.Errorf("%s: WithFilters gave %v, want a %s definition error saying %q", name, err, tc.want, tc.says)
 		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 // log writes the one record of a handled failure: at error level for server
 // errors, warn for hand-built results, info for the rest; to the last-resort
 // handler, with the reason, if the logger's handler panics or fails.
-func (p *Pipeline) log(ctx context.Context, h *handling, e Envelope, server bool) {
+func (p *Pipeline) log(ctx context.Context, h *handling, f *Failure, server bool) {
 	level := slog.LevelInfo
 	switch {
 	case h.retry > 0 && server:
@@ -30,12 +30,12 @@ func (p *Pipeline) log(ctx context.Context, h *handling, e Envelope, server bool
 		return
 	}
 	var buf [16]slog.Attr
-	attrs := p.attrs(buf[:0], h, e)
+	attrs := p.attrs(buf[:0], h, f)
 	rec := slog.NewRecord(time.Now(), level, logMessageOf(h.call), 0)
 	rec.AddAttrs(attrs...)
 	if err := handle(ctx, handler, rec); err != nil {
 		rec.AddAttrs(slog.String("log_handler_error", bound(err.Error(), maxLogValue)))
-		_ = handle(ctx, p.fallback, rec) // nothing is left to try
+		_ = handle(ctx, p.lastHandler(), rec) // nothing is left to try
 	}
 	// Set only now: a handler that calls runtime.Goexit leaves it unset, and
 	// the last resort writes the record instead.
@@ -70,7 +70,8 @@ func handle(ctx context.Context, handler slog.Handler, rec slog.Record) (err err
 }
 
 // attrs appends to attrs (on the caller's stack) the record's attributes.
-func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr {
+func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, f *Failure) []slog.Attr {
+	e := &f.Envelope
 	attrs = append(attrs, targetAttr(h.call, p.redact), slog.String("code", string(e.Code)))
 	if e.Ref != "" {
 		attrs = append(attrs, slog.String("ref", e.Ref))
@@ -104,12 +105,16 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, e Envelope) []slog.Attr
 	} else if p.redact && !h.masked && shown {
 		attrs = append(attrs, slog.String("message", bound(e.Message, maxLogValue)))
 	}
-	attrs = append(attrs, slog.Any("error", &h.loggedErr))
+	if h.notRetried != "" {
+		attrs = append(attrs, slog.String("not_retried", h.notRetried))
+	}
+	logged := &loggedError{text: f.ErrorText}
+	attrs = append(attrs, slog.Any("error", logged))
 	if p.redact {
 		// What redaction leaves of the error's shape: its Go types.
 		attrs = append(attrs, slog.String("error_types", h.facts.typeNames()))
 	} else {
-		h.loggedErr.err = h.err
+		logged.err = h.err
 	}
 	if h.transformed {
 		attrs = append(attrs, slog.String("original_error", p.text(h.orig)))

@@ -9,14 +9,12 @@ import (
 	"testing"
 
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/callctx"
 )
 
 func TestLogHandler(t *testing.T) {
 	var buf bytes.Buffer
 	logger := slog.New(filter.LogHandler(slog.NewJSONHandler(&buf, nil))).With("app", "orders")
-	ctx := callctx.With(context.Background(), nil)
-	callctx.From(ctx).Describe("tools/call", "get_order", "", "", "sess-1")
+	ctx := filter.Served(context.Background(), filter.Call{Tool: "get_order", SessionID: "sess-1"})
 
 	records := func() []map[string]any {
 		t.Helper()

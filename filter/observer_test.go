@@ -93,7 +93,7 @@ func TestObserverAsReporter(t *testing.T) {
 func TestObserverFindsAFilterPanic(t *testing.T) {
 	var o observed
 	buggy := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { panic("index out of range") })
-	h := newHarness(t, filter.WithGlobalFilters(buggy), filter.WithObserver(o.observe))
+	h := newHarness(t, filter.WithFilters(buggy), filter.WithObserver(o.observe))
 	h.handle(t, context.Background(), call, errors.New("x"))
 	if len(o.failures) != 1 {
 		t.Fatalf("observer told %d times", len(o.failures))

@@ -11,13 +11,12 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/callctx"
 )
 
 // onTool returns err as an adapter hands it for a tool whose annotations
 // say repeat (read-only or idempotent), counting the pipeline's questions.
-func onTool(err error, repeat bool, asked *int) error {
-	return &callctx.Input{Err: err, Repeatable: func() bool {
+func onTool(err error, repeat bool, asked *int) filter.Input {
+	return filter.Input{Err: err, Repeatable: func() bool {
 		*asked++
 		return repeat
 	}}
@@ -62,9 +61,9 @@ func TestOutcomeUnknown(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t, filter.WithGlobalFilters(mayHave, notTaken))
+			h := newHarness(t, filter.WithFilters(mayHave, notTaken))
 			asked := 0
-			f := h.handle(t, tt.ctx, tt.call, onTool(tt.err, tt.repeat, &asked))
+			f := h.input(t, tt.ctx, tt.call, onTool(tt.err, tt.repeat, &asked))
 			env := f.Envelope
 			if env.Retryable != tt.retryable || env.Outcome != tt.outcome || env.Message != strings.ReplaceAll(tt.message, "{ref}", env.Ref) {
 				t.Errorf("retryable %v, outcome %q, message %q; want %v, %q, %q", env.Retryable, env.Outcome, env.Message, tt.retryable, tt.outcome, tt.message)
@@ -85,16 +84,16 @@ func TestOutcomeUnknown(t *testing.T) {
 	}
 
 	t.Run("an adapter's answer that panics is no", func(t *testing.T) {
-		h := newHarness(t, filter.WithGlobalFilters(mayHave))
-		in := &callctx.Input{Err: errUpstream, Repeatable: func() bool { panic("annotations bug") }}
-		if f := h.handle(t, context.Background(), call, in); f.Envelope.Outcome != "unknown" || f.Envelope.Retryable {
+		h := newHarness(t, filter.WithFilters(mayHave))
+		in := filter.Input{Err: errUpstream, Repeatable: func() bool { panic("annotations bug") }}
+		if f := h.input(t, context.Background(), call, in); f.Envelope.Outcome != "unknown" || f.Envelope.Retryable {
 			t.Errorf("envelope %+v, want outcome unknown and not retryable", f.Envelope)
 		}
 	})
 	t.Run("masked errors keep their advice", func(t *testing.T) {
-		h := newHarness(t, filter.WithGlobalFilters(mayHave))
+		h := newHarness(t, filter.WithFilters(mayHave))
 		asked := 0
-		f := h.handle(t, context.Background(), call, onTool(errors.New("boom"), false, &asked))
+		f := h.input(t, context.Background(), call, onTool(errors.New("boom"), false, &asked))
 		if f.Envelope.Code != codes.InternalError || f.Envelope.Outcome != "" || asked != 0 {
 			t.Errorf("envelope %+v, asked %d; want INTERNAL_ERROR, no outcome, not asked", f.Envelope, asked)
 		}

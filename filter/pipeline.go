@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,8 +17,6 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
-	"github.com/mcperr/mcperr/internal/callctx"
-	"github.com/mcperr/mcperr/internal/nilness"
 	"github.com/mcperr/mcperr/internal/uriview"
 	"github.com/mcperr/mcperr/toolerr"
 )
@@ -28,22 +25,22 @@ import (
 // errors of its requests into Failures and logs each once. It is immutable
 // once built and safe for concurrent use. Build one with New.
 type Pipeline struct {
+	built     bool // by New
 	logger    *slog.Logger
 	registry  *codes.Registry
 	global    []Filter
 	observers []func(context.Context, Failure)
 	render    func(Envelope) []string // nil: RenderForModel
-	newRef    func() string
+	newRef    func() string           // nil: newRef
 	redact    bool
 
-	reportOnly bool            // WithReportOnly
-	handBuilt  HandBuilt       // WithHandBuilt
-	checkArgs  bool            // WithArgumentCheck
-	retries    int             // WithRetries: at most this many more attempts
-	safe       map[string]bool // WithRetries: tools named safe to call again
-	budget     budget          // the retries left to the server
+	server  toolConfig            // the settings of every tool (WithReportOnly, ...)
+	tools   map[string]toolConfig // ForTool
+	retries int                   // WithRetries: at most this many more attempts
+	safe    map[string]bool       // WithRetries: tools named safe to call again
+	budget  budget                // the retries left to the server
 
-	fallback slog.Handler // the last resort when the logger fails
+	fallback slog.Handler // the last resort when the logger fails; nil: standard error
 
 	unknown  sync.Map     // the unregistered codes warned about
 	nUnknown atomic.Int32 // how many, at most maxUnknownWarnings
@@ -52,13 +49,13 @@ type Pipeline struct {
 // New returns a Pipeline configured by opts. A bad option, such as a nil
 // filter, is a *codes.DefinitionError.
 func New(opts ...Option) (*Pipeline, error) {
-	p := &Pipeline{newRef: newRef, fallback: slog.NewTextHandler(os.Stderr, nil)}
+	p := &Pipeline{built: true}
 	for i, opt := range opts {
-		if opt == nil {
+		if isNil(opt) {
 			return nil, &codes.DefinitionError{Mistake: codes.NilValue,
 				Reason: "option " + strconv.Itoa(i) + " given to filter.New is nil; leave it out, or pass the option you meant"}
 		}
-		if err := opt(p); err != nil {
+		if err := opt.apply(p); err != nil {
 			return nil, err
 		}
 	}
@@ -67,12 +64,13 @@ func New(opts ...Option) (*Pipeline, error) {
 
 // Handle turns err, raised by the request described by call, into the
 // Failure the client receives, tells the observers, and writes the one log
-// record of it. A nil err yields nil. The adapters call it; an application
-// rarely needs to.
+// record of it; filters are those of the tool, resource or prompt, and run
+// before those ForTool gives the tool and the server's. A nil err yields
+// nil. It is for an application or an adapter that holds an error and
+// nothing else; Serve runs a whole request.
 //
-// The request's own end is decided first, then filters (those given where
-// the tool, resource or prompt was registered) run before the global ones
-// and the built-in mapping, as the package documentation says. A code the
+// The request's own end is decided first, then the filters and the
+// built-in mapping run, as the package documentation says. A code the
 // registry does not know, whatever produced it, is sent as
 // BUSINESS_RULE_VIOLATION for a business rule and TOOL_ERROR otherwise, with
 // one WARN record the first time. A ref is always the pipeline's.
@@ -81,151 +79,118 @@ func New(opts ...Option) (*Pipeline, error) {
 // log handler does (panic, return a typed nil, build a cyclic or enormous
 // chain), it returns one Failure and writes one record, to standard error
 // if the logger fails, bounded as the package documentation says.
-func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...Filter) (f *Failure) {
+func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...Filter) *Failure {
 	if err == nil {
 		return nil
 	}
-	if ctx == nil {
-		ctx = context.Background()
+	in := input{call: call, err: err, tool: p.toolFor(call.Tool, nil), attempt: 1}
+	if len(filters) > 0 {
+		in.tool.filters = append(filters[:len(filters):len(filters)], in.tool.filters...)
 	}
-	var in callctx.Input
-	if x, ok := err.(*callctx.Input); ok && x != nil {
-		in, err = *x, x.Err // an adapter's: the tool's settings and arguments
-		if err == nil {
-			return nil
-		}
-	}
-	reportOnly, policy := p.settings(in.Settings)
-	hb, handBuilt := err.(*callctx.HandBuilt)
-	if handBuilt && policy == PassHandBuilt && !reportOnly {
+	return p.handle(cmp.Or[context.Context](ctx, context.Background()), &in, &asks{})
+}
+
+// handle decides the answer to in, a failure of the request ctx serves, and
+// writes its record: the request's end first, then the filters, the tool's
+// then the server's, then the built-in mapping. It returns nil for a
+// hand-built result the policy passes unreported.
+func (p *Pipeline) handle(ctx context.Context, in *input, ask *asks) (f *Failure) {
+	reportOnly, policy := p.reportOnly(in.tool), p.policy(in.tool)
+	h := handling{call: in.call, raw: in.err, filters: in.tool.filters, attempt: in.attempt, took: in.took, reportOnly: reportOnly, handBuilt: in.err == nil}
+	if h.handBuilt && policy == PassHandBuilt && !reportOnly {
 		return nil // the adapter sends the result as the handler built it
 	}
-	if call.RequestID == "" {
-		if call.RequestID = RequestIDFromContext(ctx); call.RequestID == "" {
-			call.RequestID = callctx.NewID()
+	if h.call.RequestID == "" {
+		if h.call.RequestID = RequestIDFromContext(ctx); h.call.RequestID == "" {
+			h.call.RequestID = newID()
 		}
 	}
-	h := &handling{call: call, reportOnly: reportOnly, handBuilt: handBuilt, arguments: in.Arguments, repeatable: in.Repeatable,
-		attempt: max(in.Attempt, 1), took: in.Took, ref: in.Ref}
+	err := in.err
+	if h.handBuilt {
+		err = &handBuiltError{text: in.text}
+	}
 	h.setErr(err)
-	h.orig = h.err // an opaqueError if the chain cannot be walked: nothing asks it again
+	h.orig, h.ref = h.err, in.ref
 	defer func() {
 		if f == nil { // finish did not return
 			// Only a runtime.Goexit in a filter, observer, renderer or log
-			// handler gets here. The adapter that called Handle does so after
-			// the handler returned, or from its deferred recovery, which has
-			// run already: nothing else logs it.
-			f = p.lastResort(ctx, h, recover())
+			// handler gets here: nothing else logs it.
+			f = p.lastResort(ctx, &h, recover())
 		}
 	}()
 	var r Response
 	switch {
-	case handBuilt && policy == MaskHandBuilt:
-		r = p.internal(h)
-	case handBuilt:
+	case h.handBuilt && policy == MaskHandBuilt:
+		r = p.internal(&h)
+	case h.handBuilt:
 		// Filters see errors, not results: the handler's own answer passes as it is.
-		r = Response{Code: codes.ToolFailed, Message: hb.Text}
+		r = Response{Code: codes.ToolFailed, Message: in.text}
 	default:
 		var ok bool
-		if r, ok = p.ended(ctx, h); !ok {
-			if r, ok = p.runFilters(ctx, h, filters); !ok {
-				r = p.mapError(h)
+		if r, ok = p.ended(ctx, &h, ask); !ok {
+			if r, ok = p.runFilters(ctx, &h); !ok {
+				r = p.mapError(&h, ask)
 			}
 		}
 	}
-	return p.finish(ctx, h, &r)
+	return p.finish(ctx, &h, ask, &r)
 }
 
-func init() {
-	callctx.Modes = func(pipeline any, tool callctx.Settings) (checkArguments, reportOnly bool) {
-		p, _ := pipeline.(*Pipeline)
-		if p == nil {
-			return false, false
-		}
-		reportOnly, _ = p.settings(tool)
-		return tool.ArgumentCheck == 2 || tool.ArgumentCheck == 0 && p.checkArgs, reportOnly
-	}
-	callctx.Succeeded = func(pipeline any) bool { // a success gives back to the retry budget
-		p, _ := pipeline.(*Pipeline)
-		if p == nil || p.retries == 0 {
-			return false
-		}
-		p.budget.add(-budgetRefund)
-		return true
-	}
-}
+// handBuiltError stands for an error result a handler built itself: its
+// text, for the record and Failure.Err.
+type handBuiltError struct{ text string }
 
-// settings returns the mode and hand-built policy of a failure of a tool
-// with settings tool: the pipeline's, or the tool's own where it has them.
-func (p *Pipeline) settings(tool callctx.Settings) (reportOnly bool, policy HandBuilt) {
-	reportOnly, policy = p.reportOnly, p.handBuilt
-	if tool.ReportOnly != 0 {
-		reportOnly = tool.ReportOnly == 2
-	}
-	if tool.HandBuilt != 0 {
-		policy = HandBuilt(tool.HandBuilt - 1)
-	}
-	return reportOnly, policy
-}
+func (e *handBuiltError) Error() string { return e.text }
 
-// handling is the state of one error on its way through the pipeline.
+// handling is the state of one failure on its way through the pipeline.
+// It holds no callback of the adapter's, which its input keeps, so that
+// what the adapter hands Serve never leaves the stack.
 type handling struct {
 	call        Call
+	raw         error              // as the handler returned it, before any check of it
+	filters     []Filter           // the tool's own
+	attempt     int                // which call of the tool in the request, from 1
+	took        time.Duration      // how long the attempt ran
 	orig        error              // as the handler returned it
 	transformed bool               // a filter replaced orig with err
 	err         error              // after the filters' transformations
 	facts       chainFacts         // what the chain of err holds
-	slow        *chainFacts        // facts found again with errors.As, once
 	filterErr   error              // a filter that panicked or answered badly
 	public      error              // the public error the built-in mapping answered with
 	refused     *domain.Validation // how the arguments did not fit, when that decided
-	arguments   func() error       // the adapter's check of the arguments, or nil
-	repeatable  func() bool        // the adapter's: the tool is read-only or idempotent
 	repeat      int8               // 1 + what mayRepeat found, once asked
-	attempt     int                // which call of the tool in the request, from 1
-	took        time.Duration      // how long the attempt ran
 	ended       bool               // the request's own end answered it, in the pipeline's own words
 	wouldRetry  bool               // report-only: WithRetries would have called the tool again
 	retry       time.Duration      // the wait before the tool is called again, if it is
+	notRetried  string             // why WithRetries does not call a tool again that it might
 	masked      bool
 	reportOnly  bool // nothing of the Failure is sent: it is reported
 	handBuilt   bool // the error stands for a result the handler built
 	ref         string
 	logged      bool        // the record was written
 	attrs       []slog.Attr // extra attributes for the log record
-	loggedErr   loggedError // the record's error value: the text of err, bounded and redacted
 }
 
 // setErr makes err the error being handled, with what one walk of its
 // chain finds; a chain that cannot be walked safely becomes an opaqueError.
 func (h *handling) setErr(err error) {
-	f, reason := scan(err)
-	if reason != "" {
-		err = &opaqueError{text: reflect.TypeOf(err).String() + " (not walked: " + reason + ")"}
-		f = chainFacts{}
-		f.note(err)
+	h.facts, h.err = scan(err)
+	if h.facts.custom && !h.facts.opaque {
+		h.facts.asked(h.err, &h.attrs)
 	}
-	h.err, h.facts, h.slow = err, f, nil
 }
 
 // runFilters offers the cause of a ToolError to the tool's filters, then
 // the global ones, and if none answers, the whole error. The ToolError
 // keeps its words over an answer to its cause: the filter's message becomes
 // the first hint, and the class (code, details, retry advice) is the filter's.
-func (p *Pipeline) runFilters(ctx context.Context, h *handling, own []Filter) (Response, bool) {
-	te, _ := h.chain().public.(*toolerr.ToolError)
-	cause := te.Unwrap()
-	if h.facts.custom { // te was found by an As method: its cause is not the chain walked
-		if _, unsafe := scan(cause); unsafe != "" {
-			cause = nil
-		}
-	}
-	if cause != nil && te.PublicMessage() != "" {
-		if r, ok := p.offer(ctx, h, own, cause, false); ok || h.filterErr != nil {
+func (p *Pipeline) runFilters(ctx context.Context, h *handling) (Response, bool) {
+	if te, _ := h.facts.public.(*toolerr.ToolError); te != nil && te.PublicMessage() != "" && h.facts.cause != nil {
+		if r, ok := p.offer(ctx, h, h.facts.cause, false); ok || h.filterErr != nil {
 			return worded(te, r), ok
 		}
 	}
-	return p.offer(ctx, h, own, h.err, true)
+	return p.offer(ctx, h, h.err, true)
 }
 
 // worded gives te's words to r, an answer to te's cause: te's message,
@@ -238,12 +203,9 @@ func worded(te *toolerr.ToolError, r Response) Response {
 
 // offer runs the filters on err until one answers; a transformation
 // replaces err for those that follow, and, if whole, the error handled.
-func (p *Pipeline) offer(ctx context.Context, h *handling, own []Filter, err error, whole bool) (Response, bool) {
-	for _, fs := range [2][]Filter{own, p.global} {
+func (p *Pipeline) offer(ctx context.Context, h *handling, err error, whole bool) (Response, bool) {
+	for _, fs := range [2][]Filter{h.filters, p.global} {
 		for _, f := range fs {
-			if f == nil {
-				continue
-			}
 			resp, next, ferr := catch(ctx, f, h.call, err)
 			if ferr == nil && resp != nil && resp.Message == "" {
 				ferr = fmt.Errorf("filter %T answered with an empty message", f)
@@ -258,7 +220,7 @@ func (p *Pipeline) offer(ctx context.Context, h *handling, own []Filter, err err
 				h.setErr(next)
 				err, h.transformed = h.err, true
 			case next != nil:
-				if _, unsafe := scan(next); unsafe != "" {
+				if facts, _ := scan(next); facts.opaque {
 					return Response{}, false // a cause whose chain cannot be walked: the whole error is offered
 				}
 				err = next
@@ -279,8 +241,8 @@ func catch(ctx context.Context, f Filter, call Call, err error) (resp *Response,
 }
 
 // mapError is the built-in mapping, run when no filter handled the error.
-// A method of the error (ErrorCode, PublicMessage, As...) that panics masks it.
-func (p *Pipeline) mapError(h *handling) (r Response) {
+// A method of the error (ErrorCode, PublicMessage, ...) that panics masks it.
+func (p *Pipeline) mapError(h *handling, ask *asks) (r Response) {
 	defer func() {
 		if v := recover(); v != nil {
 			h.attrs = append(h.attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v)))
@@ -288,22 +250,19 @@ func (p *Pipeline) mapError(h *handling) (r Response) {
 			r = p.internal(h)
 		}
 	}()
-	if h.filterErr != nil {
-		return p.internal(h)
-	}
-	f := h.chain()
-	if f.panicked {
+	f := &h.facts
+	if h.filterErr != nil || f.panicked {
 		return p.internal(h)
 	}
 	if pub := f.public; pub != nil {
 		// A public error in a ToolError's cause answers as a filter's answer to the cause.
 		te, _ := pub.(*toolerr.ToolError)
-		if in, _ := scan(te.Unwrap()); te.PublicMessage() != "" && in.public != nil && !nilness.IsNil(in.public) && in.public.PublicMessage() != "" {
-			pub = in.public
+		if inner := f.inner; te.PublicMessage() != "" && inner != nil && !isNil(inner) && inner.PublicMessage() != "" {
+			pub = inner
 		} else {
 			te = nil
 		}
-		if nilness.IsNil(pub) {
+		if isNil(pub) {
 			// A nil pointer whose methods ignore it (an Authorization's) means nothing.
 			h.attrs = append(h.attrs, slog.String("mapping_error", fmt.Sprintf("the public error is a nil %T", pub)))
 			return p.internal(h)
@@ -312,8 +271,9 @@ func (p *Pipeline) mapError(h *handling) (r Response) {
 		if d, ok := pub.(interface{ PublicDetails() map[string]any }); ok {
 			r.Details = d.PublicDetails()
 		}
-		if retry, known, after := toolerr.RetryAdvice(pub); known {
-			r.Retryable, r.RetryAfter = &retry, after
+		if f.adviceKnown {
+			retry := f.retryable
+			r.Retryable, r.RetryAfter = &retry, f.retryAfter
 		}
 		if hinter, ok := pub.(interface{ ErrorHint() string }); ok {
 			if hint := hinter.ErrorHint(); hint != "" {
@@ -328,11 +288,11 @@ func (p *Pipeline) mapError(h *handling) (r Response) {
 		}
 		return r
 	}
-	if h.arguments == nil {
+	if ask.arguments == nil {
 		return p.internal(h)
 	}
 	// The client can correct its arguments; the record keeps the error.
-	if v, _ := noPanic(h.arguments).(*domain.Validation); v != nil {
+	if v := noPanic(func() *domain.Validation { return ask.arguments(h.raw) }); v != nil {
 		h.public, h.refused = v, v
 		return Response{Code: v.ErrorCode(), Message: v.PublicMessage(), Details: v.PublicDetails()}
 	}
@@ -342,12 +302,12 @@ func (p *Pipeline) mapError(h *handling) (r Response) {
 // ended answers, before any filter runs, the failure of a request whose
 // own context is done: CANCELLED or TIMEOUT, as ctx.Err() says, whatever the
 // error says, except a panic or a public error, whose words are deliberate.
-func (p *Pipeline) ended(ctx context.Context, h *handling) (r Response, ok bool) {
+func (p *Pipeline) ended(ctx context.Context, h *handling, ask *asks) (r Response, ok bool) {
 	done := noPanic(ctx.Err) // nil while the request is alive
 	if done != context.Canceled && done != context.DeadlineExceeded {
 		return Response{}, false
 	}
-	if f := h.chain(); f.panicked || f.public != nil { // a panicking As or Is method: the mapping masks it
+	if h.facts.panicked || h.facts.public != nil { // the mapping answers those
 		return Response{}, false
 	}
 	h.ended = true // a timeout's text gets the ref
@@ -358,7 +318,7 @@ func (p *Pipeline) ended(ctx context.Context, h *handling) (r Response, ok bool)
 		return Response{Code: codes.Cancelled, Message: "The request was cancelled before the tool finished.", MayHaveTakenEffect: true}, true
 	case done == context.Canceled:
 		return Response{Code: codes.Cancelled, Message: "The request was cancelled before it finished."}, true
-	case tool && !p.mayRepeat(h):
+	case tool && !p.mayRepeat(h, ask):
 		return Response{Code: codes.Timeout, Message: "The tool did not finish in time, and may have done its work before it stopped.", MayHaveTakenEffect: true}, true
 	case tool:
 		return Response{Code: codes.Timeout, Message: "The tool did not finish in time; try again, perhaps with a smaller request.", MayHaveTakenEffect: true}, true
@@ -367,44 +327,17 @@ func (p *Pipeline) ended(ctx context.Context, h *handling) (r Response, ok bool)
 	}
 }
 
-// chain returns the facts of the error's chain, found again with errors.As,
-// once, if an error in it has As or Is methods of its own; an As or Is
-// method that panics counts as a panic in the chain, which is masked.
-func (h *handling) chain() chainFacts {
-	if !h.facts.custom {
-		return h.facts
-	}
-	if h.slow == nil {
-		h.slow = &chainFacts{custom: true, panicked: true}
-		func() {
-			defer func() {
-				if v := recover(); v != nil {
-					h.attrs = append(h.attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v)))
-				}
-			}()
-			var pe *PanicError
-			panicked := errors.As(h.err, &pe)
-			var pub toolerr.PublicError
-			if !errors.As(h.err, &pub) {
-				pub = nil // an As method may set the target and answer false
-			}
-			*h.slow = chainFacts{custom: true, panicked: panicked, public: pub}
-		}()
-	}
-	return *h.slow
-}
-
 // mayRepeat reports whether calling again is safe whatever the failure did:
 // a resource, prompt or completion, which reads, a tool named safe
 // (WithRetries), or one the adapter knows is annotated read-only or
 // idempotent. It asks the adapter once.
-func (p *Pipeline) mayRepeat(h *handling) bool {
+func (p *Pipeline) mayRepeat(h *handling, ask *asks) bool {
 	if !h.call.isTool() || p.safe[h.call.Tool] {
 		return true
 	}
 	if h.repeat == 0 {
 		h.repeat = 1
-		if h.repeatable != nil && noPanic(h.repeatable) {
+		if ask.repeatable != nil && noPanic(ask.repeatable) {
 			h.repeat = 2
 		}
 	}
@@ -417,7 +350,7 @@ func (p *Pipeline) internal(h *handling) Response {
 }
 
 // finish completes r into the Failure sent, tells the observers, and logs.
-func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failure {
+func (p *Pipeline) finish(ctx context.Context, h *handling, ask *asks, r *Response) *Failure {
 	r.Code = cmp.Or(r.Code, codes.InternalError)
 	info, known := p.registry.Lookup(r.Code)
 	if !known {
@@ -438,7 +371,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 		retryable = *r.Retryable
 	}
 	outcome := ""
-	if r.MayHaveTakenEffect && !h.masked && !p.mayRepeat(h) {
+	if r.MayHaveTakenEffect && !h.masked && !p.mayRepeat(h, ask) {
 		outcome, retryable = "unknown", false
 	}
 	switch {
@@ -448,7 +381,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 		after = info.RetryAfter
 	}
 	after = min(max(after, 0), maxRetryAfter)
-	h.retry = p.retryIn(ctx, h, r.Code, retryable, after)
+	h.retry = p.retryIn(ctx, h, ask, r.Code, retryable, after)
 	if h.ref == "" && (server || h.handBuilt || h.retry > 0) {
 		h.ref = p.ref() // the attempts of a retried call share one
 	}
@@ -481,8 +414,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 		f.Err = errors.Join(h.orig, h.filterErr)
 	}
 	f.Texts = p.renderSafely(h, f, f.Envelope)
-	h.loggedErr.text = p.text(h.err)
-	f.ErrorText = h.loggedErr.text
+	f.ErrorText = p.text(h.err)
 	for _, o := range p.observers {
 		func() {
 			defer func() {
@@ -493,7 +425,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, r *Response) *Failur
 			o(ctx, f.view())
 		}()
 	}
-	p.log(ctx, h, f.Envelope, server)
+	p.log(ctx, h, f, server)
 	return f
 }
 
@@ -595,9 +527,17 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Failure 
 		rec.AddAttrs(targetAttr(h.call, p.redact), slog.String("code", string(env.Code)), slog.String("ref", h.ref),
 			slog.String("request_id", env.RequestID), slog.String("error", fmt.Sprintf("%T", h.orig)),
 			slog.String("pipeline_error", reason))
-		_ = handle(ctx, p.fallback, rec)
+		_ = handle(ctx, p.lastHandler(), rec)
 	}
 	return f
+}
+
+// lastHandler is the last resort of a record whose logger fails.
+func (p *Pipeline) lastHandler() slog.Handler {
+	if p.fallback != nil {
+		return p.fallback
+	}
+	return slog.NewTextHandler(os.Stderr, nil)
 }
 
 // renderSafely renders env with the pipeline's Renderer, bounded; one that
@@ -626,8 +566,10 @@ func (p *Pipeline) renderSafely(h *handling, f *Failure, env Envelope) (texts []
 }
 
 func (p *Pipeline) ref() string {
-	if ref := noPanic(p.newRef); validRef(ref) {
-		return ref
+	if p.newRef != nil {
+		if ref := noPanic(p.newRef); validRef(ref) {
+			return ref
+		}
 	}
 	return newRef()
 }
@@ -640,8 +582,7 @@ func validRef(ref string) bool { return ref != "" && len(ref) <= 64 && plain(ref
 func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) codes.Info {
 	bad := bound(string(r.Code), 256)
 	r.Code = codes.ToolFailed
-	var br *domain.BusinessRule
-	if h.public != nil && errors.As(h.public, &br) {
+	if _, rule := h.public.(*domain.BusinessRule); rule {
 		r.Code = codes.BusinessRuleViolation
 	}
 	h.attrs = append(h.attrs, slog.String("unregistered_code", bad))
@@ -657,13 +598,53 @@ func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) c
 	if p.redact && target == h.call.Resource && target != "" {
 		target = uriview.Safe(target, false)
 	}
-	if handler := p.handler(); enabled(ctx, handler, slog.LevelWarn) {
-		rec := slog.NewRecord(time.Now(), slog.LevelWarn, "mcperr: unregistered error code", 0)
-		rec.AddAttrs(slog.String("unregistered_code", bad), slog.String("sent_as", string(r.Code)), slog.String("target", bound(target, 256)),
-			slog.String("reason", "the registry does not know it; register it with codes.NewRegistry and pass the registry to filter.WithRegistry"))
-		if handle(ctx, handler, rec) != nil { // the logger failed: to the last resort
-			_ = handle(ctx, p.fallback, rec)
+	p.warn(ctx, slog.LevelWarn, "mcperr: unregistered error code", slog.String("unregistered_code", bad), slog.String("sent_as", string(r.Code)), slog.String("target", bound(target, 256)),
+		slog.String("reason", "the registry does not know it; register it with codes.NewRegistry and pass the registry to filter.WithRegistry"))
+	return info
+}
+
+// warn writes one record of the pipeline's own, to the last resort if the
+// logger fails.
+func (p *Pipeline) warn(ctx context.Context, level slog.Level, msg string, attrs ...slog.Attr) {
+	if handler := p.handler(); enabled(ctx, handler, level) {
+		rec := slog.NewRecord(time.Now(), level, msg, 0)
+		rec.AddAttrs(attrs...)
+		if handle(ctx, handler, rec) != nil {
+			_ = handle(ctx, p.lastHandler(), rec)
 		}
 	}
-	return info
+}
+
+// checkSetup writes one ERROR record for each of the problems an adapter
+// found in how mcperr is put on a server, and one WARN record naming the
+// tools that ForTool or WithRetries name and that, as has says, the server
+// does not have: their options apply to nothing.
+func (p *Pipeline) checkSetup(ctx context.Context, has func(string) bool, problemsOf func() []string) {
+	var problems []string
+	if problemsOf != nil {
+		problems = noPanic(problemsOf)
+	}
+	for _, problem := range problems {
+		p.warn(ctx, slog.LevelError, "mcperr: misplaced middleware", slog.String("problem", problem))
+	}
+	if has == nil {
+		return
+	}
+	var missing []string
+	for name := range p.tools {
+		if !noPanic(func() bool { return has(name) }) {
+			missing = append(missing, name)
+		}
+	}
+	for name := range p.safe {
+		if !slices.Contains(missing, name) && !noPanic(func() bool { return has(name) }) {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		p.warn(ctx, slog.LevelWarn, "mcperr: options for tools the server does not have", slog.Any("tools", missing),
+			slog.String("consequence", "the options that filter.ForTool or filter.WithRetries give these names apply to nothing"),
+			slog.String("fix", "name the tools as the server adds them, or drop the options"))
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,7 +21,6 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/guard"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -61,6 +61,12 @@ func newHarness(t *testing.T, opts ...filter.Option) *harness {
 func (h *harness) handle(t *testing.T, ctx context.Context, call filter.Call, err error, filters ...filter.Filter) *filter.Failure {
 	t.Helper()
 	return checked(t, h.p.Handle(ctx, call, err, filters...))
+}
+
+// input runs HandleInput and checks the envelope of what it returns.
+func (h *harness) input(t *testing.T, ctx context.Context, call filter.Call, in filter.Input, filters ...filter.Filter) *filter.Failure {
+	t.Helper()
+	return checked(t, h.p.HandleInput(ctx, call, in, filters...))
 }
 
 // checked checks that the envelope of f, if any, fits the schema, and
@@ -112,10 +118,10 @@ func details(t testing.TB, e filter.Envelope) map[string]any {
 	return m
 }
 
-// recovered panics with v and returns what an adapter makes of it: the
-// *filter.PanicError guard.Recovered builds, with the stack.
+// recovered panics with v and returns what Serve makes of it: a
+// *filter.PanicError with the value and the stack.
 func recovered(v any) (err error) {
-	defer func() { err = guard.Recovered(recover()) }()
+	defer func() { err = &filter.PanicError{Value: recover(), Stack: debug.Stack()} }()
 	panic(v)
 }
 
@@ -358,7 +364,7 @@ func TestFailingFilterIsMasked(t *testing.T) {
 	}
 	for name, fl := range tests {
 		t.Run(name, func(t *testing.T) {
-			h := newHarness(t, filter.WithGlobalFilters(fl))
+			h := newHarness(t, filter.WithFilters(fl))
 			f := h.handle(t, context.Background(), call, domain.NewNotFound("Order", "1"))
 			recs := h.records(t)
 			if f.Envelope.Code != codes.InternalError || f.Envelope.Message != masked(f.Envelope.Ref) {
@@ -385,7 +391,7 @@ func TestFilterResponseIsTheFiltersOwn(t *testing.T) {
 		Hints: append(make([]string, 0, 4), "Use another email.")}
 	before := *shared
 	fl := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return shared, nil })
-	h := newHarness(t, filter.WithGlobalFilters(fl))
+	h := newHarness(t, filter.WithFilters(fl))
 	f := h.handle(t, context.Background(), call, crdb.WithHint(errors.New("pq: unique violation "+canary), "Check the email."))
 	if !reflect.DeepEqual(*shared, before) || shared.Hints[:2][1] != "" {
 		t.Fatal("the pipeline changed the filter's own Response value")
@@ -415,7 +421,7 @@ func TestFilterHintsAreBounded(t *testing.T) {
 	fl := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 		return &filter.Response{Code: codes.Conflict, Message: "Taken.", Hints: hints}, nil
 	})
-	h := newHarness(t, filter.WithGlobalFilters(fl))
+	h := newHarness(t, filter.WithFilters(fl))
 	got := h.handle(t, context.Background(), call, errors.New("x")).Envelope.Hints
 	if len(got) != maxHints || got[0] != "a" || got[2] != "h0" || got[maxHints-1] != "h5" {
 		t.Fatalf("hints = %q", got)
@@ -429,7 +435,7 @@ func TestZeroCodeBecomesInternal(t *testing.T) {
 	fl := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 		return &filter.Response{Message: "Something failed."}, nil
 	})
-	h := newHarness(t, filter.WithGlobalFilters(fl))
+	h := newHarness(t, filter.WithFilters(fl))
 	f := h.handle(t, context.Background(), call, errors.New("x"))
 	if f.Envelope.Code != codes.InternalError || f.Envelope.Ref == "" || f.Envelope.Category != codes.Server {
 		t.Fatalf("envelope = %+v, want INTERNAL_ERROR with a ref", f.Envelope)
@@ -462,7 +468,7 @@ func TestFilterOrderAndTransform(t *testing.T) {
 	}
 	p, err := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
-		filter.WithGlobalFilters(mark("global", nil)),
+		filter.WithFilters(mark("global", nil)),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -488,7 +494,7 @@ func TestCatchMatchesThroughWrapping(t *testing.T) {
 		hits.Add(1)
 		return &filter.Response{Code: codes.NotFound, Message: "No " + e.Resource + " with that id."}, nil
 	})
-	h := newHarness(t, filter.WithGlobalFilters(nf))
+	h := newHarness(t, filter.WithFilters(nf))
 	f := h.handle(t, context.Background(), call, fmt.Errorf("a: %w", fmt.Errorf("b: %w", domain.NewNotFound("Order", "1"))))
 	if f.Envelope.Message != "No Order with that id." {
 		t.Fatalf("message = %q", f.Envelope.Message)
@@ -505,12 +511,12 @@ func TestDefinitionErrors(t *testing.T) {
 		opt  filter.Option
 		says string
 	}{
-		{"nil global filter", filter.WithGlobalFilters(filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil }), nil),
-			"filter 1 given to WithGlobalFilters is nil"},
-		{"nil filter function", filter.WithGlobalFilters(filter.Catch[error](nil)), "filter 0 given to WithGlobalFilters: filter.Catch needs a function"},
-		{"nil pointer filter", filter.WithGlobalFilters((*countingFilter)(nil)), "filter 0 given to WithGlobalFilters is nil"},
-		{"nil typed filter", filter.WithGlobalFilters(filter.Catch[*domain.NotFound](nil)), "filter.Catch needs a function"},
-		{"sentinel filter without a sentinel", filter.WithGlobalFilters(filter.Is(nil, filter.Response{Message: "No such order."})), "filter.Is needs the sentinel error"},
+		{"nil global filter", filter.WithFilters(filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil }), nil),
+			"filter 1 given to WithFilters is nil"},
+		{"nil filter function", filter.WithFilters(filter.Catch[error](nil)), "filter 0 given to WithFilters: filter.Catch needs a function"},
+		{"nil pointer filter", filter.WithFilters((*countingFilter)(nil)), "filter 0 given to WithFilters is nil"},
+		{"nil typed filter", filter.WithFilters(filter.Catch[*domain.NotFound](nil)), "filter.Catch needs a function"},
+		{"sentinel filter without a sentinel", filter.WithFilters(filter.Is(nil, filter.Response{Message: "No such order."})), "filter.Is needs the sentinel error"},
 		{"nil observer", filter.WithObserver(nil), "WithObserver needs an observer"},
 		{"nil renderer", filter.WithRenderer(nil), "WithRenderer needs a function"},
 		{"nil ref generator", filter.WithRefGenerator(nil), "WithRefGenerator needs a function"},
@@ -538,7 +544,7 @@ func TestDefinitionErrors(t *testing.T) {
 		says string
 	}{
 		{[]filter.Option{filter.WithRedaction(true), nil}, codes.NilValue, "option 1 given to filter.New is nil"},
-		{[]filter.Option{filter.WithGlobalFilters(filter.Is(errors.New("no rows"), filter.Response{Code: codes.NotFound}))}, codes.InvalidOption,
+		{[]filter.Option{filter.WithFilters(filter.Is(errors.New("no rows"), filter.Response{Code: codes.NotFound}))}, codes.InvalidOption,
 			"filter.Is needs a Response with the message"},
 	} {
 		p, err := filter.New(tc.opts...)
@@ -647,7 +653,7 @@ func TestUnregisteredCodesNeverReachTheClient(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var opts []filter.Option
 			if tt.filter != nil {
-				opts = append(opts, filter.WithGlobalFilters(tt.filter))
+				opts = append(opts, filter.WithFilters(tt.filter))
 			}
 			h := newHarness(t, opts...)
 			for i := range 3 {

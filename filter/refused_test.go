@@ -9,14 +9,13 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
 // withArguments returns err as an adapter hands it to the pipeline for a
 // failed call whose arguments do not fit, as v says.
-func withArguments(err error, v *domain.Validation, asked *int) error {
-	return &callctx.Input{Err: err, Arguments: func() error {
+func withArguments(err error, v *domain.Validation, asked *int) filter.Input {
+	return filter.Input{Err: err, Arguments: func(error) *domain.Validation {
 		*asked++
 		return v
 	}}
@@ -32,7 +31,7 @@ func TestArgumentsDecideOnlyWhatWouldBeMasked(t *testing.T) {
 
 	var asked int
 	h := newHarness(t)
-	f := h.handle(t, context.Background(), call, withArguments(errors.New("strconv: parsing "+canary), v, &asked))
+	f := h.input(t, context.Background(), call, withArguments(errors.New("strconv: parsing "+canary), v, &asked))
 	if f.Envelope.Code != codes.ValidationError || f.Envelope.Message != "Validation failed for b: must be number, not string" || f.Envelope.Ref != "" {
 		t.Errorf("envelope %+v, want the VALIDATION_ERROR of the arguments", f.Envelope)
 	}
@@ -56,7 +55,7 @@ func TestArgumentsDecideOnlyWhatWouldBeMasked(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			asked = 0
-			f := newHarness(t).handle(t, endedAs(context.Background(), tt.err), call, withArguments(tt.err, v, &asked))
+			f := newHarness(t).input(t, endedAs(context.Background(), tt.err), call, withArguments(tt.err, v, &asked))
 			if f.Envelope.Code != tt.code {
 				t.Errorf("code %s, want %s", f.Envelope.Code, tt.code)
 			}
@@ -67,9 +66,9 @@ func TestArgumentsDecideOnlyWhatWouldBeMasked(t *testing.T) {
 	}
 
 	t.Run("a check that panics", func(t *testing.T) {
-		err := &callctx.Input{Err: errors.New("x"), Arguments: func() error { panic("validator bug") }}
+		in := filter.Input{Err: errors.New("x"), Arguments: func(error) *domain.Validation { panic("validator bug") }}
 		h := newHarness(t)
-		if f := h.handle(t, context.Background(), call, err); f.Envelope.Code != codes.InternalError {
+		if f := h.input(t, context.Background(), call, in); f.Envelope.Code != codes.InternalError {
 			t.Errorf("code %s, want the masked INTERNAL_ERROR", f.Envelope.Code)
 		}
 	})
@@ -77,9 +76,9 @@ func TestArgumentsDecideOnlyWhatWouldBeMasked(t *testing.T) {
 
 // TestInputIsTakenApart checks that what an adapter hands the pipeline
 // with a failure, the tool's settings and its check of the arguments, is
-// read from the error given to Handle and never seen past it: filters,
-// observers and the record see the error the handler returned, and the
-// tool's report-only setting holds over the server's.
+// never seen past it: filters, observers and the record see the error the
+// handler returned, and the tool's report-only setting holds over the
+// server's.
 func TestInputIsTakenApart(t *testing.T) {
 	handlerErr := errors.New("dial db: " + canary)
 	var seen []error
@@ -89,8 +88,8 @@ func TestInputIsTakenApart(t *testing.T) {
 	})
 	var observed []error
 	h := newHarness(t, filter.WithObserver(func(_ context.Context, f filter.Failure) { observed = append(observed, f.Err) }))
-	in := &callctx.Input{Err: handlerErr, Settings: callctx.Settings{ReportOnly: 2}}
-	f := h.handle(t, context.Background(), call, in, saw)
+	in := filter.Input{Err: handlerErr, Options: []filter.ToolOption{filter.WithReportOnly(true)}}
+	f := h.input(t, context.Background(), call, in, saw)
 	if !f.ReportOnly {
 		t.Errorf("the tool's report-only setting did not hold: %+v", f)
 	}

@@ -3,23 +3,77 @@ package filter
 import (
 	"context"
 	"log/slog"
+	"strings"
+	"sync"
+
+	"github.com/google/uuid"
 
 	"github.com/mcperr/mcperr/codes"
-	"github.com/mcperr/mcperr/internal/callctx"
-	"github.com/mcperr/mcperr/internal/nilness"
 )
 
 // RequestIDFromContext returns the id of the request ctx serves: a UUID of
 // version 7, unique across sessions, servers and restarts, minted the
-// first time it is asked for. The adapters give every tools/call,
-// resources/read, prompts/get and completion/complete one; the envelope's
-// requestId and the log record's request_id of every failure of that
-// request carry it. It returns "" for a context that no adapter prepared.
+// first time it is asked for. Serve gives every request it runs one,
+// unless its Call names one; the envelope's requestId and the log record's
+// request_id of every failure of that request carry it. It returns "" for
+// a context that Serve did not prepare.
 func RequestIDFromContext(ctx context.Context) string {
-	if c := callctx.From(ctx); c != nil {
-		return c.RequestID()
+	if c := callOf(ctx); c != nil {
+		return c.requestID()
 	}
 	return ""
+}
+
+type callKey struct{}
+
+// callContext is the context Serve gives a request's handler: its parent,
+// what the request serves, for LogHandler, and the request's id, minted on
+// first use. One allocation a request.
+type callContext struct {
+	context.Context
+	call Call
+	once sync.Once
+}
+
+func (c *callContext) Value(k any) any {
+	if _, ok := k.(callKey); ok {
+		return c
+	}
+	return c.Context.Value(k)
+}
+
+func (c *callContext) requestID() string {
+	c.once.Do(func() {
+		if c.call.RequestID == "" {
+			c.call.RequestID = newID()
+		}
+	})
+	return c.call.RequestID
+}
+
+func callOf(ctx context.Context) *callContext {
+	if ctx == nil {
+		return nil
+	}
+	c, _ := ctx.Value(callKey{}).(*callContext)
+	return c
+}
+
+// enter returns the context of one request that Serve runs.
+func (p *Pipeline) enter(ctx context.Context, call Call) *callContext {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return &callContext{Context: ctx, call: call}
+}
+
+// newID returns a new request id: a UUID of version 7 (RFC 9562), which
+// sorts by the time it was made, in its 36-character form.
+func newID() string {
+	if id, err := uuid.NewV7(); err == nil {
+		return id.String()
+	}
+	return newRef() + newRef() // crypto/rand does not fail; keep the request answerable anyway
 }
 
 // LogHandler returns a slog.Handler that adds to every record logged with
@@ -41,7 +95,7 @@ func RequestIDFromContext(ctx context.Context) string {
 // at start-up, if next is nil: a nil handler would panic at the first
 // record instead.
 func LogHandler(next slog.Handler) slog.Handler {
-	if nilness.IsNil(next) {
+	if isNil(next) {
 		panic(&codes.DefinitionError{Mistake: codes.NilValue,
 			Reason: "filter.LogHandler needs the slog.Handler that writes the records, such as slog.NewJSONHandler(os.Stderr, nil)"})
 	}
@@ -52,17 +106,17 @@ func LogHandler(next slog.Handler) slog.Handler {
 type logHandler struct{ slog.Handler }
 
 func (h logHandler) Handle(ctx context.Context, r slog.Record) error {
-	c := callctx.From(ctx)
+	c := callOf(ctx)
 	if c == nil || hasRequestID(r) {
 		return h.Handler.Handle(ctx, r)
 	}
 	r = r.Clone()
-	r.AddAttrs(slog.String("request_id", c.RequestID()))
-	if c.Kind != "" {
-		r.AddAttrs(slog.String(c.Kind, bound(c.Target, 256)))
+	r.AddAttrs(slog.String("request_id", c.requestID()))
+	if noun, target := c.call.subject(); target != "" || noun != "completion" {
+		r.AddAttrs(slog.String(strings.Fields(noun)[0], bound(target, 256)))
 	}
-	if c.SessionID != "" {
-		r.AddAttrs(slog.String("session_id", bound(c.SessionID, 256)))
+	if c.call.SessionID != "" {
+		r.AddAttrs(slog.String("session_id", bound(c.call.SessionID, 256)))
 	}
 	return h.Handler.Handle(ctx, r)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -29,7 +28,7 @@ func TestRequestIDFromContext(t *testing.T) {
 	if got := filter.RequestIDFromContext(none); got != "" {
 		t.Errorf("nil context: %q", got)
 	}
-	ctx := callctx.With(context.Background(), nil)
+	ctx := filter.Served(context.Background(), filter.Call{})
 	ids := make([]string, 16)
 	var wg sync.WaitGroup
 	for i := range ids {
@@ -53,7 +52,7 @@ func TestRequestIDFromContext(t *testing.T) {
 	if got := filter.RequestIDFromContext(derived); got != ids[0] {
 		t.Errorf("a context derived from the request's has id %q, want %q", got, ids[0])
 	}
-	if other := filter.RequestIDFromContext(callctx.With(context.Background(), nil)); other == ids[0] || !isV7(other) {
+	if other := filter.RequestIDFromContext(filter.Served(context.Background(), filter.Call{})); other == ids[0] || !isV7(other) {
 		t.Errorf("another request got id %q", other)
 	}
 }
@@ -63,7 +62,7 @@ func TestRequestIDFromContext(t *testing.T) {
 // Failure's call and the record agree.
 func TestHandleCarriesTheRequestID(t *testing.T) {
 	h := newHarness(t)
-	ctx := callctx.With(context.Background(), nil)
+	ctx := filter.Served(context.Background(), filter.Call{})
 	fromCtx := filter.RequestIDFromContext(ctx)
 	minted := map[string]bool{}
 	for _, tc := range []struct {

@@ -41,7 +41,7 @@ import (
 // failure too (Response.MayHaveTakenEffect). A bad max or name is a
 // definition error.
 func WithRetries(max int, safe ...string) Option {
-	return func(p *Pipeline) error {
+	return optionFunc(func(p *Pipeline) error {
 		if max < 1 || max > maxRetries {
 			return &codes.DefinitionError{Mistake: codes.InvalidOption,
 				Reason: "WithRetries needs 1 to 10 more attempts, not " + strconv.Itoa(max) + "; leave the option out for none"}
@@ -54,7 +54,7 @@ func WithRetries(max int, safe ...string) Option {
 			p.safe[name] = true
 		}
 		return nil
-	}
+	})
 }
 
 // Bounds of retries and their waits.
@@ -83,10 +83,19 @@ func (b *budget) add(n int64) {
 
 func (b *budget) allows() bool { return b.spent.Load() < budgetTokens/2 }
 
+// succeeded gives back to the retry budget for a successful tool call.
+func (p *Pipeline) succeeded() {
+	if p.retries > 0 {
+		p.budget.add(-budgetRefund)
+	}
+}
+
 // retryIn returns how long the adapter waits before it calls the tool
 // again, after the failure h answered with code and the advice retryable
-// and after, or 0 if it does not: see WithRetries.
-func (p *Pipeline) retryIn(ctx context.Context, h *handling, code codes.Code, retryable bool, after time.Duration) time.Duration {
+// and after, or 0 if it does not: see WithRetries. Where only the tool's
+// annotations keep a transient failure from being retried, h says so in
+// its record.
+func (p *Pipeline) retryIn(ctx context.Context, h *handling, ask *asks, code codes.Code, retryable bool, after time.Duration) time.Duration {
 	if p.retries == 0 || !retryable || h.masked || h.handBuilt || h.ended || !h.call.isTool() {
 		return 0
 	}
@@ -98,7 +107,11 @@ func (p *Pipeline) retryIn(ctx context.Context, h *handling, code codes.Code, re
 	if !h.reportOnly {
 		p.budget.add(1000)
 	}
-	if h.attempt > p.retries || after > maxRetryWait || !p.mayRepeat(h) || !p.budget.allows() {
+	if h.attempt > p.retries || after > maxRetryWait || !p.budget.allows() {
+		return 0
+	}
+	if !p.mayRepeat(h, ask) {
+		h.notRetried = "the tool is annotated neither readOnlyHint nor idempotentHint, and filter.WithRetries does not name it safe"
 		return 0
 	}
 	wait := after

@@ -9,7 +9,6 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -23,8 +22,8 @@ func busy(after time.Duration) filter.Filter {
 
 // attempt returns err as an adapter hands it for attempt n of a tool
 // whose annotations say repeat, with the earlier attempts' ref.
-func attempt(err error, n int, repeat bool, ref string) error {
-	return &callctx.Input{Err: err, Attempt: n, Ref: ref, Repeatable: func() bool { return repeat }}
+func attempt(err error, n int, repeat bool, ref string) filter.Input {
+	return filter.Input{Err: err, Attempt: n, Ref: ref, Repeatable: func() bool { return repeat }}
 }
 
 // TestRetryDecision checks when the pipeline asks the adapter to call a
@@ -40,7 +39,7 @@ func TestRetryDecision(t *testing.T) {
 		name     string
 		opts     []filter.Option
 		ctx      context.Context
-		err      error
+		in       filter.Input
 		min, max time.Duration // the wait; 0, 0: no retry
 	}{
 		{"first retry: 50 to 100 ms", nil, ctx, attempt(errBusy, 1, true, ""), 50 * time.Millisecond, 100 * time.Millisecond},
@@ -48,23 +47,23 @@ func TestRetryDecision(t *testing.T) {
 		{"attempts spent", nil, ctx, attempt(errBusy, 4, true, "r1"), 0, 0},
 		{"a tool not known to be safe", nil, ctx, attempt(errBusy, 1, false, ""), 0, 0},
 		{"a tool named safe", []filter.Option{filter.WithRetries(3, "lookup", "other")}, ctx, attempt(errBusy, 1, false, ""), 50 * time.Millisecond, 100 * time.Millisecond},
-		{"the failure's own delay", []filter.Option{filter.WithGlobalFilters(busy(time.Second))}, ctx, attempt(errBusy, 1, true, ""), time.Second, time.Second},
-		{"a delay too long to wait for", []filter.Option{filter.WithGlobalFilters(busy(6 * time.Second))}, ctx, attempt(errBusy, 1, true, ""), 0, 0},
+		{"the failure's own delay", []filter.Option{filter.WithFilters(busy(time.Second))}, ctx, attempt(errBusy, 1, true, ""), time.Second, time.Second},
+		{"a delay too long to wait for", []filter.Option{filter.WithFilters(busy(6 * time.Second))}, ctx, attempt(errBusy, 1, true, ""), 0, 0},
 		{"a deadline shorter than the wait", nil, short, attempt(errBusy, 1, true, ""), 0, 0},
 		{"not transient", nil, ctx, attempt(domain.NewNotFound("Order", "o1"), 1, true, ""), 0, 0},
 		{"not retryable", nil, ctx, attempt(toolerr.New("No.").WithCode(codes.Unavailable).WithRetryable(false), 1, true, ""), 0, 0},
 		{"masked", nil, ctx, attempt(errors.New("boom"), 1, true, ""), 0, 0},
-		{"a hand-built result", nil, ctx, &callctx.Input{Err: &callctx.HandBuilt{Text: "x"}, Repeatable: func() bool { return true }}, 0, 0},
+		{"a hand-built result", nil, ctx, filter.Input{HandBuilt: true, Text: "x", Repeatable: func() bool { return true }}, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opts := append(append([]filter.Option{filter.WithRetries(3)}, tt.opts...), filter.WithGlobalFilters(busy(0)), filter.WithHandBuilt(filter.ReportHandBuilt))
+			opts := append(append([]filter.Option{filter.WithRetries(3)}, tt.opts...), filter.WithFilters(busy(0)), filter.WithHandBuilt(filter.ReportHandBuilt))
 			h := newHarness(t, opts...)
-			f := h.handle(t, tt.ctx, call, tt.err)
+			f := h.input(t, tt.ctx, call, tt.in)
 			if f.Retry < tt.min || f.Retry > tt.max {
 				t.Errorf("retry in %v, want %v to %v", f.Retry, tt.min, tt.max)
 			}
-			in, _ := tt.err.(*callctx.Input)
+			in := tt.in
 			switch {
 			case in.Ref != "" && f.Envelope.Ref != in.Ref:
 				t.Errorf("ref %q, want the earlier attempts' %q", f.Envelope.Ref, in.Ref)
@@ -88,12 +87,12 @@ func TestRetryDecision(t *testing.T) {
 
 // TestRetryBudget checks the server's budget: transient failures spend
 // it, so that a failing dependency is retried no more, and successes
-// (callctx.Succeeded, as the adapters report them) give it back.
+// (as Serve reports them) give it back.
 func TestRetryBudget(t *testing.T) {
-	h := newHarness(t, filter.WithRetries(3), filter.WithGlobalFilters(busy(0)))
+	h := newHarness(t, filter.WithRetries(3), filter.WithFilters(busy(0)))
 	retried := 0
 	for range 20 {
-		if f := h.handle(t, context.Background(), call, attempt(errBusy, 1, true, "")); f.Retry > 0 {
+		if f := h.input(t, context.Background(), call, attempt(errBusy, 1, true, "")); f.Retry > 0 {
 			retried++
 		}
 	}
@@ -101,20 +100,20 @@ func TestRetryBudget(t *testing.T) {
 		t.Errorf("%d of 20 failures retried, want 4: the budget is 10 tokens, each failure spends one, retries while more than half are left", retried)
 	}
 	for range 10 {
-		if !callctx.Succeeded(h.p) {
+		if !h.p.Succeeded() {
 			t.Fatal("a pipeline with retries says it has none")
 		}
 	}
-	if f := h.handle(t, context.Background(), call, attempt(errBusy, 1, true, "")); f.Retry != 0 {
+	if f := h.input(t, context.Background(), call, attempt(errBusy, 1, true, "")); f.Retry != 0 {
 		t.Error("retried after 10 successes, with the budget still more than half spent")
 	}
 	for range 100 {
-		callctx.Succeeded(h.p)
+		h.p.Succeeded()
 	}
-	if f := h.handle(t, context.Background(), call, attempt(errBusy, 1, true, "")); f.Retry == 0 {
+	if f := h.input(t, context.Background(), call, attempt(errBusy, 1, true, "")); f.Retry == 0 {
 		t.Error("not retried after 100 successes gave the budget back")
 	}
-	if noRetries := newHarness(t); callctx.Succeeded(noRetries.p) {
+	if noRetries := newHarness(t); noRetries.p.Succeeded() {
 		t.Error("a pipeline without WithRetries says it retries")
 	}
 }
@@ -122,8 +121,8 @@ func TestRetryBudget(t *testing.T) {
 // TestRetryReportOnly checks that report-only mode never retries, and
 // logs what would have been.
 func TestRetryReportOnly(t *testing.T) {
-	h := newHarness(t, filter.WithRetries(3), filter.WithGlobalFilters(busy(0)), filter.WithReportOnly(true))
-	f := h.handle(t, context.Background(), call, attempt(errBusy, 1, true, ""))
+	h := newHarness(t, filter.WithRetries(3), filter.WithFilters(busy(0)), filter.WithReportOnly(true))
+	f := h.input(t, context.Background(), call, attempt(errBusy, 1, true, ""))
 	if f.Retry != 0 || !f.ReportOnly {
 		t.Errorf("retry %v, report-only %v; want no retry in report-only mode", f.Retry, f.ReportOnly)
 	}

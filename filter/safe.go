@@ -2,7 +2,9 @@ package filter
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"reflect"
@@ -13,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/toolerr"
 )
@@ -60,6 +63,36 @@ func noPanic[T any](fn func() T) (v T) {
 	return fn()
 }
 
+// isNil reports whether v is nil, or an interface holding a nil pointer,
+// function, map, channel or slice: a value whose methods would panic or do
+// nothing when called.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Chan, reflect.Slice, reflect.Interface, reflect.UnsafePointer:
+		return rv.IsNil()
+	}
+	return false
+}
+
+// misdefinedFilter returns the definition error of f, the i-th filter given
+// to WithFilters, if it cannot serve: nil, or built with a mistake (by
+// Catch, Is or a filter pack's constructor), which it names.
+func misdefinedFilter(i int, f Filter) *codes.DefinitionError {
+	if isNil(f) {
+		return &codes.DefinitionError{Mistake: codes.NilValue,
+			Reason: "filter " + strconv.Itoa(i) + " given to WithFilters is nil; pass a filter.Filter, such as a filter.Catch"}
+	}
+	if m, ok := f.(interface{ DefinitionError() *codes.DefinitionError }); ok {
+		if de := m.DefinitionError(); de != nil {
+			return &codes.DefinitionError{Mistake: de.Mistake, Reason: "filter " + strconv.Itoa(i) + " given to WithFilters: " + de.Reason}
+		}
+	}
+	return nil
+}
+
 // opaqueError stands for an error whose chain cannot be walked safely. It
 // has no Unwrap, so that nothing walks it again; it is always masked.
 type opaqueError struct{ text string }
@@ -76,29 +109,55 @@ type logValuerError interface {
 type chainFacts struct {
 	panicked  bool                // a *PanicError is in the chain
 	public    toolerr.PublicError // the first public error
+	cause     error               // the cause of public, when it is a ToolError
+	inner     toolerr.PublicError // the first public error in that cause
 	valuer    slog.LogValuer      // the first error with a log view
 	custom    bool                // an error has an As or Is method of its own
+	opaque    bool                // the chain could not be walked: see scan
 	formatter error               // the first fmt.Formatter, whose %+v may hold a stack
+
+	// The retry advice of the chain, as toolerr documents it: the first
+	// ToolError's that gives one, else the first Retryable method's, else a
+	// context error's.
+	adviceKnown, retryable bool
+	retryAfter             time.Duration
+	byToolError, byMethod  int8 // 0: none met; 1: says no; 2: says yes
+	methodAfter            time.Duration
+	context                bool // context.Canceled or DeadlineExceeded is in public's own chain
 
 	types  [maxTypes]reflect.Type // the types met, each once, in order
 	nTypes int
 }
 
-// scan walks the chain of err once, through Unwrap and Cause, and reports
-// what it finds, or why it cannot: too long, cyclic, or a method panics.
-func scan(err error) (f chainFacts, reason string) {
+// scan walks the chain of err once, through Unwrap and Cause, and returns
+// what it finds with err; a chain it cannot walk (too long, cyclic, or with
+// a method that panics) comes back as an opaqueError that names why.
+func scan(err error) (chainFacts, error) {
+	f, reason := walk(err)
+	if reason != "" {
+		err = &opaqueError{text: reflect.TypeOf(err).String() + " (not walked: " + reason + ")"}
+		f = chainFacts{opaque: true}
+		f.note(err, false)
+	}
+	f.advise()
+	return f, err
+}
+
+func walk(err error) (f chainFacts, reason string) {
 	defer func() {
 		if v := recover(); v != nil {
-			reason = "an Unwrap or Cause method panicked: " + safeSprint(v)
+			reason = "an Unwrap, Cause or RetryAdvice method panicked: " + safeSprint(v)
 		}
 	}()
 	var seenBuf [16]idKey
 	var stackBuf [16]error
 	seen, stack := seenBuf[:0], append(stackBuf[:0], err)
+	below := -1 // while the stack is longer, the walk is inside f.public's own chain
 	for n := 0; len(stack) > 0; n++ {
 		if n >= maxChain {
 			return f, "the chain has more than " + strconv.Itoa(maxChain) + " errors"
 		}
+		inCause := below >= 0 && len(stack) > below
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if e == nil {
@@ -108,7 +167,15 @@ func scan(err error) (f chainFacts, reason string) {
 		if seen, met = metBefore(seen, e); met {
 			return f, "the chain is cyclic: " + reflect.TypeOf(e).String() + " is met twice"
 		}
-		f.note(e)
+		if f.public == nil {
+			if _, public := e.(toolerr.PublicError); public {
+				below = len(stack)
+			}
+			if te, ok := e.(*toolerr.ToolError); ok {
+				f.cause = te.Unwrap()
+			}
+		}
+		f.note(e, inCause)
 		switch u := e.(type) {
 		case interface{ Unwrap() []error }:
 			kids := u.Unwrap()
@@ -124,17 +191,34 @@ func scan(err error) (f chainFacts, reason string) {
 	return f, ""
 }
 
-func (f *chainFacts) note(e error) {
+// note adds what e, met in the walk, says; inCause: e is in the chain the
+// first public error wraps.
+func (f *chainFacts) note(e error, inCause bool) {
 	if t := reflect.TypeOf(e); f.nTypes < maxTypes && !slices.Contains(f.types[:f.nTypes], t) {
 		f.types[f.nTypes] = t
 		f.nTypes++
 	}
-	if _, ok := e.(*PanicError); ok {
+	switch x := e.(type) {
+	case *PanicError:
 		f.panicked = true
+	case *toolerr.ToolError:
+		if retry, known, after := toolerr.RetryAdvice(x); known && f.byToolError == 0 {
+			f.byToolError, f.retryAfter = onOff(retry), after
+		}
+	case interface{ Retryable() bool }:
+		if retry, _, after := toolerr.RetryAdvice(e); f.byMethod == 0 {
+			f.byMethod, f.methodAfter = onOff(retry), after
+		}
 	}
-	if p, ok := e.(toolerr.PublicError); ok && f.public == nil {
-		f.public = p
+	if p, ok := e.(toolerr.PublicError); ok {
+		switch {
+		case f.public == nil:
+			f.public = p
+		case inCause && f.inner == nil && f.cause != nil:
+			f.inner = p
+		}
 	}
+	f.context = f.context || inCause && (e == context.Canceled || e == context.DeadlineExceeded)
 	if f.valuer == nil {
 		switch v := e.(type) {
 		case *domain.Validation:
@@ -149,6 +233,68 @@ func (f *chainFacts) note(e error) {
 	_, as := e.(interface{ As(any) bool })
 	_, is := e.(interface{ Is(error) bool })
 	f.custom = f.custom || as || is
+}
+
+// advise settles the chain's retry advice from what the walk noted.
+func (f *chainFacts) advise() {
+	switch {
+	case f.byToolError != 0:
+		f.adviceKnown, f.retryable = true, f.byToolError == 2
+	case f.byMethod != 0:
+		f.adviceKnown, f.retryable, f.retryAfter = true, f.byMethod == 2, f.methodAfter
+	case f.context:
+		f.adviceKnown, f.retryable, f.retryAfter = true, true, 0
+	}
+	if !f.retryable {
+		f.retryAfter = 0
+	}
+}
+
+// asked finds the facts of err again with errors.As, for a chain in which
+// an error has an As or Is method of its own, which the walk cannot follow;
+// an As or Is method that panics counts as a panic in the chain, which is
+// masked.
+func (f *chainFacts) asked(err error, attrs *[]slog.Attr) {
+	found := *f
+	defer func() {
+		if v := recover(); v != nil {
+			*attrs = append(*attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v)))
+			f.panicked = true
+		}
+	}()
+	var pe *PanicError
+	found.panicked = errors.As(err, &pe)
+	found.public, found.cause, found.inner = nil, nil, nil
+	if errors.As(err, &found.public) {
+		if te, ok := found.public.(*toolerr.ToolError); ok {
+			if cf, _ := scan(te.Unwrap()); !cf.opaque {
+				found.cause, found.inner = te.Unwrap(), cf.public
+			}
+		}
+	} else {
+		found.public = nil // an As method may set the target and answer false
+	}
+	found.byToolError, found.byMethod, found.context = 0, 0, false
+	if found.public != nil {
+		found.context = errors.Is(found.public, context.Canceled) || errors.Is(found.public, context.DeadlineExceeded)
+	}
+	var te *toolerr.ToolError
+	if errors.As(err, &te) {
+		if retry, known, after := toolerr.RetryAdvice(te); known {
+			found.byToolError, found.retryAfter = onOff(retry), after
+		}
+	}
+	var r interface {
+		error
+		Retryable() bool
+	}
+	if errors.As(err, &r) {
+		retry, _, after := toolerr.RetryAdvice(r)
+		found.byMethod, found.methodAfter = onOff(retry), after
+	}
+	found.adviceKnown = false
+	found.advise()
+	*f = found
 }
 
 // idKey identifies an error in a chain: by type and address for a pointer,
@@ -207,8 +353,8 @@ func safeSprint(v any) (s string) {
 	case string:
 		return bound(x, maxLogValue)
 	case error:
-		if _, reason := scan(x); reason != "" {
-			return reflect.TypeOf(x).String() + " (not walked: " + reason + ")"
+		if f, e := scan(x); f.opaque {
+			return e.Error()
 		}
 		return safeText(x)
 	case fmt.Stringer:

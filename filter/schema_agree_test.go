@@ -38,7 +38,7 @@ func TestAnswersFitTheSchema(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var opts []filter.Option
 			if tc.filter != nil {
-				opts = append(opts, filter.WithGlobalFilters(tc.filter))
+				opts = append(opts, filter.WithFilters(tc.filter))
 			}
 			h := newHarness(t, opts...)
 			err := tc.err

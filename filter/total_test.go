@@ -205,7 +205,7 @@ func TestHostileFilters(t *testing.T) {
 				_ = err.Error()
 				return nil, nil
 			})
-			h := newHarness(t, filter.WithGlobalFilters(transform, after))
+			h := newHarness(t, filter.WithFilters(transform, after))
 			checkMasked(t, h, h.handle(t, context.Background(), call, errors.New("orig")))
 			if seen != 1 {
 				t.Errorf("the next filter ran %d times, want once", seen)
@@ -269,7 +269,7 @@ func TestRefsAreThePipelines(t *testing.T) {
 	respond := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 		return &filter.Response{Code: codes.ExternalServiceError, Message: "The gateway is down (ref: forged)."}, nil
 	})
-	h := newHarness(t, filter.WithGlobalFilters(respond))
+	h := newHarness(t, filter.WithFilters(respond))
 	a := h.handle(t, context.Background(), call, errors.New("x"))
 	b := h.handle(t, context.Background(), call, errors.New("y"))
 	if a.Envelope.Ref == "forged" || len(a.Envelope.Ref) != 16 || a.Envelope.Ref == b.Envelope.Ref {
@@ -320,7 +320,7 @@ func TestRedactionIsExact(t *testing.T) {
 	bad := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) {
 		return &filter.Response{Code: codes.Conflict, Message: "That email is taken.", Details: map[string]any{"x": make(chan int)}}, nil
 	})
-	h := newHarness(t, filter.WithRedaction(true), filter.WithGlobalFilters(bad))
+	h := newHarness(t, filter.WithRedaction(true), filter.WithFilters(bad))
 	h.handle(t, context.Background(), call, crdb.Newf("user %s exists", "ann@example.com"))
 	rec := h.records(t)[0]
 	all, _ := json.Marshal(rec)

@@ -43,7 +43,7 @@ func TestToolErrorKeepsItsWordsOverItsCause(t *testing.T) {
 				var h *harness
 				var f *filter.Failure
 				if where == "global" {
-					h = newHarness(t, filter.WithGlobalFilters(upstreamFilter))
+					h = newHarness(t, filter.WithFilters(upstreamFilter))
 					f = h.handle(t, context.Background(), filter.Call{Tool: "get_issue"}, err)
 				} else {
 					h = newHarness(t)
@@ -78,7 +78,7 @@ func TestToolErrorCauseOfferedFirst(t *testing.T) {
 	rewrite := filter.Catch(func(_ context.Context, _ filter.Call, e *toolerr.ToolError) (*filter.Response, error) {
 		return &filter.Response{Code: codes.Conflict, Message: "Rewritten: " + e.PublicMessage()}, nil
 	})
-	h := newHarness(t, filter.WithGlobalFilters(rewrite))
+	h := newHarness(t, filter.WithFilters(rewrite))
 	f := h.handle(t, context.Background(), filter.Call{Tool: "t"}, toolerr.New("stale").WithCause(errors.New("version 3")))
 	if f.Envelope.Code != codes.Conflict || f.Envelope.Message != "Rewritten: stale" {
 		t.Errorf("a filter of ToolErrors: %s %q, want its own answer", f.Envelope.Code, f.Envelope.Message)
@@ -87,7 +87,7 @@ func TestToolErrorCauseOfferedFirst(t *testing.T) {
 	transform := filter.Catch(func(_ context.Context, _ filter.Call, e *upstreamError) (*filter.Response, error) {
 		return nil, &upstreamError{404}
 	})
-	h = newHarness(t, filter.WithGlobalFilters(transform, upstreamFilter))
+	h = newHarness(t, filter.WithFilters(transform, upstreamFilter))
 	err := toolerr.New("failed to list").WithCause(&upstreamError{500})
 	f = h.handle(t, context.Background(), filter.Call{Tool: "t"}, err)
 	if f.Envelope.Code != codes.NotFound || f.Envelope.Message != "failed to list" {
@@ -98,7 +98,7 @@ func TestToolErrorCauseOfferedFirst(t *testing.T) {
 	}
 
 	panics := filter.Catch(func(context.Context, filter.Call, *upstreamError) (*filter.Response, error) { panic("boom") })
-	h = newHarness(t, filter.WithGlobalFilters(panics))
+	h = newHarness(t, filter.WithFilters(panics))
 	f = h.handle(t, context.Background(), filter.Call{Tool: "t"}, toolerr.New("failed").WithCause(&upstreamError{404}))
 	if f.Envelope.Code != codes.InternalError {
 		t.Errorf("a filter that panics on the cause: %s, want INTERNAL_ERROR", f.Envelope.Code)
@@ -133,7 +133,7 @@ func TestPublicErrorInToolErrorCause(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, filter.WithGlobalFilters(c.filters...))
+			h := newHarness(t, filter.WithFilters(c.filters...))
 			f := h.handle(t, context.Background(), filter.Call{Tool: "t"}, c.err)
 			env := f.Envelope
 			if env.Code != c.code || env.Message != "creating the client" || f.Texts[0] != "creating the client" {

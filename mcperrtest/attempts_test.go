@@ -25,7 +25,7 @@ func newReplicaServer(t testing.TB, log *mcperrtest.Log) *mcp.Server {
 	var n int
 	pipeline, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRetries(2),
 		filter.WithRefGenerator(func() string { n++; return fmt.Sprintf("%016x", n) }),
-		filter.WithGlobalFilters(filter.Is(errBusy, filter.Response{Code: codes.Unavailable, Message: "The replica is busy.", RetryAfter: time.Millisecond})))
+		filter.WithFilters(filter.Is(errBusy, filter.Response{Code: codes.Unavailable, Message: "The replica is busy.", RetryAfter: time.Millisecond})))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,8 +43,12 @@ func TestRetryAdviceRetryable(t *testing.T) {
 		{errors.New("x"), false, false},
 		{toolerr.New("x"), false, false},
 		{toolerr.New("x").WithRetryable(true), true, true},
-		{fmt.Errorf("w: %w", domain.NewRateLimited(0)), true, true},
-		{context.Canceled, true, true},
+		{domain.NewRateLimited(0), true, true},
+		// What an error wraps is not its own word: the pipeline applies the
+		// chain's rule (see PublicError).
+		{fmt.Errorf("w: %w", domain.NewRateLimited(0)), false, false},
+		{context.Canceled, false, false},
+		{toolerr.New("x").WithCause(domain.NewRateLimited(0)), false, false},
 		{toolerr.New("x").WithRetryable(false).WithCause(context.Canceled), false, true},
 	}
 	for _, tt := range tests {
@@ -67,9 +71,9 @@ func TestRetryAdviceDelay(t *testing.T) {
 		{"ToolError with a delay", toolerr.New("x").WithRetryAfter(time.Second), time.Second},
 		{"ToolError with a negative delay", toolerr.New("x").WithRetryAfter(-time.Second), 0},
 		{"explicit no drops the delay", toolerr.New("x").WithRetryAfter(time.Second).WithRetryable(false), 0},
-		{"the ToolError's decision beats its cause", toolerr.New("x").WithRetryable(false).WithCause(domain.NewRateLimited(time.Minute)), 0},
-		{"a ToolError that says nothing defers to its cause", toolerr.New("x").WithCause(domain.NewRateLimited(time.Minute)), time.Minute},
-		{"wrapped RateLimited", fmt.Errorf("q: %w", domain.NewRateLimited(2*time.Second)), 2 * time.Second},
+		{"the ToolError's own decision", toolerr.New("x").WithRetryable(false).WithCause(domain.NewRateLimited(time.Minute)), 0},
+		{"a ToolError that says nothing, whatever its cause", toolerr.New("x").WithCause(domain.NewRateLimited(time.Minute)), 0},
+		{"RateLimited", domain.NewRateLimited(2 * time.Second), 2 * time.Second},
 		{"a delay on a non-retryable error counts for nothing", notRetryable{}, 0},
 	}
 	for _, tt := range tests {

@@ -13,8 +13,8 @@
 // Errors are classified by what they are, found with errors.As: a
 // PublicError and the optional methods its documentation lists, never by
 // matching on message strings, so the domain package and an application's
-// own types work the same way. RetryAdvice reads the retry advice of any
-// error chain.
+// own types work the same way. RetryAdvice reads the retry advice one error
+// gives; PublicError says how mcperr reads a whole chain's.
 //
 // The package does not depend on an MCP SDK, so code that only returns
 // errors can use it without one.

@@ -59,10 +59,14 @@ func ExampleToolError_WithDetails() {
 }
 
 func ExampleRetryAdvice() {
-	fmt.Println(toolerr.RetryAdvice(fmt.Errorf("quote: %w", domain.NewRateLimited(30*time.Second))))
+	fmt.Println(toolerr.RetryAdvice(domain.NewRateLimited(30 * time.Second)))
 	fmt.Println(toolerr.RetryAdvice(errors.New("x")))
+	// What an error wraps is not its own word; the pipeline reads the whole
+	// chain, as PublicError says.
+	fmt.Println(toolerr.RetryAdvice(fmt.Errorf("quote: %w", domain.NewRateLimited(30*time.Second))))
 	// Output:
 	// true true 30s
+	// false false 0s
 	// false false 0s
 }
 

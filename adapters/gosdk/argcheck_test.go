@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/adapters/gosdk"
-	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
@@ -59,11 +58,11 @@ func TestArgumentCheck(t *testing.T) {
 		}, []filter.Option{filter.WithArgumentCheck(true)}},
 		{"tool, AddRawTool", func(t *testing.T, s *mcp.Server, ran *atomic.Int64) {
 			raw, _ := checkedHandlers(ran)
-			must(t, gosdk.AddRawTool(s, checkedTool(), raw, gosdk.WithArgumentCheck(true)))
+			must(t, gosdk.AddRawTool(s, checkedTool(), raw, filter.WithArgumentCheck(true)))
 		}, nil},
 		{"tool, AddTool", func(t *testing.T, s *mcp.Server, ran *atomic.Int64) {
 			_, typed := checkedHandlers(ran)
-			must(t, gosdk.AddTool(s, checkedTool(), typed, gosdk.WithArgumentCheck(true)))
+			must(t, gosdk.AddTool(s, checkedTool(), typed, filter.WithArgumentCheck(true)))
 		}, nil},
 	} {
 		t.Run(way.name, func(t *testing.T) {
@@ -90,10 +89,10 @@ func TestArgumentCheckOff(t *testing.T) {
 	for _, way := range []struct {
 		name string
 		opts []filter.Option
-		tool []gosdk.Option
+		tool []filter.ToolOption
 	}{
 		{"off by default", nil, nil},
-		{"on for the server, off for the tool", []filter.Option{filter.WithArgumentCheck(true)}, []gosdk.Option{gosdk.WithArgumentCheck(false)}},
+		{"on for the server, off for the tool", []filter.Option{filter.WithArgumentCheck(true)}, []filter.ToolOption{filter.WithArgumentCheck(false)}},
 	} {
 		t.Run(way.name, func(t *testing.T) {
 			var log adaptertest.Log
@@ -148,29 +147,6 @@ func TestArgumentCheckReportOnly(t *testing.T) {
 		if len(recs) != 1 || recs[0]["report_only"] != true || recs[0]["code"] != "VALIDATION_ERROR" {
 			t.Errorf("%s: records %v, want one report-only record of the VALIDATION_ERROR mcperr would send", c.Name, recs)
 		}
-	}
-}
-
-// TestArgumentCheckNotForWrap checks that WithArgumentCheck given to Wrap
-// or WrapRaw, which run after the check, is a definition error at
-// start-up that says where to give it.
-func TestArgumentCheckNotForWrap(t *testing.T) {
-	raw, typed := checkedHandlers(new(atomic.Int64))
-	for name, wrap := range map[string]func(){
-		"Wrap":    func() { gosdk.Wrap(typed, gosdk.WithArgumentCheck(true)) },
-		"WrapRaw": func() { gosdk.WrapRaw(raw, gosdk.WithArgumentCheck(false)) },
-	} {
-		func() {
-			defer func() {
-				var de *codes.DefinitionError
-				if err, _ := recover().(error); !errors.As(err, &de) || de.Mistake != codes.InvalidOption {
-					t.Errorf("%s with WithArgumentCheck: panicked with %v, want a *codes.DefinitionError", name, err)
-				} else if want := "give it to gosdk.AddTool"; !strings.Contains(de.Error(), want) {
-					t.Errorf("%s: %v does not say %q", name, de, want)
-				}
-			}()
-			wrap()
-		}()
 	}
 }
 
@@ -259,20 +235,21 @@ func TestArgumentCheckThatPanics(t *testing.T) {
 // enforces: each answers as its own options say, with one record.
 func TestArgumentCheckCombined(t *testing.T) {
 	var log adaptertest.Log
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true), filter.WithRedaction(true))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true), filter.WithRedaction(true),
+		filter.ForTool("wrapped", filter.WithReportOnly(false)))
 	must(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "combined", Version: "1.0.0"}, nil)
 	must(t, gosdk.Install(s, p))
 	var ran atomic.Int64
 	raw, _ := checkedHandlers(&ran)
-	must(t, gosdk.AddRawTool(s, checkedTool(), raw, gosdk.WithArgumentCheck(true), gosdk.WithReportOnly(false)))
+	must(t, gosdk.AddRawTool(s, checkedTool(), raw, filter.WithArgumentCheck(true), filter.WithReportOnly(false)))
 	loose := checkedTool()
 	loose.Name = "loose"
 	s.AddTool(loose, raw)
 	fail := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("dial db: password=" + adaptertest.Canary)
 	}
-	s.AddTool(&mcp.Tool{Name: "wrapped", InputSchema: adaptertest.EmptySchema}, gosdk.WrapRaw(fail, gosdk.WithReportOnly(false)))
+	s.AddTool(&mcp.Tool{Name: "wrapped", InputSchema: adaptertest.EmptySchema}, gosdk.WrapRaw(fail))
 	cs := connect(t, s, "")
 	bad := adaptertest.ArgumentCases()[2]
 

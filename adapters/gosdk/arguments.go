@@ -65,27 +65,38 @@ func (st *serverState) schemaOf(name string) *inputschema.Schema {
 const maxListPages = 64
 
 // listFor asks the server's own tools/list handler for the tools of the
-// session of req, page by page, until it has seen the tool req calls, and
-// reports whether it asked. It asks once a tool for the life of the
-// server, so that failures never cost more of the server's handlers.
+// session of req, unless it was asked for the tool req calls before, and
+// reports whether it asked. It asks once a tool for the life of the server,
+// so that failures never cost more of the server's handlers.
 func (st *serverState) listFor(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) bool {
 	if next == nil || req.Session == nil || !st.firstAsk(req.Params.Name) {
 		return false
 	}
+	st.list(ctx, next, req.Session, req.Params.Name)
+	return true
+}
+
+// listAll learns every tool the server lists to session.
+func (st *serverState) listAll(ctx context.Context, next mcp.MethodHandler, session *mcp.ServerSession) {
+	st.list(ctx, next, session, "")
+}
+
+// list reads the server's own tools/list, page by page, until it has seen
+// the tool named until, or to the end.
+func (st *serverState) list(ctx context.Context, next mcp.MethodHandler, session *mcp.ServerSession, until string) {
 	cursor := ""
 	for range maxListPages {
-		res, err := next(ctx, methodListTools, &mcp.ListToolsRequest{Session: req.Session, Params: &mcp.ListToolsParams{Cursor: cursor}})
+		res, err := next(ctx, methodListTools, &mcp.ListToolsRequest{Session: session, Params: &mcp.ListToolsParams{Cursor: cursor}})
 		if err != nil {
-			return true
+			return
 		}
 		st.learn(res)
 		list, ok := res.(*mcp.ListToolsResult)
-		if _, found := st.listed.Load(req.Params.Name); found || !ok || list == nil || list.NextCursor == "" {
-			return true
+		if _, found := st.listed.Load(until); until != "" && found || !ok || list == nil || list.NextCursor == "" {
+			return
 		}
 		cursor = list.NextCursor
 	}
-	return true
 }
 
 // maxAsked bounds the tool names the server's tools/list is asked for, so

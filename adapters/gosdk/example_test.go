@@ -265,9 +265,10 @@ func ExampleAddRawTool() {
 	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"must be number, not string","field":"b","pointer":"/b","reason":"type"}]},"error":true,"message":"Validation failed for b: must be number, not string","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
 }
 
-// Wrap keeps mcp.AddTool compiling and binds filters to one tool; it runs
-// with the configuration of the server it is on. Here a filter answers this
-// tool's NotFound errors with a hint for the model.
+// Wrap keeps mcp.AddTool compiling; the tool's own options are declared at
+// start-up with filter.ForTool, and it runs with the configuration of the
+// server it is on. Here a filter answers this tool's NotFound errors with a
+// hint for the model.
 func ExampleWrap() {
 	suggest := filter.Catch(func(_ context.Context, _ filter.Call, e *domain.NotFound) (*filter.Response, error) {
 		return &filter.Response{
@@ -278,10 +279,10 @@ func ExampleWrap() {
 	})
 
 	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
-	if err := gosdk.Install(s, examplePipeline()); err != nil {
+	if err := gosdk.Install(s, examplePipeline(filter.ForTool("lookup_order", filter.WithFilters(suggest)))); err != nil {
 		panic(err)
 	}
-	mcp.AddTool(s, &mcp.Tool{Name: "lookup_order"}, gosdk.Wrap(lookupOrder, gosdk.WithFilters(suggest)))
+	mcp.AddTool(s, &mcp.Tool{Name: "lookup_order"}, gosdk.Wrap(lookupOrder))
 
 	callAndPrint(exampleClient(s), "lookup_order", map[string]any{"id": "42"})
 	// Output:
@@ -329,10 +330,10 @@ func ExampleWithFilters() {
 		})
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1.0.0"}, nil)
-	if err := gosdk.Install(s, examplePipeline(filter.WithGlobalFilters(trace("global")))); err != nil {
+	if err := gosdk.Install(s, examplePipeline(filter.WithFilters(trace("global")))); err != nil {
 		panic(err)
 	}
-	err := gosdk.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder, gosdk.WithFilters(trace("first"), trace("second")))
+	err := gosdk.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder, filter.WithFilters(trace("first"), trace("second")))
 	if err != nil {
 		panic(err)
 	}
@@ -424,7 +425,7 @@ func ExampleWithReportOnly() {
 	// Not yet reviewed: still report-only, like the whole server.
 	mcp.AddTool(s, &mcp.Tool{Name: "legacy_lookup"}, lookupOrder)
 	// Reviewed: mcperr enforces for this tool.
-	if err := gosdk.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder, gosdk.WithReportOnly(false)); err != nil {
+	if err := gosdk.AddTool(s, &mcp.Tool{Name: "lookup_order"}, lookupOrder, filter.WithReportOnly(false)); err != nil {
 		panic(err)
 	}
 
@@ -453,7 +454,7 @@ func ExampleWithHandBuilt() {
 		err := errors.New("GET https://api.example.com/issues/7?token=hunter2: 502 Bad Gateway")
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "failed to get issue: " + err.Error()}}}, nil, nil
 	}
-	if err := gosdk.AddTool(s, &mcp.Tool{Name: "get_issue"}, getIssue, gosdk.WithHandBuilt(filter.MaskHandBuilt)); err != nil {
+	if err := gosdk.AddTool(s, &mcp.Tool{Name: "get_issue"}, getIssue, filter.WithHandBuilt(filter.MaskHandBuilt)); err != nil {
 		panic(err)
 	}
 
@@ -530,7 +531,7 @@ func ExampleWithArgumentCheck() {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(in.A / in.B)}}}, nil
 	}
-	if err := gosdk.AddRawTool(s, divideTool, divide, gosdk.WithArgumentCheck(true)); err != nil {
+	if err := gosdk.AddRawTool(s, divideTool, divide, filter.WithArgumentCheck(true)); err != nil {
 		panic(err)
 	}
 

@@ -17,7 +17,6 @@ import (
 	"github.com/mcperr/mcperr/adapters/gosdk"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/guard"
 	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
@@ -170,8 +169,8 @@ func TestGoexit(t *testing.T) {
 			if rec["level"] != "ERROR" || rec["tool"] != "exit" || rec["code"] != string(codes.InternalError) || !refRE.MatchString(ref) {
 				t.Errorf("record %v, want an ERROR record of tool exit, INTERNAL_ERROR, with a ref", rec)
 			}
-			if text, _ := rec["error"].(string); !strings.Contains(text, guard.Exited) {
-				t.Errorf("the record's error %q does not say %q", text, guard.Exited)
+			if text, _ := rec["error"].(string); !strings.Contains(text, exited) {
+				t.Errorf("the record's error %q does not say %q", text, exited)
 			}
 
 			r := callBounded(t, cs, "ok", nil)
@@ -234,3 +233,6 @@ func TestPanicValues(t *testing.T) {
 		}
 	}
 }
+
+// exited is what the record of a handler that called runtime.Goexit says.
+const exited = "the handler called runtime.Goexit"

@@ -37,12 +37,8 @@ var hostileEntries = []hostileEntry{
 	{"Install+gosdk.AddTool", true, func(t *testing.T, s *mcp.Server, name string, h mcp.ToolHandlerFor[map[string]any, any], _ []filter.Filter) {
 		must(t, gosdk.AddTool(s, &mcp.Tool{Name: name}, h))
 	}},
-	{"Install+gosdk.Wrap", true, func(_ *testing.T, s *mcp.Server, name string, h mcp.ToolHandlerFor[map[string]any, any], fs []filter.Filter) {
-		var opts []gosdk.Option
-		if len(fs) > 0 {
-			opts = append(opts, gosdk.WithFilters(fs...))
-		}
-		mcp.AddTool(s, &mcp.Tool{Name: name}, gosdk.Wrap(h, opts...))
+	{"Install+gosdk.Wrap", true, func(_ *testing.T, s *mcp.Server, name string, h mcp.ToolHandlerFor[map[string]any, any], _ []filter.Filter) {
+		mcp.AddTool(s, &mcp.Tool{Name: name}, gosdk.Wrap(h))
 	}},
 }
 
@@ -98,7 +94,7 @@ func runHostile(t *testing.T, e hostileEntry, c adaptertest.HostileCase) adapter
 	s := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "1.0.0"}, nil)
 	if e.installed {
 		p, err := filter.New(append([]filter.Option{filter.WithLogger(logger), filter.WithRegistry(adaptertest.Registry()),
-			filter.WithGlobalFilters(c.Filters...), filter.WithObserver(rep.Report)}, c.Options...)...)
+			filter.WithFilters(c.Filters...), filter.WithObserver(rep.Report)}, c.Options...)...)
 		must(t, err)
 		must(t, gosdk.Install(s, p))
 	} else {

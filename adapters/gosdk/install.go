@@ -1,6 +1,10 @@
 package gosdk
 
 import (
+	"context"
+	"reflect"
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -9,7 +13,6 @@ import (
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
-	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/inputschema"
 )
 
@@ -20,17 +23,11 @@ var servers bind.Table[mcp.Server, serverState]
 // serverState is mcperr on one server: its configuration, and what it knows
 // of the tools.
 type serverState struct {
-	p *filter.Pipeline
-
-	// checkAll: the pipeline checks every tool's arguments first
-	// (filter.WithArgumentCheck); someChecks: a tool added here asks to.
-	checkAll   bool
-	someChecks atomic.Bool
-	retries    bool // the pipeline calls a tool again after a transient failure
+	p       *filter.Pipeline
+	started atomic.Bool // the first tool call was served
 
 	// By tool name: written once a tool, then mostly read.
 	tools   sync.Map // *toolEntry, added with AddTool or AddRawTool
-	wrapped sync.Map // *binding, run through Wrap or WrapRaw
 	listed  sync.Map // *listedTool, from tools/list results
 	schemas inputschema.Cache
 
@@ -38,20 +35,24 @@ type serverState struct {
 	asked map[string]bool // tools the server's own tools/list was asked for
 }
 
-// toolEntry is a tool added through this package: its options and its
-// compiled input schema (nil if it does not compile).
+// toolEntry is a tool added through this package: its options, its
+// compiled input schema (nil if it does not compile) and its annotations.
 type toolEntry struct {
+	opts       []filter.ToolOption
 	compiled   *inputschema.Schema
 	repeatable bool // annotated read-only or idempotent
-	bind.Config
 }
 
 // Install makes p the mcperr configuration of s and installs on s the
 // receiving middleware that runs every tools/call, resources/read,
-// prompts/get and completion/complete through it, however the handler was
-// added. Call it once per server, at start-up, before AddTool or
-// AddRawTool. The middleware answers with an error result, mapped and
-// logged once:
+// prompts/get and completion/complete through it (filter.Serve), however
+// the handler was added. Call it once per server, at start-up, before
+// AddTool or AddRawTool, and before any receiving middleware of your own:
+// go-sdk runs the middleware added last first, so that yours then runs
+// around mcperr's and never sees a raw error. A middleware added before
+// Install, between mcperr and the handlers, is named in one ERROR record
+// at the server's first tool call. The middleware answers with an error
+// result, mapped and logged once:
 //
 //   - an error the handler returned: for a typed handler, read with
 //     CallToolResult.GetError from the result the SDK built; for a raw one,
@@ -66,7 +67,7 @@ type toolEntry struct {
 //     tools/list results sent to clients show, and, for a tool no client
 //     listed, the answer of the server's own tools/list, asked once the
 //     call has failed, and at most once a tool for the life of the server;
-//   - with filter.WithArgumentCheck or a tool's WithArgumentCheck, the same
+//   - with filter.WithArgumentCheck, for the server or the tool, the same
 //     for every call's arguments, checked before the handler, which does not
 //     run when they do not fit.
 //
@@ -90,12 +91,9 @@ func Install(s *mcp.Server, p *filter.Pipeline) error {
 		return &codes.DefinitionError{Mistake: codes.NilValue, Reason: "Install needs the *mcp.Server to install mcperr on"}
 	}
 	if p == nil {
-		return &codes.DefinitionError{Mistake: codes.NilValue,
-			Reason: "Install needs the server's *filter.Pipeline; build it with filter.New (filter.New() for the defaults) and check its error"}
+		return bind.NilPipeline
 	}
 	st := &serverState{p: p}
-	st.checkAll, _ = callctx.Modes(st.p, callctx.Settings{})
-	st.retries = callctx.Succeeded(st.p)
 	if old, loaded := servers.LoadOrStore(s, st); loaded {
 		if old.p == p {
 			return nil
@@ -106,23 +104,40 @@ func Install(s *mcp.Server, p *filter.Pipeline) error {
 	return nil
 }
 
-func (st *serverState) setTool(name string, e *toolEntry) {
-	st.tools.Store(name, e)
-	if e.Settings.ArgumentCheck == 2 {
-		st.someChecks.Store(true)
+// firstCall returns, for the first tool call the server serves, what the
+// pipeline needs to check how mcperr is put on it: the tools it has, and a
+// middleware that runs between mcperr and the handlers, if any.
+func (st *serverState) firstCall(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (func(string) bool, func() []string) {
+	if st.started.Load() || !st.started.CompareAndSwap(false, true) {
+		return nil, nil
 	}
+	problems := func() []string {
+		fn := runtime.FuncForPC(reflect.ValueOf(next).Pointer())
+		if fn != nil {
+			if file, _ := fn.FileLine(fn.Entry()); strings.Contains(file, "modelcontextprotocol/go-sdk") {
+				return nil // the SDK's own handler, or a middleware of its own
+			}
+		}
+		return []string{bind.Misplaced("gosdk", funcName(fn), "add your receiving middleware after gosdk.Install, which go-sdk then runs first")}
+	}
+	var once sync.Once
+	return func(name string) bool {
+		if once.Do(func() {
+			if req.Session != nil {
+				st.listAll(ctx, next, req.Session)
+			}
+		}); name == "" {
+			return false
+		}
+		_, added := st.tools.Load(name)
+		_, listed := st.listed.Load(name)
+		return added || listed
+	}, problems
 }
 
-// options returns the filters and settings the tool named name declared,
-// where it was added or wrapped: AddTool's settings over Wrap's, and its
-// filters, if any, instead of Wrap's.
-func (st *serverState) options(name string) ([]filter.Filter, callctx.Settings) {
-	var c bind.Config
-	if b, ok := st.wrapped.Load(name); ok {
-		c = b.(*binding).Config
+func funcName(fn *runtime.Func) string {
+	if fn == nil {
+		return "a middleware"
 	}
-	if v, ok := st.tools.Load(name); ok {
-		c = v.(*toolEntry).Over(c)
-	}
-	return c.Filters, c.Settings
+	return fn.Name()
 }

@@ -4,16 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/callctx"
-	"github.com/mcperr/mcperr/internal/guard"
+	"github.com/mcperr/mcperr/internal/envelope"
 )
 
 // The methods the middleware serves; every other passes through.
@@ -25,24 +24,20 @@ const (
 	methodComplete     = "completion/complete"
 )
 
-// middleware is the receiving middleware that Install puts on a server. It
-// gives every request it serves a context that carries st and the
-// request's id.
+// middleware is the receiving middleware that Install puts on a server: the
+// one place where a request's failures are handled, by filter.Serve.
 func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case methodCallTool:
 			if call, ok := req.(*mcp.CallToolRequest); ok {
-				ctx = callctx.With(ctx, st)
-				d := callOf(call)
-				callctx.From(ctx).Describe(methodCallTool, d.Tool, "", "", d.SessionID)
-				if st.checkAll || st.someChecks.Load() {
-					return st.checkFirst(ctx, next, call)
-				}
 				return st.callTool(ctx, next, call)
 			}
 		case methodReadResource, methodGetPrompt, methodComplete:
-			return st.serveRPC(callctx.With(ctx, st), next, method, req)
+			if r, ok := req.(*mcp.CompleteRequest); ok && (r.Params == nil || r.Params.Ref == nil || r.Params.Argument.Name == "") {
+				break // the SDK refuses it, before any handler
+			}
+			return st.serveRPC(ctx, next, method, req)
 		case methodListTools:
 			res, err := next(ctx, method, req)
 			if err == nil {
@@ -54,108 +49,65 @@ func (st *serverState) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// checkFirst runs req with its arguments checked first, if the server or
-// the tool asks for it: VALIDATION_ERROR for arguments that do not fit, the
-// tool not run. In report-only mode the call runs, and a success logs the
-// refusal mcperr would have sent (a failure is logged once, as ever).
-func (st *serverState) checkFirst(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
-	_, settings := st.options(callOf(req).Tool)
-	check, reportOnly := callctx.Modes(st.p, settings)
-	if !check {
-		return st.callTool(ctx, next, req)
+// callTool serves one tools/call: a failure becomes an error result, the
+// SDK's own if it built one (so that its other fields stay), with the
+// pipeline's text blocks and envelope.
+func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (mcp.Result, error) {
+	call := callOf(req)
+	var opts []filter.ToolOption
+	if e, ok := st.tools.Load(call.Tool); ok {
+		opts = e.(*toolEntry).opts
 	}
-	v := func() *domain.Validation {
-		defer func() { _ = recover() }() // outside callTool's recovery: a check that panics checks nothing
-		return st.checkArguments(ctx, next, req)
-	}()
-	if v == nil {
-		return st.callTool(ctx, next, req)
-	}
-	if !reportOnly {
-		if m := st.mapError(ctx, nil, req, v, nil, nil); m != nil {
-			return answered(mcp.CallToolResult{}, m), nil
-		}
-	}
-	res, err := st.callTool(ctx, next, req)
-	if r, ok := res.(*mcp.CallToolResult); err == nil && ok && r != nil && !r.IsError {
-		st.mapError(ctx, nil, req, v, nil, nil) // report-only: the record alone
-	}
-	return res, err
-}
-
-// callTool runs one tools/call on the calling goroutine and answers its
-// failure, a panic included; it calls the tool again while the pipeline
-// asks it to (filter.WithRetries).
-func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) (res mcp.Result, err error) {
-	var t callctx.Try
-	returned := false
-	defer rescue(&returned, func(failure error) bool {
-		m := st.mapError(ctx, next, req, failure, nil, &t)
-		if m != nil {
-			res, err = answered(mcp.CallToolResult{}, m), nil
-		}
-		return m != nil
-	})
-	for {
-		t.Begin(st.retries)
-		returned = false
-		res, err = next(ctx, methodCallTool, req)
-		returned = true
-		var m *mappedError
-		if res, m, err = st.answer(ctx, next, req, res, err, &t); m == nil || !t.Wait(ctx, m.f.Retry, m.f.Envelope.Ref) {
+	h := filter.Handler[mcp.Result]{
+		Run: func(ctx context.Context) (mcp.Result, error) {
+			res, err := next(ctx, methodCallTool, req)
+			if r, ok := res.(*mcp.CallToolResult); ok && r != nil && err == nil {
+				err = r.GetError() // a typed handler's error, or one a raw handler set
+			}
 			return res, err
-		}
+		},
+		HandBuilt: func(res mcp.Result) (string, bool) {
+			r, ok := res.(*mcp.CallToolResult)
+			if !ok || r == nil || !r.IsError {
+				return "", false
+			}
+			return textOf(r.Content), true
+		},
+		Passes:     isProtocolError,
+		Arguments:  func(err error) *domain.Validation { return st.arguments(ctx, next, req, err) },
+		Repeatable: func() bool { return st.repeatable(ctx, next, req) },
 	}
+	h.Tools, h.Problems = st.firstCall(ctx, next, req)
+	res, f, err := filter.Serve(ctx, st.p, call, opts, h)
+	r, _ := res.(*mcp.CallToolResult)
+	switch {
+	case f == nil && r != nil && r.GetError() != nil:
+		return res, nil // as the SDK built it
+	case f == nil && r == nil && res != nil && err == nil:
+		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil // a nil *CallToolResult
+	case f == nil:
+		return res, encodable(err)
+	case r != nil:
+		return answered(*r, f), nil // a copy: the handler's own value is never written into
+	}
+	return answered(mcp.CallToolResult{}, f), nil
 }
 
-// answer returns what the client receives for one attempt of the call req,
-// which returned res and err, and its failure as the pipeline mapped it,
-// if it did.
-func (st *serverState) answer(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest, res mcp.Result, err error, t *callctx.Try) (mcp.Result, *mappedError, error) {
-	if err != nil {
-		if isProtocolError(err) {
-			return res, nil, encodable(err)
-		}
-		if m := st.mapError(ctx, next, req, err, st.arguments(ctx, next, req, invalidParams(err)), t); m != nil {
-			return answered(mcp.CallToolResult{}, m), m, nil
-		}
-		return res, nil, err
+// serveRPC serves one resources/read, prompts/get or completion/complete:
+// a failure becomes the JSON-RPC error of the pipeline's answer.
+func (st *serverState) serveRPC(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (mcp.Result, error) {
+	res, f, err := filter.Serve(ctx, st.p, rpcCallOf(req), nil, filter.Handler[mcp.Result]{
+		Run:    func(ctx context.Context) (mcp.Result, error) { return next(ctx, method, req) },
+		Passes: isProtocolError,
+	})
+	if f == nil {
+		return res, encodable(err)
 	}
-	r, ok := res.(*mcp.CallToolResult)
-	if !ok || (r != nil && !r.IsError) {
-		if st.retries {
-			callctx.Succeeded(st.p)
-		}
-		return res, nil, nil
+	data, merr := json.Marshal(f.Envelope)
+	if merr != nil {
+		data = nil // never send half an envelope
 	}
-	if r == nil {
-		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil, nil
-	}
-	var m *mappedError
-	if cause := r.GetError(); cause != nil {
-		m = st.mapError(ctx, next, req, cause, st.arguments(ctx, next, req, decodeRefusal(req, cause)), t)
-	} else if m = st.mapError(ctx, nil, req, callctx.From(ctx).HandBuiltError(textOf(r.Content)), nil, t); m != nil && m.f.Envelope.Code != codes.InternalError {
-		m = nil // a hand-built result is replaced only when the policy masks it
-	}
-	if m != nil {
-		return answered(*r, m), m, nil
-	}
-	return res, nil, nil
-}
-
-// rescue, deferred by callTool and serveRPC, recovers a panic of the rest
-// of the chain unless it returned, and hands answer the failure; a panic
-// that answer does not answer (report-only mode) goes on, as without
-// mcperr. A runtime.Goexit is logged once and leaves the call unanswered,
-// as the SDK does.
-func rescue(returned *bool, answer func(failure error) bool) {
-	if *returned {
-		return
-	}
-	v := recover()
-	if failure := guard.Recovered(v); !answer(failure) && v != nil {
-		panic(v)
-	}
+	return nil, &jsonrpc.Error{Code: f.JSONRPCCode, Message: f.Envelope.Message, Data: data}
 }
 
 // decodeRefusal returns err, with which a tools/call failed, if it is the
@@ -179,82 +131,38 @@ func decodeRefusal(req *mcp.CallToolRequest, err error) error {
 // invalidParams returns err, with which a tools/call failed, if it wraps,
 // one Unwrap deep, a *jsonrpc.Error with the invalid-params code: how go-sdk
 // before v1.5.0 refuses arguments, and how a raw handler says they are
-// wrong; nil otherwise. No chain of the handler's is walked here.
+// wrong; nil otherwise. No chain of the handler's is walked here, and an
+// Unwrap that panics is the pipeline's to log.
 func invalidParams(err error) error {
-	defer func() { _ = recover() }() // nil: an Unwrap that panics is the pipeline's to log
-	if u, ok := err.(interface{ Unwrap() error }); ok {
-		if rpc, ok := u.Unwrap().(*jsonrpc.Error); ok && rpc != nil && rpc.Code == jsonrpc.CodeInvalidParams {
-			return err
-		}
+	u, ok := err.(interface{ Unwrap() error })
+	if !ok {
+		return nil
+	}
+	if rpc, ok := noPanic(u.Unwrap).(*jsonrpc.Error); ok && rpc != nil && rpc.Code == jsonrpc.CodeInvalidParams {
+		return err
 	}
 	return nil
 }
 
-// arguments returns, for the pipeline, the check of how the arguments of
-// req do not fit the tool's input schema, or nil. For arguments the SDK
-// refused with refused, when the schema finds nothing (a time.Time given
-// "yesterday" fits a string schema), it names the field the SDK could not
-// decode, never its value.
-func (st *serverState) arguments(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest, refused error) func() error {
-	return func() error {
-		if v := st.checkArguments(ctx, next, req); v != nil {
-			return v
-		}
-		if refused == nil {
-			return nil
-		}
-		field := ""
-		var ute *json.UnmarshalTypeError
-		if errors.As(refused, &ute) {
-			field = ute.Field
-		}
-		return domain.NewValidation(field, nil, "cannot be read as the tool expects; check its form against the input schema")
+// arguments says how the arguments of req do not fit the tool's input
+// schema, or nil. For arguments the SDK refused with err (a refusal to
+// decode them into a typed tool's input, or an invalid-params error), when
+// the schema finds nothing (a time.Time given "yesterday" fits a string
+// schema), it names the field the SDK could not decode, never its value.
+func (st *serverState) arguments(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest, err error) *domain.Validation {
+	refused := invalidParams(err)
+	if refused == nil {
+		refused = decodeRefusal(req, err)
 	}
-}
-
-// serveRPC runs one resources/read, prompts/get or completion/complete on
-// the calling goroutine. An error, other than a *jsonrpc.Error returned as
-// it is, and a panic become the JSON-RPC error of the pipeline's failure;
-// in report-only mode they are logged and pass on as they came.
-func (st *serverState) serveRPC(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (res mcp.Result, err error) {
-	if r, ok := req.(*mcp.CompleteRequest); method == methodComplete && (!ok || r.Params == nil || r.Params.Ref == nil || r.Params.Argument.Name == "") {
-		// Without a ref and an argument name the SDK refuses it, before any handler.
-		return next(ctx, method, req)
+	if v := st.checkArguments(ctx, next, req); v != nil || refused == nil {
+		return v
 	}
-	d := rpcCallOf(req)
-	callctx.From(ctx).Describe(d.Method, "", d.Resource, d.Prompt, d.SessionID)
-	returned := false
-	defer rescue(&returned, func(failure error) bool {
-		rpcErr := st.rpcFail(ctx, req, failure)
-		if rpcErr != nil {
-			res, err = nil, rpcErr
-		}
-		return rpcErr != nil
-	})
-	res, err = next(ctx, method, req)
-	returned = true
-	if err == nil || isProtocolError(err) {
-		return res, encodable(err)
+	field := ""
+	var ute *json.UnmarshalTypeError
+	if errors.As(refused, &ute) {
+		field = ute.Field
 	}
-	if rpcErr := st.rpcFail(ctx, req, err); rpcErr != nil {
-		return nil, rpcErr
-	}
-	return res, err
-}
-
-// rpcFail hands err, raised by req, to the pipeline of st, and returns the
-// JSON-RPC error to send: the failure's message and code, its envelope as
-// data; nil in report-only mode, where err passes on as it came.
-func (st *serverState) rpcFail(ctx context.Context, req mcp.Request, err error) *jsonrpc.Error {
-	f := st.p.Handle(ctx, rpcCallOf(req), err)
-	if f.ReportOnly {
-		return nil
-	}
-	data, merr := json.Marshal(f.Envelope)
-	if merr != nil {
-		data = nil // never send half an envelope
-	}
-	return &jsonrpc.Error{Code: f.JSONRPCCode, Message: f.Envelope.Message, Data: data}
+	return domain.NewValidation(field, nil, "cannot be read as the tool expects; check its form against the input schema")
 }
 
 func rpcCallOf(req mcp.Request) (c filter.Call) {
@@ -282,14 +190,13 @@ func rpcCallOf(req mcp.Request) (c filter.Call) {
 	if s, ok := req.GetSession().(*mcp.ServerSession); ok && s != nil {
 		c.SessionID = s.ID()
 	}
-	c.ProtocolVersion = protocolVersion(req)
+	c.ProtocolVersion = noPanic(func() string { return protocolVersion(req) })
 	return c
 }
 
 // protocolVersion reads the request's negotiated protocol version, or ""
-// if it has none or reading it panics (a request without a session).
+// if it has none.
 func protocolVersion(req mcp.Request) string {
-	defer func() { _ = recover() }()
 	if r, ok := req.(interface{ ProtocolVersion() string }); ok {
 		return r.ProtocolVersion()
 	}
@@ -302,4 +209,121 @@ func protocolVersion(req mcp.Request) string {
 		}
 	}
 	return ""
+}
+
+// noPanic returns what fn returns, or the zero value if it panics: for the
+// SDK's accessors, which a request without a session can make panic.
+func noPanic[T any](fn func() T) (v T) {
+	defer func() { _ = recover() }()
+	return fn()
+}
+
+// mappedError is a failure the pipeline handled, as the error of the error
+// result (CallToolResult.GetError): middleware further out reads the
+// client's message, and with errors.Is and errors.As the handler's error.
+type mappedError struct {
+	f   *filter.Failure
+	err error // as the handler returned it; for the server only
+}
+
+// Error returns the message the client reads, exactly.
+func (e *mappedError) Error() string { return e.f.Envelope.Message }
+
+// Unwrap returns the error as the handler returned it.
+func (e *mappedError) Unwrap() error { return e.err }
+
+func textOf(content []mcp.Content) string {
+	if len(content) == 1 {
+		if t, ok := content[0].(*mcp.TextContent); ok {
+			return t.Text
+		}
+	}
+	var b strings.Builder
+	for _, c := range content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// isProtocolError reports whether err is a deliberate JSON-RPC error, which
+// passes through: as in the SDK, only a *jsonrpc.Error returned as it is,
+// so that the text of an error that wraps one never reaches the client
+// unmapped.
+func isProtocolError(err error) bool {
+	_, ok := err.(*jsonrpc.Error)
+	return ok
+}
+
+// encodable returns the protocol error err as the SDK can send it: a
+// *jsonrpc.Error whose data is not valid JSON, which would break the
+// connection, loses its data.
+func encodable(err error) error {
+	e, ok := err.(*jsonrpc.Error)
+	if !ok || e == nil || len(e.Data) == 0 || json.Valid(e.Data) {
+		return err
+	}
+	return &jsonrpc.Error{Code: e.Code, Message: e.Message}
+}
+
+func callOf(req *mcp.CallToolRequest) (c filter.Call) {
+	if req != nil && req.Params != nil {
+		c.Tool = req.Params.Name
+	}
+	if req != nil && req.Session != nil {
+		c.SessionID = req.Session.ID()
+	}
+	return c
+}
+
+// answered returns r made the error result of f: one text block a text of
+// the failure, its envelope in _meta beside the other keys, no structured
+// content, IsError set and the failure kept for GetError. r is a zero result
+// or a copy of the one the handler or the SDK built, so that a handler that
+// returns one shared value gets an answer of its own for each failure.
+func answered(r mcp.CallToolResult, f *filter.Failure) *mcp.CallToolResult {
+	// One allocation for the envelope and the usual text blocks, at most
+	// two as the default renderer makes.
+	parts := &struct {
+		text    [2]mcp.TextContent
+		content [2]mcp.Content
+		env     filter.Envelope
+	}{env: f.Envelope}
+	content := parts.content[:0]
+	for i, t := range f.Texts {
+		if i < len(parts.text) {
+			parts.text[i].Text = t
+			content = append(content, &parts.text[i])
+		} else {
+			content = append(content, &mcp.TextContent{Text: t})
+		}
+	}
+	meta := make(mcp.Meta, len(r.Meta)+1)
+	maps.Copy(meta, r.Meta)
+	meta[filter.MetaKey] = &parts.env
+	r.Meta = meta
+	r.StructuredContent = nil
+	r.SetError(&mappedError{f: f, err: f.Err})
+	r.Content = content // after SetError, which replaces it before go-sdk v1.6.0
+	return &r
+}
+
+// EnvelopeOf returns the mcperr envelope of a tool result, as a client
+// received it or as a server built it, and whether it has one. A result
+// without one is a success, or a failure mcperr did not handle (such as an
+// error result a handler built itself).
+//
+//	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_order", Arguments: args})
+//	if env, ok := gosdk.EnvelopeOf(res); ok && env.Code == codes.NotFound {
+//		...
+//	}
+func EnvelopeOf(res *mcp.CallToolResult) (filter.Envelope, bool) {
+	if res == nil {
+		return filter.Envelope{}, false
+	}
+	return envelope.Read(res.Meta)
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/callctx"
 )
 
 // TestMiddlewareAllocs pins what the middleware adds to a successful
@@ -59,7 +58,11 @@ func TestWrapAllocsServed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := callctx.With(context.Background(), &serverState{p: p}) // as the middleware prepares it
+	var served context.Context // as the middleware prepares it
+	_, _, _ = filter.Serve(context.Background(), p, filter.Call{}, nil, filter.Handler[any]{Run: func(ctx context.Context) (any, error) {
+		served = ctx
+		return nil, nil
+	}})
 	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "ok"}}
 	ok := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}
 	typed := func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {

@@ -127,7 +127,9 @@ func TestFilterOrder(t *testing.T) {
 		})
 	}
 	var log adaptertest.Log
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(mark("global")))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(mark("global")),
+		filter.ForTool("wrapped", filter.WithFilters(mark("wrapped"))), filter.ForTool("wrapped_raw", filter.WithFilters(mark("wrapped raw"))),
+		filter.ForTool("both", filter.WithFilters(mark("by name"))))
 	must(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "f", Version: "1.0.0"}, nil)
 	must(t, gosdk.Install(s, p))
@@ -137,10 +139,11 @@ func TestFilterOrder(t *testing.T) {
 	failRaw := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("boom")
 	}
-	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "added"}, fail, gosdk.WithFilters(mark("added 1"), mark("added 2"))))
-	must(t, gosdk.AddRawTool(s, &mcp.Tool{Name: "raw", InputSchema: adaptertest.EmptySchema}, failRaw, gosdk.WithFilters(mark("raw"))))
-	mcp.AddTool(s, &mcp.Tool{Name: "wrapped"}, gosdk.Wrap(fail, gosdk.WithFilters(mark("wrapped"))))
-	s.AddTool(&mcp.Tool{Name: "wrapped_raw", InputSchema: adaptertest.EmptySchema}, gosdk.WrapRaw(failRaw, gosdk.WithFilters(mark("wrapped raw"))))
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "added"}, fail, filter.WithFilters(mark("added 1"), mark("added 2"))))
+	must(t, gosdk.AddRawTool(s, &mcp.Tool{Name: "raw", InputSchema: adaptertest.EmptySchema}, failRaw, filter.WithFilters(mark("raw"))))
+	mcp.AddTool(s, &mcp.Tool{Name: "wrapped"}, gosdk.Wrap(fail))
+	s.AddTool(&mcp.Tool{Name: "wrapped_raw", InputSchema: adaptertest.EmptySchema}, gosdk.WrapRaw(failRaw))
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "both"}, fail, filter.WithFilters(mark("added"))))
 	mcp.AddTool(s, &mcp.Tool{Name: "plain"}, fail)
 	cs := connect(t, s, "")
 	for _, tc := range []struct{ tool, want string }{
@@ -148,6 +151,7 @@ func TestFilterOrder(t *testing.T) {
 		{"raw", "[raw global]"},
 		{"wrapped", "[wrapped global]"},
 		{"wrapped_raw", "[wrapped raw global]"},
+		{"both", "[by name added global]"},
 		{"plain", "[global]"},
 	} {
 		trail = nil
@@ -270,26 +274,25 @@ func TestNilFilter(t *testing.T) {
 	noop := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
 		return nil, nil, nil
 	}
-	_, globalErr := filter.New(filter.WithGlobalFilters(nil))
+	_, globalErr := filter.New(filter.WithFilters(nil))
 	for name, err := range map[string]error{
-		"filter.WithGlobalFilters": globalErr,
-		"AddTool":                  gosdk.AddTool(s, &mcp.Tool{Name: "a"}, noop, gosdk.WithFilters(filter.Catch[error](nil))),
-		"AddRawTool":               gosdk.AddRawTool(s, &mcp.Tool{Name: "b", InputSchema: adaptertest.EmptySchema}, rawOK, gosdk.WithFilters(nil)),
+		"filter.WithFilters": globalErr,
+		"AddTool":            gosdk.AddTool(s, &mcp.Tool{Name: "a"}, noop, filter.WithFilters(filter.Catch[error](nil))),
+		"AddRawTool":         gosdk.AddRawTool(s, &mcp.Tool{Name: "b", InputSchema: adaptertest.EmptySchema}, rawOK, filter.WithFilters(nil)),
 	} {
 		if mistakeOf(err) != codes.NilValue {
 			t.Errorf("%s: %v, want %s", name, err, codes.NilValue)
 		}
 	}
-	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.Wrap(noop, gosdk.WithFilters(nil)) })
-	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.WrapRaw(rawOK, gosdk.WithFilters(filter.Catch[error](nil))) })
 	// A nil option, and a filter Is could not build, named where they were made.
 	if err := gosdk.AddTool(s, &mcp.Tool{Name: "c"}, noop, nil); mistakeOf(err) != codes.NilValue || !strings.Contains(err.Error(), "option 0 given to gosdk.AddTool is nil") {
 		t.Errorf("AddTool with a nil option: %v", err)
 	}
-	if err := gosdk.AddTool(s, &mcp.Tool{Name: "d"}, noop, gosdk.WithFilters(filter.Is(nil, filter.Response{Message: "x"}))); !strings.Contains(fmt.Sprint(err), "filter.Is needs the sentinel") {
+	if err := gosdk.AddTool(s, &mcp.Tool{Name: "d"}, noop, filter.WithFilters(filter.Is(nil, filter.Response{Message: "x"}))); !strings.Contains(fmt.Sprint(err), "filter.Is needs the sentinel") {
 		t.Errorf("AddTool with a misdefined filter.Is: %v", err)
 	}
-	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.Wrap(noop, nil) })
+	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.Wrap[any, any](nil) })
+	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.WrapRaw(nil) })
 }
 
 // checkDefinitionPanic checks that fn panics with a *codes.DefinitionError
@@ -367,8 +370,9 @@ func TestNoRequestTheClientDidNotSend(t *testing.T) {
 		t.Errorf("the inner middleware saw %v, want only the client's six calls", methods)
 	}
 	recs := log.Records(t)
-	if len(recs) != 6 || recs[1]["code"] != string(codes.ValidationError) || recs[0]["code"] != string(codes.InternalError) {
-		t.Errorf("records %v, want internal errors and validation errors", recs)
+	// The first says that the counting middleware runs inside mcperr's.
+	if len(recs) != 7 || recs[0]["msg"] != "mcperr: misplaced middleware" || recs[2]["code"] != string(codes.ValidationError) || recs[1]["code"] != string(codes.InternalError) {
+		t.Errorf("records %v, want the misplaced middleware, then internal errors and validation errors", recs)
 	}
 }
 

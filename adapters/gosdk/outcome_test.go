@@ -33,7 +33,7 @@ func TestOutcomeUnknown(t *testing.T) {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	idempotent := &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: new(bool)}
 	newServer := func(t *testing.T, log *adaptertest.Log) *mcp.Server {
-		p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(filter.Is(errSent, filter.Response{
+		p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(filter.Is(errSent, filter.Response{
 			Code: codes.ExternalServiceError, Message: "The payment service failed.", MayHaveTakenEffect: true})))
 		must(t, err)
 		s := mcp.NewServer(&mcp.Implementation{Name: "pay", Version: "1.0.0"}, nil)

@@ -231,7 +231,7 @@ func TestRPCFilterOrder(t *testing.T) {
 	rec := func(name string) filter.Filter { return recordingFilter{name: name, mu: &mu, seen: &seen} }
 	var log adaptertest.Log
 	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRegistry(adaptertest.Registry()),
-		filter.WithGlobalFilters(rec("global-1"), rec("global-2")))
+		filter.WithFilters(rec("global-1"), rec("global-2")))
 	must(t, err)
 	cs := connect(t, rpcServer(t, rpcInstall, p), "")
 	ctx := context.Background()
@@ -268,7 +268,7 @@ func TestRPCFilterAnswers(t *testing.T) {
 		}
 		return &filter.Response{Code: codes.Unavailable, Message: "The archive is offline until 06:00 UTC."}, nil
 	})
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(offline))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(offline))
 	must(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "rpc", Version: "1.0.0"}, nil)
 	must(t, gosdk.Install(s, p))

@@ -42,13 +42,13 @@ const (
 // installed with p, each tool with the options opts gives it. A recovery
 // middleware, as a server may have of its own, is outermost, so that a
 // panic reaches a client on both.
-func rolloutServer(t *testing.T, p *filter.Pipeline, opts map[string][]gosdk.Option) *mcp.Server {
+func rolloutServer(t *testing.T, p *filter.Pipeline, opts map[string][]filter.ToolOption) *mcp.Server {
 	t.Helper()
 	return rolloutServerVia(t, viaAddTool, p, opts)
 }
 
 // rolloutServerVia is rolloutServer with its tools added the way way says.
-func rolloutServerVia(t *testing.T, way string, p *filter.Pipeline, opts map[string][]gosdk.Option) *mcp.Server {
+func rolloutServerVia(t *testing.T, way string, p *filter.Pipeline, opts map[string][]filter.ToolOption) *mcp.Server {
 	t.Helper()
 	if p == nil {
 		way = viaNothing
@@ -63,7 +63,10 @@ func rolloutServerVia(t *testing.T, way string, p *filter.Pipeline, opts map[str
 		case viaNothing, viaMiddleware:
 			mcp.AddTool(s, tool, h)
 		case viaWrap:
-			mcp.AddTool(s, tool, gosdk.Wrap(h, opts[name]...))
+			if len(opts[name]) > 0 {
+				t.Fatalf("%s: Wrap takes no options; declare them in the pipeline with filter.ForTool", name)
+			}
+			mcp.AddTool(s, tool, gosdk.Wrap(h))
 		default:
 			must(t, gosdk.AddTool(s, tool, h, opts[name]...))
 		}
@@ -103,7 +106,7 @@ func rolloutServerVia(t *testing.T, way string, p *filter.Pipeline, opts map[str
 	case viaNothing, viaMiddleware:
 		s.AddTool(rawTool, raw)
 	case viaWrap:
-		s.AddTool(rawTool, gosdk.WrapRaw(raw, opts["raw"]...))
+		s.AddTool(rawTool, gosdk.WrapRaw(raw))
 	default:
 		must(t, gosdk.AddRawTool(s, rawTool, raw, opts["raw"]...))
 	}
@@ -219,9 +222,9 @@ func TestReportOnlyPerTool(t *testing.T) {
 	// A report-only server with one tool switched to enforcing...
 	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true))
 	must(t, err)
-	cs := connect(t, rolloutServer(t, p, map[string][]gosdk.Option{
-		"plain": {gosdk.WithReportOnly(false)},
-		"ok":    {gosdk.WithReportOnly(false)},
+	cs := connect(t, rolloutServer(t, p, map[string][]filter.ToolOption{
+		"plain": {filter.WithReportOnly(false)},
+		"ok":    {filter.WithReportOnly(false)},
 	}), "")
 	_, res := wire(t, cs, rolloutCall{tool: "plain"})
 	if env, ok := gosdk.EnvelopeOf(res); !ok || env.Code != codes.InternalError {
@@ -241,7 +244,7 @@ func TestReportOnlyPerTool(t *testing.T) {
 	// An enforcing server with one tool in report-only mode.
 	p, err = filter.New(filter.WithLogger(log.Logger()))
 	must(t, err)
-	cs = connect(t, rolloutServer(t, p, map[string][]gosdk.Option{"raw": {gosdk.WithReportOnly(true)}}), "")
+	cs = connect(t, rolloutServer(t, p, map[string][]filter.ToolOption{"raw": {filter.WithReportOnly(true)}}), "")
 	got, _ = wire(t, cs, rolloutCall{tool: "raw"})
 	if !strings.Contains(got, rolloutSecret) || !strings.HasPrefix(got, "error: ") {
 		t.Errorf("raw, report-only on an enforcing server: %s, want the bare JSON-RPC error", got)
@@ -255,32 +258,31 @@ func TestReportOnlyPerTool(t *testing.T) {
 	}
 }
 
-// TestReportOnlyPerToolThroughWrap checks that a tool's own report-only
-// mode, given to Wrap, holds for the arguments the SDK refuses before the
-// handler runs, once the tool has run on the server, where its handler
-// declares its options: the client reads what the bare server sends, and
-// one record says what mcperr would have sent. Before that first run the
-// server's mode is the tool's, as Wrap's documentation says.
-func TestReportOnlyPerToolThroughWrap(t *testing.T) {
+// TestReportOnlyPerToolByName checks that a tool's own report-only mode,
+// declared at start-up with filter.ForTool for a tool added with the SDK
+// and wrapped, holds from the first call for the arguments the SDK refuses
+// before the handler runs: the client reads what the bare server sends,
+// and one record says what mcperr would have sent.
+func TestReportOnlyPerToolByName(t *testing.T) {
 	bad := rolloutCall{tool: "ok", args: map[string]any{"count": "five"}}
 	bareCS := connect(t, rolloutServer(t, nil, nil), "")
 	want, _ := wire(t, bareCS, bad)
 
 	var log adaptertest.Log
-	p, err := filter.New(filter.WithLogger(log.Logger()))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.ForTool("ok", filter.WithReportOnly(true)))
 	must(t, err)
-	cs := connect(t, rolloutServerVia(t, viaWrap, p, map[string][]gosdk.Option{"ok": {gosdk.WithReportOnly(true)}}), "")
-	if _, res := wire(t, cs, bad); res == nil || !res.IsError {
-		t.Errorf("before the tool's first run: %+v, want the server's enforcing answer", res)
-	} else if env, ok := gosdk.EnvelopeOf(res); !ok || env.Code != codes.ValidationError {
-		t.Errorf("before the tool's first run: envelope %+v (found %v), want the server's VALIDATION_ERROR", env, ok)
+	cs := connect(t, rolloutServerVia(t, viaWrap, p, nil), "")
+	if got, _ := wire(t, cs, bad); got != want {
+		t.Errorf("report-only by name, before the tool's first run, sent\n%s\nthe bare server sends\n%s", got, want)
 	}
-	log.Records(t)
+	if recs := log.Records(t); len(recs) != 1 || recs[0]["report_only"] != true || recs[0]["code"] != "VALIDATION_ERROR" {
+		t.Errorf("records %v, want one report-only VALIDATION_ERROR record", recs)
+	}
 	if got, res := wire(t, cs, rolloutCall{tool: "ok", args: map[string]any{"count": 5}}); res == nil || res.IsError {
 		t.Fatalf("a call that fits: %s", got)
 	}
 	if got, _ := wire(t, cs, bad); got != want {
-		t.Errorf("report-only through Wrap sent\n%s\nthe bare server sends\n%s", got, want)
+		t.Errorf("report-only by name sent\n%s\nthe bare server sends\n%s", got, want)
 	}
 	if recs := log.Records(t); len(recs) != 1 || recs[0]["report_only"] != true || recs[0]["code"] != "VALIDATION_ERROR" {
 		t.Errorf("records %v, want one report-only VALIDATION_ERROR record", recs)
@@ -299,20 +301,20 @@ func TestHandBuiltPolicies(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		server filter.HandBuilt
-		tool   []gosdk.Option
+		tool   []filter.ToolOption
 		want   filter.HandBuilt
 	}{
 		{"pass", filter.PassHandBuilt, nil, filter.PassHandBuilt},
 		{"report", filter.ReportHandBuilt, nil, filter.ReportHandBuilt},
 		{"mask", filter.MaskHandBuilt, nil, filter.MaskHandBuilt},
-		{"tool masks on a passing server", filter.PassHandBuilt, []gosdk.Option{gosdk.WithHandBuilt(filter.MaskHandBuilt)}, filter.MaskHandBuilt},
-		{"tool passes on a masking server", filter.MaskHandBuilt, []gosdk.Option{gosdk.WithHandBuilt(filter.PassHandBuilt)}, filter.PassHandBuilt},
+		{"tool masks on a passing server", filter.PassHandBuilt, []filter.ToolOption{filter.WithHandBuilt(filter.MaskHandBuilt)}, filter.MaskHandBuilt},
+		{"tool passes on a masking server", filter.MaskHandBuilt, []filter.ToolOption{filter.WithHandBuilt(filter.PassHandBuilt)}, filter.PassHandBuilt},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var log adaptertest.Log
 			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithHandBuilt(tc.server))
 			must(t, err)
-			cs := connect(t, rolloutServer(t, p, map[string][]gosdk.Option{"hand_built": tc.tool}), "")
+			cs := connect(t, rolloutServer(t, p, map[string][]filter.ToolOption{"hand_built": tc.tool}), "")
 			got, res := wire(t, cs, hb)
 			recs := log.Records(t)
 			switch tc.want {
@@ -373,7 +375,7 @@ func TestBadHandBuiltPolicyIsADefinitionError(t *testing.T) {
 	h := func(context.Context, *mcp.CallToolRequest, countIn) (*mcp.CallToolResult, any, error) {
 		return nil, nil, nil
 	}
-	err := gosdk.AddTool(s, &mcp.Tool{Name: "t"}, h, gosdk.WithHandBuilt(filter.HandBuilt(7)))
+	err := gosdk.AddTool(s, &mcp.Tool{Name: "t"}, h, filter.WithHandBuilt(filter.HandBuilt(7)))
 	if mistakeOf(err) != codes.InvalidOption || !strings.Contains(err.Error(), "filter.MaskHandBuilt") {
 		t.Errorf("AddTool with HandBuilt(7): %v, want INVALID_OPTION naming the policies", err)
 	}
@@ -421,7 +423,7 @@ func TestSentinelFilter(t *testing.T) {
 		return nil, nil, fmt.Errorf("open /srv/%s/report.pdf: %w", rolloutSecret, fs.ErrNotExist)
 	}
 	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "read_report"}, read,
-		gosdk.WithFilters(filter.Is(fs.ErrNotExist, filter.Response{Code: codes.NotFound, Message: "No such report."}))))
+		filter.WithFilters(filter.Is(fs.ErrNotExist, filter.Response{Code: codes.NotFound, Message: "No such report."}))))
 	got, res := wire(t, connect(t, s, ""), rolloutCall{tool: "read_report"})
 	if env, ok := gosdk.EnvelopeOf(res); !ok || env.Code != codes.NotFound || env.Message != "No such report." || strings.Contains(got, rolloutSecret) {
 		t.Errorf("read_report: %s, want the filter's NOT_FOUND without the path", got)
@@ -548,7 +550,7 @@ func TestProtocolErrorThatDoesNotEncode(t *testing.T) {
 func TestCombinedOnOneServer(t *testing.T) {
 	var log adaptertest.Log
 	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true),
-		filter.WithHandBuilt(filter.ReportHandBuilt), filter.WithRedaction(true))
+		filter.WithHandBuilt(filter.ReportHandBuilt), filter.WithRedaction(true), filter.ForTool("wrapped", filter.WithReportOnly(false)))
 	must(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "combined", Version: "1.0.0"}, nil)
 	must(t, gosdk.Install(s, p))
@@ -559,8 +561,8 @@ func TestCombinedOnOneServer(t *testing.T) {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "upstream token=" + rolloutSecret}}}, nil, nil
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: "middleware"}, plain)
-	mcp.AddTool(s, &mcp.Tool{Name: "wrapped"}, gosdk.Wrap(plain, gosdk.WithReportOnly(false)))
-	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "added"}, handBuilt, gosdk.WithReportOnly(false), gosdk.WithHandBuilt(filter.MaskHandBuilt)))
+	mcp.AddTool(s, &mcp.Tool{Name: "wrapped"}, gosdk.Wrap(plain))
+	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "added"}, handBuilt, filter.WithReportOnly(false), filter.WithHandBuilt(filter.MaskHandBuilt)))
 	must(t, gosdk.AddTool(s, &mcp.Tool{Name: "reported"}, handBuilt))
 	cs := connect(t, s, "")
 

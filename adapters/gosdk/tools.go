@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/inputschema"
 	"github.com/mcperr/mcperr/internal/toolname"
@@ -16,9 +17,11 @@ import (
 
 // AddTool is the drop-in replacement for mcp.AddTool, on a server where
 // Install was called first: it adds the typed tool, whose failures, and
-// arguments the SDK refuses, the middleware handles with the tool's options.
+// arguments the SDK refuses, the middleware handles with the tool's options
+// (filter.WithFilters, filter.WithReportOnly, ...), which apply over those
+// of filter.ForTool.
 //
-//	if err := gosdk.AddTool(s, tool, h, gosdk.WithFilters(f)); err != nil {
+//	if err := gosdk.AddTool(s, tool, h, filter.WithFilters(f)); err != nil {
 //		log.Fatal(err) // a definition error: what to fix
 //	}
 //
@@ -28,10 +31,11 @@ import (
 // (codes.NotInstalled), the tool's name is not a valid MCP tool name, a
 // tool of that name was added to s through this package before
 // (codes.DuplicateTool; one added with mcp.AddTool directly is not seen),
-// h or a filter is nil, or the SDK cannot use the tool's input or output
-// schema (codes.InvalidSchema), where mcp.AddTool would panic.
-func AddTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Option) error {
-	st, c, err := checkTool("AddTool", s, tool, h == nil, opts)
+// h or an option is nil or misdefined, or the SDK cannot use the tool's
+// input or output schema (codes.InvalidSchema), where mcp.AddTool would
+// panic.
+func AddTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...filter.ToolOption) error {
+	st, err := checkTool("AddTool", s, tool, h == nil, opts)
 	if err != nil {
 		return err
 	}
@@ -46,7 +50,7 @@ func AddTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In
 	if err := st.register(tool.Name, func() { mcp.AddTool(s, &tt, h) }); err != nil {
 		return err
 	}
-	st.setTool(tool.Name, &toolEntry{compiled: compileSchema(&st.schemas, tt.InputSchema), repeatable: repeatable(tool), Config: c})
+	st.tools.Store(tool.Name, &toolEntry{opts: opts, compiled: compileSchema(&st.schemas, tt.InputSchema), repeatable: repeatable(tool)})
 	return nil
 }
 
@@ -58,8 +62,8 @@ func AddTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In
 // AddRawTool returns a *codes.DefinitionError, and adds nothing, for the
 // mistakes AddTool refuses, and if the input schema is missing, does not
 // have type "object" or cannot be compiled (codes.InvalidSchema).
-func AddRawTool(s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler, opts ...Option) error {
-	st, c, err := checkTool("AddRawTool", s, tool, h == nil, opts)
+func AddRawTool(s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler, opts ...filter.ToolOption) error {
+	st, err := checkTool("AddRawTool", s, tool, h == nil, opts)
 	if err != nil {
 		return err
 	}
@@ -71,7 +75,7 @@ func AddRawTool(s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandler, opts ...Option
 	if err := st.register(tool.Name, func() { s.AddTool(tool, h) }); err != nil {
 		return err
 	}
-	st.setTool(tool.Name, &toolEntry{compiled: schema, repeatable: repeatable(tool), Config: c})
+	st.tools.Store(tool.Name, &toolEntry{opts: opts, compiled: schema, repeatable: repeatable(tool)})
 	return nil
 }
 
@@ -104,34 +108,33 @@ func (st *serverState) register(name string, add func()) (err error) {
 
 // checkTool refuses a nil server or tool, a server without Install, an
 // invalid or duplicate name, a nil handler and bad options; it reserves the
-// name and returns the server's state and the tool's configuration.
-func checkTool(fn string, s *mcp.Server, tool *mcp.Tool, nilHandler bool, opts []Option) (*serverState, bind.Config, error) {
+// name and returns the server's state.
+func checkTool(fn string, s *mcp.Server, tool *mcp.Tool, nilHandler bool, opts []filter.ToolOption) (*serverState, error) {
 	if s == nil {
-		return nil, bind.Config{}, &codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs the *mcp.Server to add the tool to"}
+		return nil, &codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs the *mcp.Server to add the tool to"}
 	}
 	if tool == nil {
-		return nil, bind.Config{}, &codes.DefinitionError{Mistake: codes.InvalidToolName, Reason: "the tool is nil; pass a *mcp.Tool with a name"}
+		return nil, &codes.DefinitionError{Mistake: codes.InvalidToolName, Reason: "the tool is nil; pass a *mcp.Tool with a name"}
 	}
 	st := servers.Load(s)
 	if st == nil {
-		return nil, bind.Config{}, bind.NotInstalled("gosdk", fn)
+		return nil, bind.NotInstalled("gosdk", fn)
 	}
 	if err := toolname.Check(tool.Name); err != nil {
-		return nil, bind.Config{}, err
+		return nil, err
 	}
 	if nilHandler {
-		return nil, bind.Config{}, &codes.DefinitionError{Mistake: codes.NilValue, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
+		return nil, &codes.DefinitionError{Mistake: codes.NilValue, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
 	}
-	c, err := bind.NewConfig("gosdk", fn, opts)
-	if err != nil {
-		return nil, bind.Config{}, err
+	if err := bind.CheckOptions("gosdk", fn, opts); err != nil {
+		return nil, err
 	}
 	// Reserved: st.tools.Delete frees it again.
 	if _, taken := st.tools.LoadOrStore(tool.Name, &toolEntry{}); taken {
-		return nil, bind.Config{}, &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name,
+		return nil, &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name,
 			Reason: "a tool with this name is already registered on this server; give each tool its own name"}
 	}
-	return st, c, nil
+	return st, nil
 }
 
 // compileInputSchema compiles the input schema of a raw tool, refusing what

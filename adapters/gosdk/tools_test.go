@@ -70,7 +70,7 @@ func TestToolsDefinitionErrors(t *testing.T) {
 			return gosdk.AddTool[any, any](s, &mcp.Tool{Name: "nil_handler"}, nil)
 		}, codes.NilValue},
 		{"typed: nil filter", func() error {
-			return gosdk.AddTool(s, &mcp.Tool{Name: "nil_filter"}, typedOK, gosdk.WithFilters(nil))
+			return gosdk.AddTool(s, &mcp.Tool{Name: "nil_filter"}, typedOK, filter.WithFilters(nil))
 		}, codes.NilValue},
 		{"typed: schema the SDK cannot use", func() error {
 			return gosdk.AddTool(s, &mcp.Tool{Name: "int_input"}, func(context.Context, *mcp.CallToolRequest, int) (*mcp.CallToolResult, any, error) {
@@ -92,10 +92,10 @@ func TestToolsDefinitionErrors(t *testing.T) {
 			return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_nil", InputSchema: adaptertest.EmptySchema}, nil)
 		}, codes.NilValue},
 		{"raw: nil filter", func() error {
-			return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_nil_filter", InputSchema: adaptertest.EmptySchema}, rawOK, gosdk.WithFilters(nil))
+			return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_nil_filter", InputSchema: adaptertest.EmptySchema}, rawOK, filter.WithFilters(nil))
 		}, codes.NilValue},
 		{"raw: nil filter.Catch", func() error {
-			return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_nil_func", InputSchema: adaptertest.EmptySchema}, rawOK, gosdk.WithFilters(filter.Catch[error](nil)))
+			return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_nil_func", InputSchema: adaptertest.EmptySchema}, rawOK, filter.WithFilters(filter.Catch[error](nil)))
 		}, codes.NilValue},
 		{"raw: no schema", func() error { return gosdk.AddRawTool(s, &mcp.Tool{Name: "raw_no_schema"}, rawOK) }, codes.InvalidSchema},
 		{"raw: schema not an object", func() error {

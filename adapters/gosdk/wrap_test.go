@@ -124,7 +124,7 @@ func TestOneConfiguration(t *testing.T) {
 	var observed []filter.Failure
 	observer := func(_ context.Context, f filter.Failure) { observed = append(observed, f) }
 	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRedaction(true), filter.WithObserver(reporter),
-		filter.WithGlobalFilters(global), filter.WithObserver(observer), filter.WithRenderer(adaptertest.MessageOnly))
+		filter.WithFilters(global), filter.WithObserver(observer), filter.WithRenderer(adaptertest.MessageOnly))
 	must(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "combined", Version: "1.0.0"}, nil)
 	must(t, gosdk.Install(s, p))
@@ -177,38 +177,33 @@ func TestOneConfiguration(t *testing.T) {
 }
 
 // TestWrapTwice checks that a handler wrapped twice maps and logs an error
-// once, with the inner wrapper's filters.
+// once, with the tool's filters, declared by name.
 func TestWrapTwice(t *testing.T) {
 	var log adaptertest.Log
-	p := newPipeline(t, &log)
 	inner := filter.Catch(func(context.Context, filter.Call, *domain.NotFound) (*filter.Response, error) {
 		return &filter.Response{Code: codes.NotFound, Message: "inner"}, nil
 	})
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.ForTool("twice", filter.WithFilters(inner)))
+	must(t, err)
 	h := gosdk.Wrap(func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
 		return nil, nil, domain.NewNotFound("Order", "o1")
-	}, gosdk.WithFilters(inner))
+	})
 	s := mcp.NewServer(&mcp.Implementation{Name: "twice", Version: "1.0.0"}, nil)
 	must(t, gosdk.Install(s, p))
 	mcp.AddTool(s, &mcp.Tool{Name: "twice"}, gosdk.Wrap(h))
 	r, _ := call(context.Background(), connect(t, s, ""), adaptertest.Case{Tool: "twice"})
 	if len(r.Texts) != 2 || r.Texts[0] != "inner" {
-		t.Errorf("texts %q, want the inner wrapper's answer", r.Texts)
+		t.Errorf("texts %q, want the tool's filter's answer", r.Texts)
 	}
 	if recs := log.Records(t); len(recs) != 1 {
 		t.Errorf("%d log records, want 1", len(recs))
 	}
 }
 
-// TestWrapNil checks that a nil handler or filter is refused at start-up.
+// TestWrapNil checks that a nil handler is refused at start-up.
 func TestWrapNil(t *testing.T) {
-	h := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
-		return nil, nil, nil
-	}
-	raw := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
 	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.Wrap[any, any](nil) })
-	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.Wrap(h, gosdk.WithFilters(nil)) })
 	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.WrapRaw(nil) })
-	checkDefinitionPanic(t, codes.NilValue, func() { gosdk.WrapRaw(raw, gosdk.WithFilters(nil)) })
 }
 
 // TestWrapAllocs pins what Wrap and WrapRaw add to a successful call

@@ -28,9 +28,9 @@ func TestOptionsInTheWrongPlaceDoNotCompile(t *testing.T) {
 		// says are what the error must name besides its position.
 		says []string
 	}{
-		{"installwithfilters", "gosdk.WithFilters(noop)", []string{"too many arguments in call to gosdk.Install", "gosdk.Option"}},
+		{"installwithfilters", "filter.WithFilters(noop)", []string{"too many arguments in call to gosdk.Install", "filter.ToolOption"}},
 		{"addtoolwithpipelineoption", "filter.WithRedaction(true)", []string{
-			"cannot use filter.WithRedaction(true)", "filter.Option", "as gosdk.Option value in argument to gosdk.AddTool"}},
+			"cannot use filter.WithRedaction(true)", "filter.Option", "as filter.ToolOption value in argument to gosdk.AddTool"}},
 		{"control", "", nil},
 	}
 	for _, tt := range tests {

@@ -12,7 +12,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
-	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
@@ -49,7 +48,7 @@ func TestArgumentCheck(t *testing.T) {
 			s.AddTool(checkedTool(), mcpgo.Wrap(checkedHandler(ran)))
 		}, []filter.Option{filter.WithArgumentCheck(true)}},
 		{"tool, AddTool", func(t *testing.T, s *server.MCPServer, ran *atomic.Int64) {
-			if err := mcpgo.AddTool(s, checkedTool(), checkedHandler(ran), mcpgo.WithArgumentCheck(true)); err != nil {
+			if err := mcpgo.AddTool(s, checkedTool(), checkedHandler(ran), filter.WithArgumentCheck(true)); err != nil {
 				t.Fatal(err)
 			}
 		}, nil},
@@ -83,10 +82,10 @@ func TestArgumentCheckOff(t *testing.T) {
 	for _, way := range []struct {
 		name string
 		opts []filter.Option
-		tool []mcpgo.Option
+		tool []filter.ToolOption
 	}{
 		{"off by default", nil, nil},
-		{"on for the server, off for the tool", []filter.Option{filter.WithArgumentCheck(true)}, []mcpgo.Option{mcpgo.WithArgumentCheck(false)}},
+		{"on for the server, off for the tool", []filter.Option{filter.WithArgumentCheck(true)}, []filter.ToolOption{filter.WithArgumentCheck(false)}},
 	} {
 		t.Run(way.name, func(t *testing.T) {
 			var log adaptertest.Log
@@ -144,20 +143,6 @@ func TestArgumentCheckReportOnly(t *testing.T) {
 	}
 }
 
-// TestArgumentCheckNotForWrap checks that WithArgumentCheck given to Wrap
-// or a completion wrapper, which run after the check, is a definition
-// error at start-up that says where to give it.
-func TestArgumentCheckNotForWrap(t *testing.T) {
-	defer func() {
-		var de *codes.DefinitionError
-		if err, _ := recover().(error); !errors.As(err, &de) || de.Mistake != codes.InvalidOption ||
-			!strings.Contains(de.Error(), "give it to mcpgo.AddTool") {
-			t.Errorf("Wrap with WithArgumentCheck: panicked with %v, want a *codes.DefinitionError that says to give it to AddTool", err)
-		}
-	}()
-	mcpgo.Wrap(checkedHandler(new(atomic.Int64)), mcpgo.WithArgumentCheck(true))
-}
-
 // BenchmarkArgumentCheck measures a successful call of
 // adaptertest.CheckedTool through a real client and server in process, with
 // arguments that fit: with the SDK alone (no check), with mcp-go's own
@@ -208,18 +193,19 @@ func BenchmarkArgumentCheck(b *testing.B) {
 func TestArgumentCheckCombined(t *testing.T) {
 	var log adaptertest.Log
 	s := server.NewMCPServer("combined", "1.0.0")
-	if err := mcpgo.Install(s, testPipeline(log.Logger(), filter.WithReportOnly(true), filter.WithRedaction(true))); err != nil {
+	if err := mcpgo.Install(s, testPipeline(log.Logger(), filter.WithReportOnly(true), filter.WithRedaction(true),
+		filter.ForTool("wrapped", filter.WithReportOnly(false)))); err != nil {
 		t.Fatal(err)
 	}
 	var ran atomic.Int64
-	if err := mcpgo.AddTool(s, checkedTool(), checkedHandler(&ran), mcpgo.WithArgumentCheck(true), mcpgo.WithReportOnly(false)); err != nil {
+	if err := mcpgo.AddTool(s, checkedTool(), checkedHandler(&ran), filter.WithArgumentCheck(true), filter.WithReportOnly(false)); err != nil {
 		t.Fatal(err)
 	}
 	s.AddTool(mcp.NewToolWithRawSchema("loose", "", adaptertest.CheckedSchema), checkedHandler(&ran))
 	fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("dial db: password=" + adaptertest.Canary)
 	}
-	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(fail, mcpgo.WithReportOnly(false)))
+	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(fail))
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	bad := adaptertest.ArgumentCases()[2]
 

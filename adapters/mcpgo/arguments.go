@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"sync"
 	"unsafe"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
@@ -15,34 +17,29 @@ import (
 )
 
 // checkArguments returns how the arguments of req do not fit the input
-// schema of the tool the server runs for it, a *domain.Validation, or nil
-// if they fit or there is no schema to check.
-func (st *serverState) checkArguments(ctx context.Context, req *mcp.CallToolRequest) error {
+// schema of the tool the server runs for it, or nil if they fit or there is
+// no schema to check.
+func (st *serverState) checkArguments(ctx context.Context, req *mcp.CallToolRequest) *domain.Validation {
 	t := registeredTool(ctx, req.Params.Name)
 	if t == nil {
 		return nil
 	}
-	s := st.compiled(&t.Tool)
+	s := st.compiled(&t.Tool).s
 	if s == nil {
 		return nil
 	}
-	var v *domain.Validation
 	switch args := req.Params.Arguments.(type) {
 	case nil, map[string]any, []any, string, float64, bool, json.Number:
-		v = s.Check(args) // as decoded from the request
+		return s.Check(args) // as decoded from the request
 	case json.RawMessage:
-		v = s.CheckJSON(args)
+		return s.CheckJSON(args)
 	default:
 		b, err := json.Marshal(args)
 		if err != nil {
 			return nil
 		}
-		v = s.CheckJSON(b)
+		return s.CheckJSON(b)
 	}
-	if v == nil {
-		return nil
-	}
-	return v
 }
 
 // registeredTool returns the tool the server in ctx runs for a call to
@@ -59,11 +56,13 @@ func registeredTool(ctx context.Context, name string) *server.ServerTool {
 	return nil
 }
 
-// compiled returns the compiled input schema of tool; nil if it has none
-// or it does not compile (as in the SDK's validator). The SDK's copies of
-// a tool share the schema's maps and slices, so one made of the same ones
-// as last time is not encoded again (the pointers kept pin their memory).
-func (st *serverState) compiled(tool *mcp.Tool) *inputschema.Schema {
+// compiled returns the input schema of tool, compiled on first use: for the
+// check of inputschema, nil if it has none or it does not compile (as in
+// the SDK's validator), and for the SDK's own validator (refused). The
+// SDK's copies of a tool share the schema's maps and slices, so one made of
+// the same ones as last time is not encoded again (the pointers kept pin
+// their memory).
+func (st *serverState) compiled(tool *mcp.Tool) *toolSchema {
 	in := &tool.InputSchema
 	id := schemaID{
 		unsafe.SliceData(tool.RawInputSchema), len(tool.RawInputSchema),
@@ -75,16 +74,17 @@ func (st *serverState) compiled(tool *mcp.Tool) *inputschema.Schema {
 	}
 	known := reflect.TypeOf(id.additional) == nil || reflect.TypeOf(id.additional).Comparable()
 	if e, ok := st.byTool.Load(tool.Name); ok && known && e.(*toolSchema).id == id {
-		return e.(*toolSchema).s
+		return e.(*toolSchema)
 	}
-	var s *inputschema.Schema
+	ts := &toolSchema{id: id}
 	if doc, err := inputSchemaDoc(tool); err == nil && doc != nil {
-		s, _ = st.schemas.Get(doc)
+		ts.doc = doc
+		ts.s, _ = st.schemas.Get(doc)
 	}
 	if known {
-		st.byTool.Store(tool.Name, &toolSchema{id, s})
+		st.byTool.Store(tool.Name, ts)
 	}
-	return s
+	return ts
 }
 
 // schemaID identifies an input schema by the maps and slices it is made of.
@@ -98,10 +98,14 @@ type schemaID struct {
 	additional       any // a comparable value, or the pointer of a map
 }
 
-// toolSchema is the compiled input schema last seen under a tool's name.
+// toolSchema is the input schema last seen under a tool's name, compiled.
 type toolSchema struct {
-	id schemaID
-	s  *inputschema.Schema
+	id  schemaID
+	doc []byte
+	s   *inputschema.Schema
+
+	once sync.Once
+	sdk  *jsonschema.Schema // as the SDK's validator compiles doc
 }
 
 // inputSchemaDoc returns the JSON of the input schema of tool as the SDK's

@@ -204,7 +204,7 @@ func BenchmarkRetriedFailure(b *testing.B) {
 	})
 	b.Run("mcperr, the server retries", func(b *testing.B) {
 		p, err := filter.New(filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))), filter.WithRetries(1),
-			filter.WithGlobalFilters(filter.Is(errFlaky, filter.Response{Code: codes.Unavailable, Message: "Busy.", RetryAfter: time.Nanosecond})))
+			filter.WithFilters(filter.Is(errFlaky, filter.Response{Code: codes.Unavailable, Message: "Busy.", RetryAfter: time.Nanosecond})))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -425,13 +425,13 @@ func ExampleWithFilters() {
 		}, nil
 	})
 	s := server.NewMCPServer("orders", "1.0.0")
-	if err := mcpgo.Install(s, examplePipeline(filter.WithGlobalFilters(trace("global")))); err != nil {
+	if err := mcpgo.Install(s, examplePipeline(filter.WithFilters(trace("global")), filter.ForTool("find_order", filter.WithFilters(suggest)))); err != nil {
 		panic(err)
 	}
-	if err := mcpgo.AddTool(s, getOrderTool, getOrder, mcpgo.WithFilters(trace("first"), trace("second"))); err != nil {
+	if err := mcpgo.AddTool(s, getOrderTool, getOrder, filter.WithFilters(trace("first"), trace("second"))); err != nil {
 		panic(err)
 	}
-	s.AddTool(mcp.NewTool("find_order", mcp.WithString("id", mcp.Required())), mcpgo.Wrap(getOrder, mcpgo.WithFilters(suggest)))
+	s.AddTool(mcp.NewTool("find_order", mcp.WithString("id", mcp.Required())), mcpgo.Wrap(getOrder))
 
 	c := exampleClient(s)
 	callAndPrint(c, "get_order", map[string]any{"id": "ord_9"})
@@ -525,7 +525,7 @@ func ExampleWithReportOnly() {
 	// Not yet reviewed: still report-only, like the whole server.
 	s.AddTool(mcp.NewTool("legacy_get_order", mcp.WithString("id", mcp.Required())), getOrder)
 	// Reviewed: mcperr enforces for this tool.
-	if err := mcpgo.AddTool(s, getOrderTool, getOrder, mcpgo.WithReportOnly(false)); err != nil {
+	if err := mcpgo.AddTool(s, getOrderTool, getOrder, filter.WithReportOnly(false)); err != nil {
 		panic(err)
 	}
 
@@ -554,7 +554,7 @@ func ExampleWithHandBuilt() {
 		err := errors.New("GET https://api.example.com/issues/7: 502 Bad Gateway")
 		return mcp.NewToolResultErrorFromErr("failed to get issue", err), nil
 	}
-	err := mcpgo.AddTool(s, mcp.NewTool("get_issue"), getIssue, mcpgo.WithHandBuilt(filter.ReportHandBuilt))
+	err := mcpgo.AddTool(s, mcp.NewTool("get_issue"), getIssue, filter.WithHandBuilt(filter.ReportHandBuilt))
 	if err != nil {
 		panic(err)
 	}
@@ -583,7 +583,7 @@ func ExampleWithArgumentCheck() {
 		}
 		return mcp.NewToolResultText(fmt.Sprint(a / b)), nil
 	}
-	if err := mcpgo.AddTool(s, divideTool, divide, mcpgo.WithArgumentCheck(true)); err != nil {
+	if err := mcpgo.AddTool(s, divideTool, divide, filter.WithArgumentCheck(true)); err != nil {
 		panic(err)
 	}
 

@@ -19,7 +19,6 @@ import (
 
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/codes"
-	"github.com/mcperr/mcperr/internal/guard"
 	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
 )
 
@@ -99,8 +98,8 @@ func TestGoexit(t *testing.T) {
 			if rec["level"] != "ERROR" || rec["tool"] != "exit" || rec["code"] != string(codes.InternalError) || !refRE.MatchString(ref) {
 				t.Errorf("record %v, want an ERROR record of tool exit, INTERNAL_ERROR, with a ref", rec)
 			}
-			if text, _ := rec["error"].(string); !strings.Contains(text, guard.Exited) {
-				t.Errorf("the record's error %q does not say %q", text, guard.Exited)
+			if text, _ := rec["error"].(string); !strings.Contains(text, exited) {
+				t.Errorf("the record's error %q does not say %q", text, exited)
 			}
 
 			adaptertest.CheckServing(t, call(t, c, "ok", nil))
@@ -188,3 +187,6 @@ func TestPanicIsNotReclassified(t *testing.T) {
 		})
 	}
 }
+
+// exited is what the record of a handler that called runtime.Goexit says.
+const exited = "the handler called runtime.Goexit"

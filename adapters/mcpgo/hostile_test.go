@@ -41,12 +41,8 @@ var hostileEntries = []hostileEntry{
 			t.Fatal(err)
 		}
 	}},
-	{adaptertest.WrapWithoutInstall, false, func(_ *testing.T, s *server.MCPServer, name string, h server.ToolHandlerFunc, fs []filter.Filter) {
-		var opts []mcpgo.Option
-		if len(fs) > 0 {
-			opts = append(opts, mcpgo.WithFilters(fs...))
-		}
-		s.AddTool(mcp.NewTool(name), mcpgo.Wrap(h, opts...))
+	{"Install+mcpgo.Wrap", true, func(_ *testing.T, s *server.MCPServer, name string, h server.ToolHandlerFunc, _ []filter.Filter) {
+		s.AddTool(mcp.NewTool(name), mcpgo.Wrap(h))
 	}},
 }
 
@@ -99,7 +95,7 @@ func runHostile(t *testing.T, e hostileEntry, c adaptertest.HostileCase) adapter
 	rep := &adaptertest.Reports{Inner: c.Report}
 	s := server.NewMCPServer("hostile", "1.0.0")
 	if e.installed {
-		opts := append([]filter.Option{filter.WithGlobalFilters(c.Filters...), filter.WithObserver(rep.Report)}, c.Options...)
+		opts := append([]filter.Option{filter.WithFilters(c.Filters...), filter.WithObserver(rep.Report)}, c.Options...)
 		if err := mcpgo.Install(s, testPipeline(logger, opts...)); err != nil {
 			t.Fatal(err)
 		}

@@ -44,7 +44,7 @@ func TestOneConfiguration(t *testing.T) {
 					defer mu.Unlock()
 					reported = append(reported, f)
 				}),
-				filter.WithGlobalFilters(filter.Catch(func(_ context.Context, call filter.Call, _ error) (*filter.Response, error) {
+				filter.WithFilters(filter.Catch(func(_ context.Context, call filter.Call, _ error) (*filter.Response, error) {
 					mu.Lock()
 					defer mu.Unlock()
 					filtered[call.Tool]++
@@ -272,13 +272,13 @@ func TestNilOption(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
-	checkDefinitionError(t, mcpgo.AddTool(s, mcp.NewTool("t"), h, mcpgo.WithReportOnly(true), nil), codes.NilValue,
+	checkDefinitionError(t, mcpgo.AddTool(s, mcp.NewTool("t"), h, filter.WithReportOnly(true), nil), codes.NilValue,
 		"option 1 given to mcpgo.AddTool is nil")
 	defer func() {
 		var de *codes.DefinitionError
 		if err, _ := recover().(error); !errors.As(err, &de) || de.Mistake != codes.NilValue {
-			t.Errorf("Wrap with a nil option panicked with %v, want a NIL_VALUE definition error", err)
+			t.Errorf("Wrap of a nil handler panicked with %v, want a NIL_VALUE definition error", err)
 		}
 	}()
-	mcpgo.Wrap(h, nil)
+	mcpgo.Wrap(nil)
 }

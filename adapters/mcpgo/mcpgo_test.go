@@ -30,14 +30,16 @@ const (
 	viaInstall   = "install"         // Install, tools added with s.AddTool
 	viaWrap      = "install+wrap"    // Install, tools added with s.AddTool(tool, Wrap(h))
 	viaAddTool   = "install+addtool" // Install, tools added with AddTool
-	viaWrapAlone = "wrap"            // Wrap alone: the default configuration
+	viaWrapAlone = "wrap"            // Wrap alone: no mcperr, the SDK's own answers
 	viaBare      = "bare"            // no mcperr: the SDK alone
 )
 
-var allWays = []string{viaInstall, viaWrap, viaAddTool, viaWrapAlone}
+// allWays are the ways that give the whole contract. Wrap alone gives none
+// of it: TestWrapWithoutInstall checks that it changes nothing.
+var allWays = []string{viaInstall, viaWrap, viaAddTool}
 
-// usesDefault reports whether way runs with the default configuration,
-// which logs to slog.Default() and knows the built-in codes only.
+// usesDefault reports whether way runs without a pipeline of the test's
+// own, logging to slog.Default().
 func usesDefault(way string) bool { return way == viaWrapAlone }
 
 // The protocol versions a client may negotiate: the modern one this SDK's

@@ -3,148 +3,121 @@ package mcpgo
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"reflect"
+	"runtime"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/bind"
-	"github.com/mcperr/mcperr/internal/callctx"
 	"github.com/mcperr/mcperr/internal/envelope"
-	"github.com/mcperr/mcperr/internal/guard"
 )
 
 // middleware is the tool handler middleware that Install puts on a server:
-// the one place that handles a call's failures. It gives every call a
-// context that carries st and the call's request id.
+// the one place where a tool call's failures are handled, by filter.Serve.
 func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
-	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		outer := ctx
-		ctx = callctx.With(ctx, st)
-		callctx.From(ctx).Describe("tools/call", req.Params.Name, "", "", callOf(ctx, &req).SessionID)
-		if st.checkAll || st.someChecks.Load() {
-			res, err = st.checkFirst(ctx, req, next)
-		} else {
-			res, err = st.serve(ctx, req, next, nil)
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var opts []filter.ToolOption
+		if o, ok := st.added.Load(req.Params.Name); ok {
+			opts = o.([]filter.ToolOption)
 		}
-		st.ran(outer, &req, res)
+		h := filter.Handler[*mcp.CallToolResult]{
+			Run: func(ctx context.Context) (*mcp.CallToolResult, error) {
+				res, err := next(ctx, req)
+				if err == nil && res != nil && res.IsError {
+					// An error result of mcp-go's typed helpers, registered
+					// as they are (one that Wrap runs gives both).
+					if t := registeredTool(ctx, req.Params.Name); t != nil && t.Handler != nil {
+						err = helperError(helperKind(t.Handler), res)
+					}
+				}
+				return res, err
+			},
+			HandBuilt: func(res *mcp.CallToolResult) (string, bool) {
+				if res == nil || !res.IsError {
+					return "", false
+				}
+				return textOf(res.Content), true
+			},
+			Passes:    isProtocolError,
+			Arguments: func(err error) *domain.Validation { return st.arguments(ctx, &req, err) },
+			Repeatable: func() bool {
+				t := registeredTool(ctx, req.Params.Name)
+				return t != nil && (isTrue(t.Tool.Annotations.ReadOnlyHint) || isTrue(t.Tool.Annotations.IdempotentHint))
+			},
+		}
+		h.Tools, h.Problems = st.firstCall(ctx, req.Params.Name, next)
+		res, f, err := filter.Serve(ctx, st.p, callOf(ctx, &req), opts, h)
+		switch {
+		case f != nil:
+			return errorResult(f), nil
+		case res != nil && res.IsError:
+			st.sawArguments(ctx, &req) // passed as it came: before the after-call hook reads it
+			return res, nil
+		}
 		return res, err
 	}
 }
 
-// options returns own, the options of a handler Wrap runs alone, or else
-// those of the tool named name: AddTool's over its Wrap's, AddTool's
-// filters, if any, replacing Wrap's.
-func (st *serverState) options(name string, own *bind.Config) bind.Config {
-	if own != nil {
-		return *own
+// helperError returns the error that res, an error result, stands for if
+// the tool's handler is kind, one of mcp-go's typed helpers
+// (mcp.NewTypedToolHandler, mcp.NewStructuredToolHandler): arguments they
+// could not bind, or, for NewStructuredToolHandler, whose handler cannot
+// build a result, the handler's error, as its text. An error result of
+// one's own, of any other handler, is none.
+func helperError(kind string, res *mcp.CallToolResult) error {
+	text := textOf(res.Content)
+	switch {
+	case kind == "":
+		return nil
+	case strings.HasPrefix(text, "failed to bind arguments: "):
+		return &unboundError{errors.New("mcp-go's " + kind + ": " + text)}
+	case kind == "NewStructuredToolHandler":
+		return errors.New("mcp-go's " + kind + ": " + text)
 	}
-	var o bind.Config
-	if w, ok := st.wrapped.Load(name); ok {
-		o = w.(*wrapper).own
-	}
-	if added, ok := st.added.Load(name); ok {
-		o = added.(*bind.Config).Over(o)
-	}
-	return o
+	return nil
 }
 
-// checkFirst runs req only if its arguments fit, when the server or the
-// tool asks for the check; in report-only mode it runs it anyway, and a
-// success logs the refusal mcperr would have sent.
-func (st *serverState) checkFirst(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
-	tool := st.options(req.Params.Name, nil)
-	check, reportOnly := callctx.Modes(st.p, tool.Settings)
-	if !check {
-		return st.serve(ctx, req, next, nil)
+// unboundError is a typed handler's failure to bind the call's arguments
+// to its type: the client's to correct, as the middleware's check of the
+// arguments says (checkArguments), or as a whole where the schema cannot
+// say which.
+type unboundError struct{ err error }
+
+func (e *unboundError) Error() string { return e.err.Error() }
+func (e *unboundError) Unwrap() error { return e.err }
+
+// arguments says how the arguments of req do not fit the tool's input
+// schema, or, for err, a failure to bind them, that they cannot be read as
+// the tool expects.
+func (st *serverState) arguments(ctx context.Context, req *mcp.CallToolRequest, err error) *domain.Validation {
+	v := st.checkArguments(ctx, req)
+	if _, unbound := err.(*unboundError); v == nil && unbound {
+		v = domain.NewValidation("", nil, "The arguments cannot be read as the tool expects; check them against its input schema.")
 	}
-	err := func() (err error) {
-		defer func() { _ = recover() }() // outside serve's recovery: a check that panics checks nothing
-		return st.checkArguments(ctx, &req)
-	}()
-	if err == nil {
-		return st.serve(ctx, req, next, nil)
-	}
-	refusal := func() *filter.Failure { return st.handle(ctx, &req, err, tool, nil, nil, false) }
-	if !reportOnly {
-		if f := refusal(); !f.ReportOnly {
-			return errorResult(f), nil
-		}
-	}
-	res, rerr := st.serve(ctx, req, next, nil)
-	if rerr == nil && res != nil && !res.IsError {
-		refusal() // report-only: the record alone
-	}
-	return res, rerr
+	return v
 }
 
-// serve runs next and turns an error or a panic of it, or an error result
-// it built that the hand-built policy masks, into an error result mapped
-// with st.options(name, own); in report-only mode it logs it and lets it
-// through as it came. A runtime.Goexit is logged once. It calls the tool
-// again while the pipeline asks it to (filter.WithRetries).
-func (st *serverState) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc, own *bind.Config) (res *mcp.CallToolResult, err error) {
-	var t callctx.Try
-	returned := false
-	defer func() {
-		if !returned {
-			v := recover()
-			f := st.handle(ctx, &req, guard.Recovered(v), st.options(req.Params.Name, own), nil, &t, false)
-			if f.ReportOnly && v != nil {
-				panic(v)
-			}
-			res, err = errorResult(f), nil
-		}
-	}()
-	for {
-		t.Begin(st.retries)
-		returned = false
-		res, err = next(ctx, req)
-		returned = true
-		var f *filter.Failure
-		switch {
-		case err != nil && isProtocolError(err):
-			return res, err
-		case err != nil:
-			if f = st.failChecking(ctx, req, err, st.options(req.Params.Name, own), &t); f.ReportOnly {
-				return res, err
-			}
-		case res == nil || !res.IsError:
-			if st.retries {
-				callctx.Succeeded(st.p)
-			}
-			return res, nil
-		default:
-			f = st.handle(ctx, &req, callctx.From(ctx).HandBuiltError(textOf(res.Content)), st.options(req.Params.Name, own), nil, &t, false)
-			if f == nil || f.ReportOnly || f.Envelope.Code != codes.InternalError {
-				return res, nil
-			}
-		}
-		if res, err = errorResult(f), nil; !t.Wait(ctx, f.Retry, f.Envelope.Ref) {
-			return res, err
+// helperKind returns the name of the typed helper of mcp-go that built h,
+// or "": the function of h, its closure, is written in mcp-go's
+// mcp/typed_tools.go, whether the compiler inlined the helper or not.
+func helperKind(h server.ToolHandlerFunc) string {
+	fn := runtime.FuncForPC(reflect.ValueOf(h).Pointer())
+	if fn == nil {
+		return ""
+	}
+	if file, _ := fn.FileLine(fn.Entry()); !strings.Contains(file, "mark3labs/mcp-go") || !strings.HasSuffix(file, "/mcp/typed_tools.go") {
+		return ""
+	}
+	for _, kind := range [...]string{"NewTypedToolHandler", "NewStructuredToolHandler"} {
+		if strings.Contains(fn.Name(), "."+kind+"[") {
+			return kind
 		}
 	}
-}
-
-// handle hands the pipeline err, a failure of the tool call req in its
-// attempt t (nil for one that did not run the tool), with the tool's
-// options and the check of its arguments, if any. Only a failure the
-// handler returned may have taken effect: for it, ran is true and the
-// pipeline may ask for the tool's annotations.
-func (st *serverState) handle(ctx context.Context, req *mcp.CallToolRequest, err error, tool bind.Config, check func() error, t *callctx.Try, ran bool) *filter.Failure {
-	var repeatable func() bool
-	if ran {
-		name := req.Params.Name
-		repeatable = func() bool {
-			t := registeredTool(ctx, name)
-			return t != nil && (isTrue(t.Tool.Annotations.ReadOnlyHint) || isTrue(t.Tool.Annotations.IdempotentHint))
-		}
-	}
-	in := callctx.Input{Err: err, Settings: tool.Settings, Arguments: check, Repeatable: repeatable}
-	t.Into(&in)
-	return st.p.Handle(ctx, callOf(ctx, req), callctx.From(ctx).Input(in), tool.Filters...)
+	return ""
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
@@ -171,14 +144,6 @@ func textBlock(c mcp.Content) string {
 	}
 	t, _ := c.(mcp.TextContent)
 	return t.Text
-}
-
-// failChecking maps a handler's error in its attempt t; should the
-// pipeline mask it, a call whose arguments do not fit the schema is the
-// client's failure instead. It is apart from serve so that the success
-// path does not copy req.
-func (st *serverState) failChecking(ctx context.Context, req mcp.CallToolRequest, err error, tool bind.Config, t *callctx.Try) *filter.Failure {
-	return st.handle(ctx, &req, err, tool, func() error { return st.checkArguments(ctx, &req) }, t, true)
 }
 
 // errorResult returns the tool result of a failure: a text block for each
@@ -215,20 +180,20 @@ func EnvelopeOf(res *mcp.CallToolResult) (filter.Envelope, bool) {
 // not wrapped, whose elicitations encode: a protocol error the SDK sends.
 // Any other is a failure, so neither its text nor a broken answer leaks.
 func isProtocolError(err error) bool {
+	var elicitations []mcp.ElicitationParams
 	switch e := err.(type) {
 	case mcp.URLElicitationRequiredError:
-		return encodes(e.Elicitations)
+		elicitations = e.Elicitations
 	case *mcp.URLElicitationRequiredError:
-		return e != nil && encodes(e.Elicitations)
+		if e == nil {
+			return false
+		}
+		elicitations = e.Elicitations
+	default:
+		return false
 	}
-	return false
-}
-
-// encodes reports whether v encodes to JSON; false if a MarshalJSON panics.
-func encodes(v any) (ok bool) {
-	defer func() { _ = recover() }()
-	_, err := json.Marshal(v)
-	return err == nil
+	_, merr := json.Marshal(elicitations) // a MarshalJSON that panics: Serve's recovery says no
+	return merr == nil
 }
 
 func callOf(ctx context.Context, req *mcp.CallToolRequest) filter.Call {

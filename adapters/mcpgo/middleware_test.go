@@ -51,6 +51,12 @@ func TestMiddlewareOrder(t *testing.T) {
 				}
 			}
 			c := inProcess(t, s, proto)
+			// The first tool call names the SDK's middleware that runs
+			// inside mcperr's.
+			call(t, c, "ok", nil)
+			if recs := log.Records(t); len(recs) != 1 || recs[0]["msg"] != "mcperr: misplaced middleware" || !strings.Contains(fmt.Sprint(recs[0]["problem"]), "mcp-go/server.") {
+				t.Errorf("records of the first call %v, want one that names the SDK's middleware inside mcperr's", recs)
+			}
 			runCases(t, c, &log, cases)
 			call(t, c, "panic", nil)
 			recs := log.Records(t)

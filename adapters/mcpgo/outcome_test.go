@@ -32,7 +32,7 @@ func TestOutcomeUnknown(t *testing.T) {
 		return nil, errSent
 	}
 	var log adaptertest.Log
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(filter.Is(errSent, filter.Response{
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(filter.Is(errSent, filter.Response{
 		Code: codes.ExternalServiceError, Message: "The payment service failed.", MayHaveTakenEffect: true})))
 	if err != nil {
 		t.Fatal(err)

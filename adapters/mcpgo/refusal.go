@@ -1,39 +1,45 @@
 package mcpgo
 
 import (
+	"bytes"
 	"context"
-	"weak"
+	"encoding/json"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
-	"github.com/mcperr/mcperr/internal/callctx"
 )
 
-// hook adds to s the hooks that answer server.WithInputSchemaValidation's
-// refusal of arguments, whose text can hold the refused value.
-func (st *serverState) hook(s *server.MCPServer) {
-	st.self = weak.Make(s)
-	hooks := s.GetHooks()
-	if hooks == nil {
-		hooks = &server.Hooks{}
-		server.WithHooks(hooks)(s)
+// afterCallTool answers the SDK's refusal of arguments
+// (server.WithInputSchemaValidation), made before any middleware with the
+// validator's text, which can hold the refused value: an error result
+// without mcperr's envelope of a call whose arguments the SDK's validator
+// refuses, on a server where no handler ever ran with such arguments. It
+// fills the SDK's own result in place, the one thing a hook can change.
+func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallToolRequest, result any) {
+	res, ok := result.(*mcp.CallToolResult)
+	if !ok || res == nil || !res.IsError || req == nil || hasEnvelope(res) || st.unchecked.Load() {
+		return // a success costs a type assertion
 	}
-	hooks.AddAfterCallTool(st.afterCallTool)
-	hooks.AddOnError(func(ctx context.Context, _ any, method mcp.MCPMethod, _ any, _ error) {
-		if method == mcp.MethodToolsCall {
-			st.passed.Delete(ctx)
-		}
-	})
-}
-
-// ran records that the call req, whose context as the SDK gave it is ctx,
-// reached the middleware, which sent res: the after-call hook leaves an
-// error result it did not answer alone. A task's call has no such hook.
-func (st *serverState) ran(ctx context.Context, req *mcp.CallToolRequest, res *mcp.CallToolResult) {
-	if res != nil && res.IsError && req.Params.Task == nil && !hasEnvelope(res) {
-		st.passed.Store(ctx, struct{}{})
+	defer func() { _ = recover() }() // outside every middleware: never take the server down
+	if server.ServerFromContext(ctx) != st.self.Value() || !st.refused(ctx, req) {
+		return
+	}
+	v := st.checkArguments(ctx, req)
+	if v == nil {
+		v = domain.NewValidation("", nil, "The arguments do not fit the tool's input schema; check them against it.")
+	}
+	var opts []filter.ToolOption
+	if o, ok := st.added.Load(req.Params.Name); ok {
+		opts = o.([]filter.ToolOption)
+	}
+	_, f, _ := filter.Serve(ctx, st.p, callOf(ctx, req), opts, filter.Handler[*mcp.CallToolResult]{
+		Run: func(context.Context) (*mcp.CallToolResult, error) { return nil, v }})
+	if f != nil {
+		*res = *errorResult(f)
 	}
 }
 
@@ -41,26 +47,46 @@ func hasEnvelope(res *mcp.CallToolResult) bool {
 	return res.Meta != nil && res.Meta.AdditionalFields[filter.MetaKey] != nil
 }
 
-// afterCallTool answers the SDK's refusal of arguments: an error result of
-// a call that did not reach the middleware, whose arguments do not fit. It
-// fills the SDK's own result in place, the one thing a hook can change.
-func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallToolRequest, result any) {
-	res, ok := result.(*mcp.CallToolResult)
-	if !ok || res == nil || !res.IsError || req == nil {
-		return // a success costs a type assertion
+// sawArguments learns, from a call whose handler ran and gave an error
+// result, whether the SDK checks arguments: if the SDK's validator refuses
+// the call's, it does not, and no error result of this server is a refusal.
+func (st *serverState) sawArguments(ctx context.Context, req *mcp.CallToolRequest) {
+	if !st.unchecked.Load() && st.refused(ctx, req) {
+		st.unchecked.Store(true)
 	}
-	defer func() { _ = recover() }() // outside every middleware: never take the server down
-	if _, ran := st.passed.LoadAndDelete(ctx); ran || hasEnvelope(res) || server.ServerFromContext(ctx) != st.self.Value() {
-		return
+}
+
+// refused reports whether the validator of server.WithInputSchemaValidation,
+// the same engine with the same schema and the same reading of the
+// arguments, refuses the arguments of req.
+func (st *serverState) refused(ctx context.Context, req *mcp.CallToolRequest) bool {
+	t := registeredTool(ctx, req.Params.Name)
+	if t == nil {
+		return false
 	}
-	refusal := st.checkArguments(ctx, req)
-	if refusal == nil {
-		return // arguments that fit: not a refusal of them
+	ts := st.compiled(&t.Tool)
+	ts.once.Do(func() {
+		c := jsonschema.NewCompiler()
+		if d, err := jsonschema.UnmarshalJSON(bytes.NewReader(ts.doc)); ts.doc != nil && err == nil && c.AddResource("mem:///input-schema.json", d) == nil {
+			ts.sdk, _ = c.Compile("mem:///input-schema.json")
+		}
+	})
+	if ts.sdk == nil {
+		return false // the SDK skips a schema that does not compile
 	}
-	ctx = callctx.With(ctx, st)
-	callctx.From(ctx).Describe("tools/call", req.Params.Name, "", "", callOf(ctx, req).SessionID)
-	f := st.handle(ctx, req, refusal, st.options(req.Params.Name, nil), nil, nil, false)
-	if f != nil && !f.ReportOnly {
-		*res = *errorResult(f)
+	var value any = map[string]any{}
+	var err error
+	switch args := req.Params.Arguments.(type) {
+	case nil:
+	case json.RawMessage:
+		if len(bytes.TrimSpace(args)) > 0 {
+			value, err = jsonschema.UnmarshalJSON(bytes.NewReader(args))
+		}
+	default:
+		var b []byte
+		if b, err = json.Marshal(args); err == nil {
+			value, err = jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		}
 	}
+	return err != nil || ts.sdk.Validate(value) != nil
 }

@@ -87,21 +87,6 @@ func TestRequestIDs(t *testing.T) {
 	}
 }
 
-// TestRequestIDWithoutInstall checks that a tool wrapped on a server
-// without mcperr carries a request id too.
-func TestRequestIDWithoutInstall(t *testing.T) {
-	var log adaptertest.Log
-	useDefaultLogger(t, log.Logger())
-	s := server.NewMCPServer("t", "1.0.0")
-	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(idFail))
-	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
-	log.Records(t)
-	seen := map[string]bool{}
-	for range 2 {
-		checkRequestID(t, "wrapped", call(t, c, "wrapped", nil), log.Records(t), seen)
-	}
-}
-
 // TestSessionIDs checks that the log record carries the session id where the
 // SDK has one.
 func TestSessionIDs(t *testing.T) {

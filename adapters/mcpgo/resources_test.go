@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -45,11 +46,7 @@ func rpcServer(t testing.TB, p *filter.Pipeline, filters ...filter.Filter) *serv
 	if err := mcpgo.Install(s, p); err != nil {
 		t.Fatal(err)
 	}
-	var opts []mcpgo.Option
-	if len(filters) > 0 {
-		opts = append(opts, mcpgo.WithFilters(filters...))
-	}
-	server.WithPromptCompletionProvider(mcpgo.WrapPromptCompletion(tableCompletion{}, opts...))(s)
+	server.WithPromptCompletionProvider(mcpgo.WrapPromptCompletion(tableCompletion{}, filters...))(s)
 	for _, r := range adaptertest.Resources() {
 		h := resourceHandler(r)
 		if r.Template {
@@ -245,7 +242,7 @@ func TestRPCFilterOrder(t *testing.T) {
 	var seen []string
 	rec := func(name string) filter.Filter { return recordingFilter{name: name, mu: &mu, seen: &seen} }
 	var log adaptertest.Log
-	s := rpcServer(t, testPipeline(log.Logger(), filter.WithGlobalFilters(rec("global"))), rec("own-1"), rec("own-2"))
+	s := rpcServer(t, testPipeline(log.Logger(), filter.WithFilters(rec("global"))), rec("own-1"), rec("own-2"))
 	c, tr := rpcInProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	log.Records(t)
 	for _, rc := range []adaptertest.RPCCase{
@@ -283,21 +280,35 @@ func TestRPCBare(t *testing.T) {
 }
 
 // TestCompletionWithoutInstall checks that a completion provider wrapped on
-// a server without mcperr runs with the default configuration: masked,
-// logged once to slog.Default().
+// a server without mcperr changes nothing: the client receives what the
+// bare SDK sends, and the first completion writes one ERROR record to
+// slog.Default saying that mcperr is not installed.
 func TestCompletionWithoutInstall(t *testing.T) {
 	var log adaptertest.Log
 	useDefaultLogger(t, log.Logger())
-	s := server.NewMCPServer("rpc", "1.0.0", server.WithCompletions(),
+	wrapped := server.NewMCPServer("rpc", "1.0.0", server.WithCompletions(),
 		server.WithPromptCompletionProvider(mcpgo.WrapPromptCompletion(tableCompletion{})))
-	c, rec := rpcInProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	bare := server.NewMCPServer("rpc", "1.0.0", server.WithCompletions(),
+		server.WithPromptCompletionProvider(tableCompletion{}))
+	c, rec := rpcInProcess(t, wrapped, mcp.LATEST_PROTOCOL_VERSION)
+	b, brec := rpcInProcess(t, bare, mcp.LATEST_PROTOCOL_VERSION)
+	first := true
 	for _, rc := range adaptertest.RPCCases() {
-		if rc.Kind != adaptertest.KindCompletion {
-			continue
+		if rc.Kind != adaptertest.KindCompletion || strings.HasSuffix(rc.Name, ": panic") {
+			continue // a panic reaches the caller in process, with or without the wrapper
 		}
 		t.Run(rc.Name, func(t *testing.T) {
 			log.Records(t)
-			adaptertest.CheckRPCWithoutData(t, rc, mcp.LATEST_PROTOCOL_VERSION, rpcRequest(t, c, rec, rc), log.Records(t))
+			if got, want := rpcRequest(t, c, rec, rc), rpcRequest(t, b, brec, rc); string(got.Raw) != string(want.Raw) {
+				t.Errorf("sent %s, the bare SDK sends %s", got.Raw, want.Raw)
+			}
+			recs, wantRecs := log.Records(t), 0
+			if first {
+				first, wantRecs = false, 1
+			}
+			if len(recs) != wantRecs || wantRecs == 1 && !strings.Contains(fmt.Sprint(recs[0]["msg"]), "without mcperr installed") {
+				t.Errorf("records %v, want %d saying that mcperr is not installed", recs, wantRecs)
+			}
 		})
 	}
 }
@@ -308,8 +319,8 @@ func TestCompletionDefinitionErrors(t *testing.T) {
 	for name, f := range map[string]func(){
 		"nil prompt provider":   func() { mcpgo.WrapPromptCompletion(nil) },
 		"nil resource provider": func() { mcpgo.WrapResourceCompletion(nil) },
-		"nil filter":            func() { mcpgo.WrapPromptCompletion(tableCompletion{}, mcpgo.WithFilters(nil)) },
-		"nil resource filter":   func() { mcpgo.WrapResourceCompletion(cityCompletion{}, mcpgo.WithFilters(nil)) },
+		"nil filter":            func() { mcpgo.WrapPromptCompletion(tableCompletion{}, nil) },
+		"nil resource filter":   func() { mcpgo.WrapResourceCompletion(cityCompletion{}, filter.Catch[error](nil)) },
 	} {
 		func() {
 			defer func() {

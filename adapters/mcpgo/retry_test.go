@@ -28,7 +28,7 @@ var errBusy = errors.New("replica 10.0.0.7 busy")
 func retryServer(t *testing.T, log *adaptertest.Log, fails map[string]int, opts ...filter.Option) (*client.Client, *adaptertest.Flaky) {
 	t.Helper()
 	p, err := filter.New(append([]filter.Option{filter.WithLogger(log.Logger()), filter.WithRetries(2),
-		filter.WithGlobalFilters(filter.Is(errBusy, filter.Response{Code: codes.Unavailable, Message: "The replica is busy."}))}, opts...)...)
+		filter.WithFilters(filter.Is(errBusy, filter.Response{Code: codes.Unavailable, Message: "The replica is busy."}))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

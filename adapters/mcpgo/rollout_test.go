@@ -36,7 +36,7 @@ const (
 // with server.WithRecovery as servers have it, added the way way says: with
 // the SDK alone when p is nil, and otherwise through mcperr installed with
 // p, each tool with the options opts gives it.
-func rolloutServer(t *testing.T, way string, p *filter.Pipeline, opts map[string][]mcpgo.Option) *server.MCPServer {
+func rolloutServer(t *testing.T, way string, p *filter.Pipeline, opts map[string][]filter.ToolOption) *server.MCPServer {
 	t.Helper()
 	if p == nil {
 		way = rollNothing
@@ -52,7 +52,10 @@ func rolloutServer(t *testing.T, way string, p *filter.Pipeline, opts map[string
 		case rollNothing, rollMiddleware:
 			s.AddTool(tool, h)
 		case rollWrap:
-			s.AddTool(tool, mcpgo.Wrap(h, opts[tool.Name]...))
+			if len(opts[tool.Name]) > 0 {
+				t.Fatalf("%s: Wrap takes no options; declare them in the pipeline with filter.ForTool", tool.Name)
+			}
+			s.AddTool(tool, mcpgo.Wrap(h))
 		default:
 			if err := mcpgo.AddTool(s, tool, h, opts[tool.Name]...); err != nil {
 				t.Fatal(err)
@@ -111,9 +114,9 @@ var rolloutCalls = []rolloutCall{
 	{tool: "deliberate", failed: true, enforced: codes.InternalError},
 	{tool: "public", failed: true, enforced: codes.ToolFailed},
 	{tool: "hand_built", failed: true},
-	// What mcp-go's typed helper builds from an error is a hand-built
-	// result, like hand_built's: passed by default.
-	{tool: "helper", failed: true},
+	// What mcp-go's typed helper builds from an error is that error:
+	// masked, as the handler's own would be.
+	{tool: "helper", failed: true, enforced: codes.InternalError},
 	{tool: "boom", failed: true, enforced: codes.InternalError},
 	{tool: "ok", args: map[string]any{}, failed: true, enforced: codes.ValidationError},
 }
@@ -234,14 +237,14 @@ func TestReportOnlyPerTool(t *testing.T) {
 	if !strings.HasPrefix(deliberate, "error: ") || !strings.Contains(deliberate, "service_name is required") {
 		t.Fatalf("the bare server answers deliberate with %s, want a JSON-RPC error with its text", deliberate)
 	}
-	for _, way := range []string{rollAddTool, rollWrap} {
+	for _, way := range []string{rollAddTool, rollWrap, rollMiddleware} {
 		t.Run(way, func(t *testing.T) {
 			var log adaptertest.Log
-			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true))
+			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true), filter.ForTool("plain", filter.WithReportOnly(false)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := rolloutClient(t, rolloutServer(t, way, p, map[string][]mcpgo.Option{"plain": {mcpgo.WithReportOnly(false)}}))
+			c := rolloutClient(t, rolloutServer(t, way, p, nil))
 			_, res := wire(t, c, rolloutCall{tool: "plain"})
 			if env, ok := mcpgo.EnvelopeOf(res); !ok || env.Code != codes.InternalError {
 				t.Errorf("plain, enforcing on a report-only server: %+v (found %v)", env, ok)
@@ -251,11 +254,11 @@ func TestReportOnlyPerTool(t *testing.T) {
 			}
 			log.Records(t)
 
-			p, err = filter.New(filter.WithLogger(log.Logger()))
+			p, err = filter.New(filter.WithLogger(log.Logger()), filter.ForTool("deliberate", filter.WithReportOnly(true)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			c = rolloutClient(t, rolloutServer(t, way, p, map[string][]mcpgo.Option{"deliberate": {mcpgo.WithReportOnly(true)}}))
+			c = rolloutClient(t, rolloutServer(t, way, p, nil))
 			if got, _ := wire(t, c, rolloutCall{tool: "deliberate"}); got != deliberate {
 				t.Errorf("deliberate, report-only on an enforcing server: %s, want the bare JSON-RPC error", got)
 			}
@@ -271,9 +274,8 @@ func TestReportOnlyPerTool(t *testing.T) {
 }
 
 // TestHandBuiltPolicies checks each hand-built policy, given to the server
-// or to one tool, on the error results handlers build themselves: one
-// built by hand, and the one mcp-go's typed helper builds from an error,
-// which is no different.
+// or to one tool, where it is added or by name, on the error results
+// handlers build themselves.
 func TestHandBuiltPolicies(t *testing.T) {
 	bare := bareWire(t)
 	index := map[string]int{}
@@ -282,12 +284,12 @@ func TestHandBuiltPolicies(t *testing.T) {
 	}
 	// texts holds a part of each tool's hand-built text, which the record
 	// keeps.
-	texts := map[string]string{"hand_built": "404 Not Found", "helper": "tool execution failed: dial db"}
+	texts := map[string]string{"hand_built": "404 Not Found"}
 	for _, tc := range []struct {
 		name   string
 		way    string
 		server filter.HandBuilt
-		tool   []mcpgo.Option
+		tool   []filter.ToolOption
 		want   filter.HandBuilt
 	}{
 		{"pass", rollMiddleware, filter.PassHandBuilt, nil, filter.PassHandBuilt},
@@ -296,18 +298,23 @@ func TestHandBuiltPolicies(t *testing.T) {
 		{"report, AddTool", rollAddTool, filter.ReportHandBuilt, nil, filter.ReportHandBuilt},
 		{"mask, AddTool", rollAddTool, filter.MaskHandBuilt, nil, filter.MaskHandBuilt},
 		{"pass, Wrap", rollWrap, filter.PassHandBuilt, nil, filter.PassHandBuilt},
-		{"tool masks on a passing server", rollAddTool, filter.PassHandBuilt, []mcpgo.Option{mcpgo.WithHandBuilt(filter.MaskHandBuilt)}, filter.MaskHandBuilt},
-		{"tool passes on a masking server", rollWrap, filter.MaskHandBuilt, []mcpgo.Option{mcpgo.WithHandBuilt(filter.PassHandBuilt)}, filter.PassHandBuilt},
-		{"tool reports on a masking server", rollWrap, filter.MaskHandBuilt, []mcpgo.Option{mcpgo.WithHandBuilt(filter.ReportHandBuilt)}, filter.ReportHandBuilt},
+		{"tool masks on a passing server", rollAddTool, filter.PassHandBuilt, []filter.ToolOption{filter.WithHandBuilt(filter.MaskHandBuilt)}, filter.MaskHandBuilt},
+		{"tool passes on a masking server, by name", rollWrap, filter.MaskHandBuilt, []filter.ToolOption{filter.WithHandBuilt(filter.PassHandBuilt)}, filter.PassHandBuilt},
+		{"tool reports on a masking server, by name", rollWrap, filter.MaskHandBuilt, []filter.ToolOption{filter.WithHandBuilt(filter.ReportHandBuilt)}, filter.ReportHandBuilt},
 	} {
-		for _, tool := range []string{"hand_built", "helper"} {
+		for _, tool := range []string{"hand_built"} {
 			t.Run(tc.name+"/"+tool, func(t *testing.T) {
 				var log adaptertest.Log
-				p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithHandBuilt(tc.server))
+				opts := []filter.Option{filter.WithLogger(log.Logger()), filter.WithHandBuilt(tc.server)}
+				own := map[string][]filter.ToolOption{tool: tc.tool}
+				if tc.way == rollWrap {
+					opts, own = append(opts, filter.ForTool(tool, tc.tool...)), nil
+				}
+				p, err := filter.New(opts...)
 				if err != nil {
 					t.Fatal(err)
 				}
-				c := rolloutClient(t, rolloutServer(t, tc.way, p, map[string][]mcpgo.Option{tool: tc.tool}))
+				c := rolloutClient(t, rolloutServer(t, tc.way, p, own))
 				log.Records(t)
 				got, res := wire(t, c, rolloutCall{tool: tool})
 				recs := log.Records(t)
@@ -351,7 +358,7 @@ func TestBadHandBuiltPolicyIsADefinitionError(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
-	err := mcpgo.AddTool(s, mcp.NewTool("t"), h, mcpgo.WithHandBuilt(filter.HandBuilt(7)))
+	err := mcpgo.AddTool(s, mcp.NewTool("t"), h, filter.WithHandBuilt(filter.HandBuilt(7)))
 	var de *codes.DefinitionError
 	if !errors.As(err, &de) || de.Mistake != codes.InvalidOption || !strings.Contains(err.Error(), "filter.MaskHandBuilt") {
 		t.Errorf("AddTool with HandBuilt(7): %v, want INVALID_OPTION naming the policies", err)
@@ -408,7 +415,7 @@ func TestSentinelFilter(t *testing.T) {
 		return nil, fmt.Errorf("open /srv/%s/report.pdf: %w", rolloutSecret, fs.ErrNotExist)
 	}
 	if err := mcpgo.AddTool(s, mcp.NewTool("read_report"), read,
-		mcpgo.WithFilters(filter.Is(fs.ErrNotExist, filter.Response{Code: codes.NotFound, Message: "No such report."}))); err != nil {
+		filter.WithFilters(filter.Is(fs.ErrNotExist, filter.Response{Code: codes.NotFound, Message: "No such report."}))); err != nil {
 		t.Fatal(err)
 	}
 	got, res := wire(t, rolloutClient(t, s), rolloutCall{tool: "read_report"})
@@ -473,11 +480,13 @@ func TestProtocolErrorThatDoesNotEncode(t *testing.T) {
 // a tool served by the middleware alone, a wrapped tool that enforces, a
 // tool added with AddTool that enforces and masks its hand-built results,
 // Structured wrapped to enforce, and mcp-go's typed helper wrapped to
-// enforce, whose result is a hand-built one: sent untouched and reported.
+// enforce, whose error result stands for its handler's error: masked.
 func TestCombinedOnOneServer(t *testing.T) {
 	var log adaptertest.Log
 	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithReportOnly(true),
-		filter.WithHandBuilt(filter.ReportHandBuilt), filter.WithRedaction(true))
+		filter.WithHandBuilt(filter.ReportHandBuilt), filter.WithRedaction(true),
+		filter.ForTool("wrapped", filter.WithReportOnly(false)), filter.ForTool("structured", filter.WithReportOnly(false)),
+		filter.ForTool("helper", filter.WithReportOnly(false)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,10 +506,10 @@ func TestCombinedOnOneServer(t *testing.T) {
 	}
 	helper := mcp.NewStructuredToolHandler(structured)
 	s.AddTool(mcp.NewTool("middleware"), plain)
-	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(plain, mcpgo.WithReportOnly(false)))
-	s.AddTool(mcp.NewTool("structured"), mcpgo.Wrap(mcpgo.Structured(structured), mcpgo.WithReportOnly(false)))
-	s.AddTool(mcp.NewTool("helper"), mcpgo.Wrap(helper, mcpgo.WithReportOnly(false)))
-	if err := mcpgo.AddTool(s, mcp.NewTool("added"), handBuilt, mcpgo.WithReportOnly(false), mcpgo.WithHandBuilt(filter.MaskHandBuilt)); err != nil {
+	s.AddTool(mcp.NewTool("wrapped"), mcpgo.Wrap(plain))
+	s.AddTool(mcp.NewTool("structured"), mcpgo.Wrap(mcpgo.Structured(structured)))
+	s.AddTool(mcp.NewTool("helper"), mcpgo.Wrap(helper))
+	if err := mcpgo.AddTool(s, mcp.NewTool("added"), handBuilt, filter.WithReportOnly(false), filter.WithHandBuilt(filter.MaskHandBuilt)); err != nil {
 		t.Fatal(err)
 	}
 	if err := mcpgo.AddTool(s, mcp.NewTool("reported"), handBuilt); err != nil {
@@ -513,7 +522,7 @@ func TestCombinedOnOneServer(t *testing.T) {
 	if recs := log.Records(t); !strings.Contains(got, rolloutSecret) || len(recs) != 1 || recs[0]["report_only"] != true {
 		t.Errorf("middleware, report-only: %s, records %v; want the bare answer and one report-only record", got, recs)
 	}
-	for _, tool := range []string{"wrapped", "structured", "added"} {
+	for _, tool := range []string{"wrapped", "structured", "helper", "added"} {
 		got, res := wire(t, c, rolloutCall{tool: tool})
 		env, ok := mcpgo.EnvelopeOf(res)
 		recs := log.Records(t)
@@ -527,18 +536,6 @@ func TestCombinedOnOneServer(t *testing.T) {
 	got, _ = wire(t, c, rolloutCall{tool: "reported"})
 	if recs := log.Records(t); !strings.Contains(got, rolloutSecret) || len(recs) != 1 || recs[0]["hand_built"] != true || recs[0]["report_only"] != true {
 		t.Errorf("reported hand-built: %s, records %v; want it untouched and one report-only record", got, recs)
-	}
-
-	bare := server.NewMCPServer("combined", "1.0.0", server.WithRecovery())
-	bare.AddTool(mcp.NewTool("helper"), helper)
-	want, _ := wire(t, rolloutClient(t, bare), rolloutCall{tool: "helper"})
-	got, _ = wire(t, c, rolloutCall{tool: "helper"})
-	if got != want {
-		t.Errorf("helper, enforcing, hand-built results reported: sent\n%s\nthe bare server sends\n%s", got, want)
-	}
-	if recs := log.Records(t); len(recs) != 1 || recs[0]["level"] != "WARN" || recs[0]["hand_built"] != true ||
-		recs[0]["report_only"] != nil || recs[0]["ref"] == nil || strings.Contains(fmt.Sprint(recs[0]), rolloutSecret) {
-		t.Errorf("helper: records %v, want one enforcing WARN hand_built record with a ref, redacted", recs)
 	}
 }
 

@@ -8,8 +8,6 @@ import (
 
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/bind"
-	"github.com/mcperr/mcperr/internal/callctx"
-	"github.com/mcperr/mcperr/internal/guard"
 )
 
 // rpcFailure is the error of a failed resource, prompt or completion: the
@@ -19,38 +17,15 @@ type rpcFailure struct{ f *filter.Failure }
 
 func (e *rpcFailure) Error() string { return e.f.Envelope.Message }
 
-// serveRPC runs the handler of a resources/read, prompts/get or
-// completion/complete as serve runs a tool's: a failure, unless mapped
-// already, becomes an *rpcFailure.
-func serveRPC[Res any](ctx context.Context, st *serverState, call filter.Call, next func(context.Context) (Res, error), own bind.Config) (res Res, err error) {
-	ctx = callctx.With(ctx, st)
-	c := callctx.From(ctx)
-	c.Describe(call.Method, "", call.Resource, call.Prompt, call.SessionID)
-	var zero Res
-	returned := false
-	defer func() {
-		if !returned {
-			v := recover()
-			f := st.p.Handle(ctx, call, c.Input(callctx.Input{Err: guard.Recovered(v), Settings: own.Settings}), own.Filters...)
-			if f.ReportOnly && v != nil {
-				panic(v)
-			}
-			res, err = zero, &rpcFailure{f}
-		}
-	}()
-	res, err = next(ctx)
-	returned = true
-	if err == nil || isProtocolError(err) {
-		return res, err
+// serveRPC runs next, the handler of a resources/read, prompts/get or
+// completion/complete, through p: a failure becomes an *rpcFailure.
+func serveRPC[Res any](ctx context.Context, p *filter.Pipeline, call filter.Call, opts []filter.ToolOption, next func(context.Context) (Res, error)) (Res, error) {
+	res, f, err := filter.Serve(ctx, p, call, opts, filter.Handler[Res]{Run: next, Passes: isProtocolError})
+	if f != nil {
+		var zero Res
+		return zero, &rpcFailure{f}
 	}
-	if f, ok := err.(*rpcFailure); ok {
-		return zero, f
-	}
-	f := st.p.Handle(ctx, call, c.Input(callctx.Input{Err: err, Settings: own.Settings}), own.Filters...)
-	if f.ReportOnly {
-		return res, err
-	}
-	return zero, &rpcFailure{f}
+	return res, err
 }
 
 func rpcCallOf(ctx context.Context, method, resource, prompt string) filter.Call {
@@ -66,8 +41,8 @@ func rpcCallOf(ctx context.Context, method, resource, prompt string) filter.Call
 // however they were added.
 func (st *serverState) resourceMiddleware(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-		call := rpcCallOf(ctx, "resources/read", req.Params.URI, "")
-		return serveRPC(ctx, st, call, func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) }, bind.Config{})
+		return serveRPC(ctx, st.p, rpcCallOf(ctx, "resources/read", req.Params.URI, ""), nil,
+			func(ctx context.Context) ([]mcp.ResourceContents, error) { return next(ctx, req) })
 	}
 }
 
@@ -75,42 +50,62 @@ func (st *serverState) resourceMiddleware(next server.ResourceHandlerFunc) serve
 // server: it serves every prompts/get, however the prompt was added.
 func (st *serverState) promptMiddleware(next server.PromptHandlerFunc) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		call := rpcCallOf(ctx, "prompts/get", "", req.Params.Name)
-		return serveRPC(ctx, st, call, func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) }, bind.Config{})
+		return serveRPC(ctx, st.p, rpcCallOf(ctx, "prompts/get", "", req.Params.Name), nil,
+			func(ctx context.Context) (*mcp.GetPromptResult, error) { return next(ctx, req) })
 	}
 }
 
 // WrapPromptCompletion returns a prompt completion provider that runs the
-// errors and panics of p through mcperr, with opts bound to it, as Wrap
-// does for a tool handler: mcp-go has no middleware that sees a
-// completion/complete, so Install cannot cover it.
+// errors and panics of p through the mcperr configuration of the server
+// running the completion, with filters of its own, which run before the
+// server's: mcp-go has no middleware that sees a completion/complete, so
+// Install cannot cover it, and this wrapper, where the provider is given
+// to the server, is the one place that does.
 //
 //	server.WithPromptCompletionProvider(mcpgo.WrapPromptCompletion(p))
 //
 // A failure is answered as a resources/read's is (see Install), with
 // `Internal error in completion for prompt "name" (ref: R).` for a masked
-// error. It panics as Wrap does, at start-up, if p is nil or an option is bad.
-func WrapPromptCompletion(p server.PromptCompletionProvider, opts ...Option) server.PromptCompletionProvider {
-	return &promptCompletion{next: p, w: mustWrapper("WrapPromptCompletion", p == nil, opts)}
+// error. On a server without mcperr, its first call writes one ERROR record
+// to slog.Default, and p's failures reach the SDK as they came. Like Wrap,
+// it panics with a *codes.DefinitionError, at start-up, if p or a filter is
+// nil.
+func WrapPromptCompletion(p server.PromptCompletionProvider, filters ...filter.Filter) server.PromptCompletionProvider {
+	return &promptCompletion{next: p, w: mustCompletion("WrapPromptCompletion", p == nil, filters)}
 }
 
 // WrapResourceCompletion is WrapPromptCompletion for the completion of a
 // resource template's arguments:
 //
 //	server.WithResourceCompletionProvider(mcpgo.WrapResourceCompletion(p))
-func WrapResourceCompletion(p server.ResourceCompletionProvider, opts ...Option) server.ResourceCompletionProvider {
-	return &resourceCompletion{next: p, w: mustWrapper("WrapResourceCompletion", p == nil, opts)}
+func WrapResourceCompletion(p server.ResourceCompletionProvider, filters ...filter.Filter) server.ResourceCompletionProvider {
+	return &resourceCompletion{next: p, w: mustCompletion("WrapResourceCompletion", p == nil, filters)}
+}
+
+func mustCompletion(fn string, nilProvider bool, filters []filter.Filter) *wrapper {
+	w := mustWrapper(fn, nilProvider)
+	if len(filters) > 0 {
+		w.opts = []filter.ToolOption{filter.WithFilters(filters...)}
+		if err := bind.CheckOptions("mcpgo", fn, w.opts); err != nil {
+			panic(err)
+		}
+	}
+	return w
 }
 
 // complete runs next, one completion of a wrapped provider, through the
-// configuration of the server running it, unless a layer of mcperr around
-// it (a provider that wraps this one) handles its failures already.
+// configuration of the server running it, unless a provider of this
+// package around it does so already.
 func (w *wrapper) complete(ctx context.Context, call filter.Call, next func(context.Context) (*mcp.Completion, error)) (*mcp.Completion, error) {
-	if c := callctx.From(ctx); c != nil && c.State != nil {
+	if filter.RequestIDFromContext(ctx) != "" {
 		return next(ctx)
 	}
-	ctx, st := w.enter(ctx)
-	return serveRPC(ctx, st, call, next, w.own)
+	st := servers.Load(server.ServerFromContext(ctx))
+	if st == nil {
+		_ = w.served(ctx, call.Prompt+call.Resource) // the record
+		return next(ctx)
+	}
+	return serveRPC(ctx, st.p, call, w.opts, next)
 }
 
 type promptCompletion struct {
@@ -120,8 +115,7 @@ type promptCompletion struct {
 
 // CompletePromptArgument implements server.PromptCompletionProvider.
 func (c *promptCompletion) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	call := rpcCallOf(ctx, "completion/complete", "", prompt)
-	return c.w.complete(ctx, call, func(ctx context.Context) (*mcp.Completion, error) {
+	return c.w.complete(ctx, rpcCallOf(ctx, "completion/complete", "", prompt), func(ctx context.Context) (*mcp.Completion, error) {
 		return c.next.CompletePromptArgument(ctx, prompt, arg, cc)
 	})
 }
@@ -133,8 +127,7 @@ type resourceCompletion struct {
 
 // CompleteResourceArgument implements server.ResourceCompletionProvider.
 func (c *resourceCompletion) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
-	call := rpcCallOf(ctx, "completion/complete", uri, "")
-	return c.w.complete(ctx, call, func(ctx context.Context) (*mcp.Completion, error) {
+	return c.w.complete(ctx, rpcCallOf(ctx, "completion/complete", uri, ""), func(ctx context.Context) (*mcp.Completion, error) {
 		return c.next.CompleteResourceArgument(ctx, uri, arg, cc)
 	})
 }

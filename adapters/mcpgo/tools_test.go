@@ -42,7 +42,7 @@ func TestAddToolRefuses(t *testing.T) {
 		name    string
 		tool    mcp.Tool
 		h       server.ToolHandlerFunc
-		opts    []mcpgo.Option
+		opts    []filter.ToolOption
 		mistake codes.Mistake
 	}{
 		{"empty name", mcp.NewTool(""), ok, nil, codes.InvalidToolName},
@@ -50,8 +50,8 @@ func TestAddToolRefuses(t *testing.T) {
 		{"added twice", mcp.NewTool("taken"), ok, nil, codes.DuplicateTool},
 		{"added to the server directly", mcp.NewTool("direct"), ok, nil, codes.DuplicateTool},
 		{"nil handler", mcp.NewTool("nil_handler"), nil, nil, codes.NilValue},
-		{"nil filter", mcp.NewTool("nil_filter"), ok, []mcpgo.Option{mcpgo.WithFilters(nil)}, codes.NilValue},
-		{"nil filter.Catch", mcp.NewTool("nil_func"), ok, []mcpgo.Option{mcpgo.WithFilters(filter.Catch[error](nil))}, codes.NilValue},
+		{"nil filter", mcp.NewTool("nil_filter"), ok, []filter.ToolOption{filter.WithFilters(nil)}, codes.NilValue},
+		{"nil filter.Catch", mcp.NewTool("nil_func"), ok, []filter.ToolOption{filter.WithFilters(filter.Catch[error](nil))}, codes.NilValue},
 		{"bad x-mcp-header", header, ok, nil, codes.InvalidSchema},
 	}
 	for _, tt := range tests {
@@ -169,10 +169,10 @@ func TestAddToolFilterOrder(t *testing.T) {
 			return nil, nil
 		})
 	}
-	s := installed(t, testPipeline(new(adaptertest.Log).Logger(), filter.WithGlobalFilters(f("global"))))
+	s := installed(t, testPipeline(new(adaptertest.Log).Logger(), filter.WithFilters(f("global"))))
 	err := mcpgo.AddTool(s, mcp.NewTool("fail"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("boom")
-	}, mcpgo.WithFilters(f("tool-1"), f("tool-2")))
+	}, filter.WithFilters(f("tool-1"), f("tool-2")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -15,19 +16,17 @@ import (
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/testrig/adaptertest"
+	"github.com/mcperr/mcperr/toolerr"
 )
 
 func TestWrapPanicsOnDefinitionErrors(t *testing.T) {
-	ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
 	var nilStructured mcp.StructuredToolHandlerFunc[struct{}, struct{}]
 	tests := []struct {
 		name string
 		fn   func()
 	}{
 		{"nil handler", func() { mcpgo.Wrap(nil) }},
-		{"nil structured handler", func() { mcpgo.Wrap(mcpgo.Structured(nilStructured)) }},
-		{"nil filter", func() { mcpgo.Wrap(ok, mcpgo.WithFilters(nil)) }},
-		{"nil filter.Catch", func() { mcpgo.Wrap(ok, mcpgo.WithFilters(filter.Catch[error](nil))) }},
+		{"nil structured handler", func() { mcpgo.Structured(nilStructured) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -40,78 +39,113 @@ func TestWrapPanicsOnDefinitionErrors(t *testing.T) {
 			tt.fn()
 		})
 	}
-	if mcpgo.Structured(nilStructured) != nil {
-		t.Error("Structured(nil) is not nil")
-	}
 }
 
 type orderArgs struct {
 	OrderID string `json:"orderId"`
 }
 
-// TestWrapTypedHandler checks Wrap around mcp.NewTypedToolHandler: the
-// handler's error, which the helper returns as it is, is mapped. The error
-// result the helper builds itself for arguments it cannot bind is a
-// hand-built result like any other, with or without Wrap (see
-// filter.WithHandBuilt): under the default policy, byte for byte what the
-// bare SDK sends and no record; under MaskHandBuilt masked, with one record
-// that keeps the helper's text, which never reaches the client.
-func TestWrapTypedHandler(t *testing.T) {
+// TestTypedHelpers checks mcp-go's typed helpers, mcp.NewTypedToolHandler
+// and mcp.NewStructuredToolHandler, on every entry point (registered as they
+// are, through Wrap, through AddTool): the errors they turn into error
+// results are handled as the errors they are, found by the handler the
+// tool was registered with, not by their words. Arguments they cannot bind
+// are a VALIDATION_ERROR naming the field, never its value; a handler's
+// error is masked, its text in the record only. An error result of one's
+// own that starts with the same words passes as built.
+func TestTypedHelpers(t *testing.T) {
 	typed := mcp.NewTypedToolHandler(func(_ context.Context, _ mcp.CallToolRequest, a orderArgs) (*mcp.CallToolResult, error) {
 		return nil, fmt.Errorf("load: %w", domain.NewNotFound("Order", a.OrderID))
 	})
+	structured := mcp.NewStructuredToolHandler(func(_ context.Context, _ mcp.CallToolRequest, a orderArgs) (orderArgs, error) {
+		return a, fmt.Errorf("db at 10.0.0.5: password=%s refused", adaptertest.Canary)
+	})
+	lookalike := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultError("failed to bind arguments: give orderId as a string."), nil
+	}
 	def := func(name string) mcp.Tool { return mcp.NewTool(name, mcp.WithString("orderId", mcp.Required())) }
-	tools := func(s *server.MCPServer, wrap bool) *server.MCPServer {
-		order := typed
-		if wrap {
-			order = mcpgo.Wrap(typed)
+	server := func(p *filter.Pipeline) *server.MCPServer {
+		s := installed(t, p)
+		s.AddTool(def("typed"), typed)
+		s.AddTool(def("typed_wrapped"), mcpgo.Wrap(typed))
+		if err := mcpgo.AddTool(s, def("typed_added"), typed); err != nil {
+			t.Fatal(err)
 		}
-		s.AddTool(def("order"), order)
-		s.AddTool(def("sdk"), typed)
+		s.AddTool(def("structured"), structured)
+		s.AddTool(def("structured_wrapped"), mcpgo.Wrap(structured))
+		if err := mcpgo.AddTool(s, def("structured_added"), structured); err != nil {
+			t.Fatal(err)
+		}
+		s.AddTool(def("lookalike"), lookalike)
 		return s
 	}
-	bad := map[string]any{"orderId": 7}
-	bare := inProcess(t, tools(server.NewMCPServer("t", "1.0.0"), false), mcp.LATEST_PROTOCOL_VERSION)
-
-	var log adaptertest.Log
-	c := inProcess(t, tools(installed(t, testPipeline(log.Logger())), true), mcp.LATEST_PROTOCOL_VERSION)
-	log.Records(t)
-	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.NotFound,
-		Text: "Order not found: ord_7", Logged: 1}}, call(t, c, "order", map[string]any{"orderId": "ord_7"}), log.Records(t))
-	for _, tool := range []string{"order", "sdk"} {
-		want := call(t, bare, tool, bad)
-		if !want.IsError || len(want.Texts) != 1 || !strings.HasPrefix(want.Texts[0], "failed to bind arguments: ") {
-			t.Fatalf("the bare helper answers arguments it cannot bind with %s; revisit this test", want.Raw)
+	for _, policy := range []filter.HandBuilt{filter.PassHandBuilt, filter.MaskHandBuilt} {
+		var log adaptertest.Log
+		c := inProcess(t, server(testPipeline(log.Logger(), filter.WithHandBuilt(policy))), mcp.LATEST_PROTOCOL_VERSION)
+		log.Records(t)
+		for _, tool := range []string{"typed", "typed_wrapped", "typed_added"} {
+			adaptertest.Check(t, adaptertest.Case{Tool: tool, Want: adaptertest.Expect{IsError: true, Code: codes.NotFound,
+				Text: "Order not found: ord_7", Logged: 1}}, call(t, c, tool, map[string]any{"orderId": "ord_7"}), log.Records(t))
 		}
-		if got := call(t, c, tool, bad); got.ProtocolErr != nil || string(got.Raw) != string(want.Raw) {
-			t.Errorf("%s, hand-built results passed: sent %s %v, the bare SDK sends %s", tool, got.Raw, got.ProtocolErr, want.Raw)
+		for _, tool := range []string{"structured", "structured_wrapped", "structured_added"} {
+			r := call(t, c, tool, map[string]any{"orderId": "ord_7"})
+			adaptertest.Check(t, adaptertest.Case{Tool: tool, Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
+				Text: `Internal error in tool "` + tool + `" (ref: {ref}).`, Masked: true, Logged: 1,
+				LogContains: []string{"tool execution failed", adaptertest.Canary}}}, r, log.Records(t))
 		}
-		if recs := log.Records(t); len(recs) != 0 {
-			t.Errorf("%s, hand-built results passed: logged %v, want nothing", tool, recs)
+		for _, tool := range []string{"typed", "typed_wrapped", "typed_added", "structured", "structured_wrapped", "structured_added"} {
+			r := call(t, c, tool, map[string]any{"orderId": 7})
+			adaptertest.Check(t, adaptertest.Case{Tool: tool, Want: adaptertest.Expect{IsError: true, Code: codes.ValidationError,
+				Text: "Validation failed for orderId: must be string, not number", Fields: []string{"orderId"}, Logged: 1,
+				LogContains: []string{"failed to bind arguments"}}}, r, log.Records(t))
+			if strings.Contains(string(r.Raw), "failed to bind") || strings.Contains(string(r.Raw), "unmarshal") {
+				t.Errorf("%s: the helper's text reached the client: %s", tool, r.Raw)
+			}
 		}
+		r := call(t, c, "lookalike", map[string]any{"orderId": 7})
+		if policy == filter.PassHandBuilt {
+			if !r.IsError || r.Envelope() != nil || len(r.Texts) != 1 || r.Texts[0] != "failed to bind arguments: give orderId as a string." {
+				t.Errorf("lookalike: sent %s, want the handler's own result, as built", r.Raw)
+			}
+			if recs := log.Records(t); len(recs) != 0 {
+				t.Errorf("lookalike: logged %v, want nothing", recs)
+			}
+			continue
+		}
+		adaptertest.Check(t, adaptertest.Case{Tool: "lookalike", Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
+			Text: `Internal error in tool "lookalike" (ref: {ref}).`, Masked: true, Logged: 1,
+			LogContains: []string{`"hand_built":true`}}}, r, log.Records(t))
 	}
+}
 
-	var masked adaptertest.Log
-	m := inProcess(t, tools(installed(t, testPipeline(masked.Logger(), filter.WithHandBuilt(filter.MaskHandBuilt))), true),
-		mcp.LATEST_PROTOCOL_VERSION)
-	masked.Records(t)
-	for _, tool := range []string{"order", "sdk"} {
-		r := call(t, m, tool, bad)
-		adaptertest.Check(t, adaptertest.Case{Tool: tool, Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
-			Text: `Internal error in tool "` + tool + `" (ref: {ref}).`, Masked: true, Logged: 1,
-			LogContains: []string{"failed to bind arguments", `"hand_built":true`}}}, r, masked.Records(t))
-		if strings.Contains(string(r.Raw), "failed to bind") || strings.Contains(string(r.Raw), "unmarshal") {
-			t.Errorf("%s, hand-built results masked: the helper's text reached the client: %s", tool, r.Raw)
-		}
+// TestTypedHelperUnreadableArguments checks arguments that fit the input
+// schema but that a typed helper cannot bind (a time.Time given
+// "yesterday"): a VALIDATION_ERROR of the arguments as a whole, never the
+// value, through mcp-go's helper as through Structured.
+func TestTypedHelperUnreadableArguments(t *testing.T) {
+	type when struct {
+		At time.Time `json:"at"`
+	}
+	h := func(_ context.Context, _ mcp.CallToolRequest, w when) (when, error) { return w, nil }
+	var log adaptertest.Log
+	s := installed(t, testPipeline(log.Logger()))
+	def := func(name string) mcp.Tool { return mcp.NewTool(name, mcp.WithString("at", mcp.Required())) }
+	s.AddTool(def("helper"), mcp.NewStructuredToolHandler(h))
+	s.AddTool(def("structured"), mcpgo.Structured(h))
+	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	log.Records(t)
+	for _, tool := range []string{"helper", "structured"} {
+		r := call(t, c, tool, map[string]any{"at": "yesterday-" + adaptertest.Canary})
+		adaptertest.Check(t, adaptertest.Case{Tool: tool, Want: adaptertest.Expect{IsError: true, Code: codes.ValidationError,
+			Text: "Validation failed: The arguments cannot be read as the tool expects; check them against its input schema.", Logged: 1}},
+			r, log.Records(t))
 	}
 }
 
 // TestStructured checks that Structured maps the errors and panics of a
 // handler written for mcp.NewStructuredToolHandler, through Wrap and
-// AddTool, and answers a success exactly as that function does; and that
-// the result that function builds from an error is, under Install, a
-// hand-built result like any other: with the default policy, sent as the
-// bare SDK sends it, raw text included, and not logged.
+// AddTool, a ToolError's words included, and answers a success exactly as
+// that function does.
 func TestStructured(t *testing.T) {
 	type out struct {
 		Status string `json:"status"`
@@ -122,6 +156,8 @@ func TestStructured(t *testing.T) {
 			return out{}, fmt.Errorf("db at 10.0.0.5: password=%s refused", adaptertest.Canary)
 		case "panic":
 			panic("nil pointer near " + adaptertest.Canary)
+		case "words":
+			return out{}, toolerr.New("Order words is on hold; ask support.")
 		}
 		return out{Status: "shipped"}, nil
 	}
@@ -136,24 +172,8 @@ func TestStructured(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
-
-	// Without mcperr, mcp.NewStructuredToolHandler sends the error's text.
-	bare := server.NewMCPServer("t", "1.0.0")
-	bare.AddTool(def("sdk"), mcp.NewStructuredToolHandler(h))
-	raw := call(t, inProcess(t, bare, mcp.LATEST_PROTOCOL_VERSION), "sdk", map[string]any{"orderId": "boom"})
-	if !raw.IsError || !strings.Contains(string(raw.Raw), adaptertest.Canary) {
-		t.Errorf("mcp.NewStructuredToolHandler no longer sends the raw error text; revisit Structured's doc: %s", raw.Raw)
-	}
 	log.Records(t)
-	// Under Install its result is a hand-built result, passed untouched by
-	// default.
-	if r := call(t, c, "sdk", map[string]any{"orderId": "boom"}); r.ProtocolErr != nil || string(r.Raw) != string(raw.Raw) {
-		t.Errorf("sdk: sent %s %v, the bare SDK sends %s", r.Raw, r.ProtocolErr, raw.Raw)
-	}
-	if recs := log.Records(t); len(recs) != 0 {
-		t.Errorf("sdk: a hand-built result passed by default was logged: %v", recs)
-	}
-	for _, tool := range []string{"wrapped", "added"} {
+	for _, tool := range []string{"wrapped", "added", "sdk"} {
 		for _, id := range []string{"boom", "panic"} {
 			adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
 				Text: `Internal error in tool "` + tool + `" (ref: {ref}).`, Masked: true, Logged: 1,
@@ -166,14 +186,16 @@ func TestStructured(t *testing.T) {
 			t.Errorf("%s: success: Structured sent %s, mcp.NewStructuredToolHandler %s", tool, ok.Raw, sdk.Raw)
 		}
 	}
+	for _, tool := range []string{"wrapped", "added"} {
+		adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.ToolFailed,
+			Text: "Order words is on hold; ask support.", Logged: 1}}, call(t, c, tool, map[string]any{"orderId": "words"}), log.Records(t))
+	}
 }
 
 // TestStructuredBindFailure checks arguments that Structured cannot bind to
 // its struct: never the SDK's "failed to bind arguments" text, nor the
-// value; VALIDATION_ERROR naming the field when they do not fit the schema;
-// masked when the schema allows them and only the struct does not. The
-// result mcp.NewStructuredToolHandler builds for them instead is a
-// hand-built result, passed by default as the bare SDK sends it.
+// value; VALIDATION_ERROR naming the field when they do not fit the
+// schema, and the arguments as a whole when only the struct refuses them.
 func TestStructuredBindFailure(t *testing.T) {
 	type countArgs struct {
 		Count int `json:"count"`
@@ -196,34 +218,21 @@ func TestStructuredBindFailure(t *testing.T) {
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	bad := map[string]any{"count": adaptertest.Canary}
 	log.Records(t)
-	for _, tool := range []string{"wrapped", "added", "plain"} {
+	for _, tool := range []string{"wrapped", "added", "plain", "sdk"} {
 		r := call(t, c, tool, bad)
 		adaptertest.Check(t, adaptertest.Case{Tool: tool, Want: adaptertest.Expect{IsError: true, Code: codes.ValidationError,
 			Text: "Validation failed for count: must be number, not string", Fields: []string{"count"}, Logged: 1,
-			LogContains: []string{"cannot unmarshal"}}}, r, log.Records(t))
+			LogContains: []string{"unmarshal"}}}, r, log.Records(t))
 		if strings.Contains(string(r.Raw), "failed to bind") || strings.Contains(string(r.Raw), "unmarshal") {
 			t.Errorf("%s: the bind error reached the client: %s", tool, r.Raw)
 		}
 	}
 	r := call(t, c, "loose", bad)
-	adaptertest.Check(t, adaptertest.Case{Tool: "loose", Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
-		Text: `Internal error in tool "loose" (ref: {ref}).`, Masked: true, Logged: 1, LogContains: []string{"cannot unmarshal"}}},
-		r, log.Records(t))
-	if strings.Contains(string(r.Raw), "failed to bind") || strings.Contains(string(r.Raw), "unmarshal") {
+	adaptertest.Check(t, adaptertest.Case{Tool: "loose", Want: adaptertest.Expect{IsError: true, Code: codes.ValidationError,
+		Text: "Validation failed: The arguments cannot be read as the tool expects; check them against its input schema.", Logged: 1,
+		LogContains: []string{"cannot unmarshal"}}}, r, log.Records(t))
+	if strings.Contains(string(r.Raw), "failed to bind") || strings.Contains(string(r.Raw), "unmarshal") || strings.Contains(string(r.Raw), adaptertest.Canary) {
 		t.Errorf("loose: the bind error reached the client: %s", r.Raw)
-	}
-
-	bare := server.NewMCPServer("t", "1.0.0")
-	bare.AddTool(strict("sdk"), mcp.NewStructuredToolHandler(h))
-	want := call(t, inProcess(t, bare, mcp.LATEST_PROTOCOL_VERSION), "sdk", bad)
-	if !want.IsError || len(want.Texts) != 1 || !strings.HasPrefix(want.Texts[0], "failed to bind arguments: ") {
-		t.Fatalf("the bare helper answers arguments it cannot bind with %s; revisit this test", want.Raw)
-	}
-	if got := call(t, c, "sdk", bad); got.ProtocolErr != nil || string(got.Raw) != string(want.Raw) {
-		t.Errorf("sdk: sent %s %v, the bare SDK sends %s", got.Raw, got.ProtocolErr, want.Raw)
-	}
-	if recs := log.Records(t); len(recs) != 0 {
-		t.Errorf("sdk: a hand-built result passed by default was logged: %v", recs)
 	}
 	for _, tool := range []string{"wrapped", "added", "plain", "sdk"} {
 		if r := call(t, c, tool, map[string]any{"count": 3}); r.IsError || len(r.Texts) != 1 || r.Texts[0] != `{"count":3}` {
@@ -232,8 +241,8 @@ func TestStructuredBindFailure(t *testing.T) {
 	}
 }
 
-// TestWrapFilterOrder checks that a tool's own filters run before the
-// pipeline's global filters, the first outermost.
+// TestWrapFilterOrder checks that a wrapped tool's own filters, declared
+// by name, run before the pipeline's global filters, the first outermost.
 func TestWrapFilterOrder(t *testing.T) {
 	var seen []string
 	f := func(name string) filter.Filter {
@@ -242,50 +251,79 @@ func TestWrapFilterOrder(t *testing.T) {
 			return nil, nil
 		})
 	}
-	s := installed(t, testPipeline(new(adaptertest.Log).Logger(), filter.WithGlobalFilters(f("global"))))
+	s := installed(t, testPipeline(new(adaptertest.Log).Logger(), filter.WithFilters(f("global")),
+		filter.ForTool("fail", filter.WithFilters(f("own-1"), f("own-2")))))
 	s.AddTool(mcp.NewTool("fail"), mcpgo.Wrap(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("boom")
-	}, mcpgo.WithFilters(f("wrap-1"), f("wrap-2"))))
+	}))
 	call(t, inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION), "fail", nil)
-	if got := strings.Join(seen, " "); got != "wrap-1 wrap-2 global" {
+	if got := strings.Join(seen, " "); got != "own-1 own-2 global" {
 		t.Errorf("filters ran as %q", got)
 	}
 }
 
-// TestWrapFilterHandles checks that a filter bound to a tool decides what
-// the client reads.
+// TestWrapFilterHandles checks that a filter bound to a wrapped tool by
+// name decides what the client reads.
 func TestWrapFilterHandles(t *testing.T) {
 	var log adaptertest.Log
 	nf := filter.Catch(func(_ context.Context, _ filter.Call, e *domain.NotFound) (*filter.Response, error) {
 		return &filter.Response{Code: codes.NotFound, Message: "No " + e.Resource + " with that id; list them first."}, nil
 	})
-	s := installed(t, testPipeline(log.Logger()))
+	s := installed(t, testPipeline(log.Logger(), filter.ForTool("get", filter.WithFilters(nf))))
 	s.AddTool(mcp.NewTool("get"), mcpgo.Wrap(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, domain.NewNotFound("Invoice", "inv_1")
-	}, mcpgo.WithFilters(nf)))
+	}))
 	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
 	log.Records(t)
 	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.NotFound,
 		Text: "No Invoice with that id; list them first.", Logged: 1}}, call(t, c, "get", nil), log.Records(t))
 }
 
-// TestWrapWithoutInstall checks that a wrapped handler on a server without
-// mcperr still gives the whole contract, with the default configuration:
-// the error masked behind a ref that only slog.Default()'s record holds,
-// the envelope, and a failure's arguments checked.
+// TestWrapWithoutInstall checks a wrapped handler on a server without
+// mcperr: nothing decides its failures there (Install's middleware is the
+// one place that does), so the client receives exactly what the bare SDK
+// sends, and the first call, a success as well as a failure, writes one
+// ERROR record to slog.Default saying that mcperr is not installed and
+// what to do.
 func TestWrapWithoutInstall(t *testing.T) {
 	var log adaptertest.Log
 	useDefaultLogger(t, log.Logger())
-	s := server.NewMCPServer("t", "1.0.0")
-	s.AddTool(mcp.NewTool("fail", mcp.WithNumber("n")), mcpgo.Wrap(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, fmt.Errorf("dial 10.0.0.5: password=%s refused", adaptertest.Canary)
-	}))
-	c := inProcess(t, s, mcp.LATEST_PROTOCOL_VERSION)
+	h := func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if req.GetBool("fail", false) {
+			return nil, fmt.Errorf("dial 10.0.0.5: password=%s refused", adaptertest.Canary)
+		}
+		return mcp.NewToolResultText("ok"), nil
+	}
+	type noArgs struct{}
+	helper := mcp.NewStructuredToolHandler(func(context.Context, mcp.CallToolRequest, noArgs) (noArgs, error) {
+		return noArgs{}, errors.New("dial db: password=" + adaptertest.Canary)
+	})
+	wrapped, bare := server.NewMCPServer("t", "1.0.0"), server.NewMCPServer("t", "1.0.0")
+	wrapped.AddTool(mcp.NewTool("fail"), mcpgo.Wrap(h))
+	wrapped.AddTool(mcp.NewTool("helper"), mcpgo.Wrap(helper))
+	bare.AddTool(mcp.NewTool("fail"), h)
+	bare.AddTool(mcp.NewTool("helper"), helper)
+	c, b := inProcess(t, wrapped, mcp.LATEST_PROTOCOL_VERSION), inProcess(t, bare, mcp.LATEST_PROTOCOL_VERSION)
 	log.Records(t)
-	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.InternalError,
-		Text: `Internal error in tool "fail" (ref: {ref}).`, Masked: true, Logged: 1,
-		LogContains: []string{"password=" + adaptertest.Canary}}}, call(t, c, "fail", nil), log.Records(t))
-	adaptertest.Check(t, adaptertest.Case{Want: adaptertest.Expect{IsError: true, Code: codes.ValidationError,
-		Text: "Validation failed for n: must be number, not string", Fields: []string{"n"}, Logged: 1}},
-		call(t, c, "fail", map[string]any{"n": adaptertest.Canary}), log.Records(t))
+	for i, tc := range []struct {
+		tool string
+		args map[string]any
+	}{{"fail", nil}, {"fail", map[string]any{"fail": true}}, {"helper", nil}, {"helper", nil}} {
+		got, want := call(t, c, tc.tool, tc.args), call(t, b, tc.tool, tc.args)
+		if string(got.Raw) != string(want.Raw) || fmt.Sprint(got.ProtocolErr) != fmt.Sprint(want.ProtocolErr) {
+			t.Errorf("%s %v: got %s %v, want what the bare SDK sends: %s %v", tc.tool, tc.args, got.Raw, got.ProtocolErr, want.Raw, want.ProtocolErr)
+		}
+		recs, wantRecs := log.Records(t), 0
+		if i == 0 || i == 2 { // the first call of each wrapped handler
+			wantRecs = 1
+		}
+		if len(recs) != wantRecs {
+			t.Fatalf("call %d: records %v, want %d", i, recs, wantRecs)
+		}
+		for _, rec := range recs {
+			if rec["level"] != "ERROR" || !strings.Contains(fmt.Sprint(rec["msg"]), "without mcperr installed") || !strings.Contains(fmt.Sprint(rec["fix"]), "mcpgo.Install") {
+				t.Errorf("record %v does not say that mcperr is not installed and what to do", rec)
+			}
+		}
+	}
 }

@@ -28,9 +28,9 @@ func TestOptionsInTheWrongPlaceDoNotCompile(t *testing.T) {
 		// says are what the error must name besides its position.
 		says []string
 	}{
-		{"installwithfilters", "mcpgo.WithFilters(noop)", []string{"too many arguments in call to mcpgo.Install", "mcpgo.Option"}},
+		{"installwithfilters", "filter.WithFilters(noop)", []string{"too many arguments in call to mcpgo.Install", "filter.ToolOption"}},
 		{"addtoolwithpipelineoption", "filter.WithRedaction(true)", []string{
-			"cannot use filter.WithRedaction(true)", "filter.Option", "as mcpgo.Option value in argument to mcpgo.AddTool"}},
+			"cannot use filter.WithRedaction(true)", "filter.Option", "as filter.ToolOption value in argument to mcpgo.AddTool"}},
 		{"control", "", nil},
 	}
 	for _, tt := range tests {

@@ -191,7 +191,7 @@ type sdkClient struct {
 func connect(t *testing.T, log *mcperrtest.Log, c checker, global, tool []filter.Filter, opts ...filter.Option) []sdkClient {
 	t.Helper()
 	pipeline := func() *filter.Pipeline {
-		p, err := filter.New(append([]filter.Option{filter.WithLogger(log.Logger()), filter.WithGlobalFilters(global...)}, opts...)...)
+		p, err := filter.New(append([]filter.Option{filter.WithLogger(log.Logger()), filter.WithFilters(global...)}, opts...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +209,7 @@ func connect(t *testing.T, log *mcperrtest.Log, c checker, global, tool []filter
 				return nil, nil, err
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "SERVING"}}}, nil, nil
-		}, gosdk.WithFilters(tool...))
+		}, filter.WithFilters(tool...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,7 +227,7 @@ func connect(t *testing.T, log *mcperrtest.Log, c checker, global, tool []filter
 					return nil, err
 				}
 				return mcpgomcp.NewToolResultText("SERVING"), nil
-			}, mcpgo.WithFilters(tool...))
+			}, filter.WithFilters(tool...))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,10 +5,10 @@
 //
 // Give it to the pipeline, for every tool:
 //
-//	p, err := filter.New(filter.WithGlobalFilters(grpcfilter.New()))
+//	p, err := filter.New(filter.WithFilters(grpcfilter.New()))
 //
-// or to the tools that call a gRPC backend (gosdk.WithFilters,
-// mcpgo.WithFilters). The filter finds the status with errors.As on
+// or to the tools that call a gRPC backend (filter.WithFilters,
+// filter.WithFilters). The filter finds the status with errors.As on
 // interface{ GRPCStatus() *status.Status }, so an error wrapped with %w
 // (fmt.Errorf("get order: %w", err)) still maps, and it reads the status
 // the backend sent, not the text of the wrapping.

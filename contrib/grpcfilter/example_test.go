@@ -58,7 +58,7 @@ func runExample(service string, filters ...filter.Filter) {
 	defer conn.Close()
 	health := grpc_health_v1.NewHealthClient(conn)
 
-	p, err := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithGlobalFilters(filters...))
+	p, err := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(filters...))
 	if err != nil {
 		panic(err)
 	}

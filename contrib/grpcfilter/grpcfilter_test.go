@@ -242,7 +242,7 @@ func TestRequestEnded(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			log := mcperrtest.NewLog(t)
-			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(grpcfilter.New()))
+			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(grpcfilter.New()))
 			if err != nil {
 				t.Fatal(err)
 			}

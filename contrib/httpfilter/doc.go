@@ -20,10 +20,10 @@
 //
 // and the server gives the filter to the pipeline, for every tool:
 //
-//	p, err := filter.New(filter.WithGlobalFilters(httpfilter.New()))
+//	p, err := filter.New(filter.WithFilters(httpfilter.New()))
 //
-// or to the tools that call the upstream (gosdk.WithFilters,
-// mcpgo.WithFilters). The filter finds the *StatusError with errors.As, so
+// or to the tools that call the upstream (filter.WithFilters,
+// filter.WithFilters). The filter finds the *StatusError with errors.As, so
 // an error wrapped with %w still maps.
 //
 // # Errors of REST client libraries
@@ -32,7 +32,7 @@
 // the upstream's *http.Response. From answers them, given a function that
 // returns that response; go-github's three error types take a line each:
 //
-//	p, err := filter.New(filter.WithGlobalFilters(
+//	p, err := filter.New(filter.WithFilters(
 //		httpfilter.New(),
 //		httpfilter.From(func(e *github.ErrorResponse) *http.Response { return e.Response }),
 //		httpfilter.From(func(e *github.RateLimitError) *http.Response { return e.Response }),

@@ -31,7 +31,7 @@ func runExample(status int, headers map[string]string) {
 	}))
 	defer up.Close()
 
-	p, err := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithGlobalFilters(httpfilter.New()))
+	p, err := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)), filter.WithFilters(httpfilter.New()))
 	if err != nil {
 		panic(err)
 	}
@@ -147,7 +147,7 @@ func (e *apiError) Error() string { return e.Message }
 func ExampleFrom() {
 	p, err := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
-		filter.WithGlobalFilters(httpfilter.From(func(e *apiError) *http.Response { return e.Response })),
+		filter.WithFilters(httpfilter.From(func(e *apiError) *http.Response { return e.Response })),
 	)
 	if err != nil {
 		panic(err)

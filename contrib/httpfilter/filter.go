@@ -30,7 +30,7 @@ func New() filter.Filter {
 //
 // An error for which response returns nil, or a response with a status
 // below 400, is passed on. A nil function makes a filter that
-// WithGlobalFilters and the adapters' WithFilters refuse with a definition
+// WithFilters and the adapters' WithFilters refuse with a definition
 // error, as filter.Catch(nil) does.
 func From[E error](response func(E) *http.Response) filter.Filter {
 	if response == nil {

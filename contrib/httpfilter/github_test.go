@@ -84,7 +84,7 @@ func getIssue(t *testing.T, c *github.Client) error {
 // adapters do for a failed call of the tool get_issue.
 func handle(t *testing.T, log *mcperrtest.Log, err error, filters ...filter.Filter) *filter.Failure {
 	t.Helper()
-	p, perr := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(filters...))
+	p, perr := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(filters...))
 	if perr != nil {
 		t.Fatal(perr)
 	}
@@ -261,7 +261,7 @@ func TestGitHubBodyUnread(t *testing.T) {
 }
 
 func TestFromNil(t *testing.T) {
-	_, err := filter.New(filter.WithGlobalFilters(httpfilter.New(), httpfilter.From[*github.ErrorResponse](nil)))
+	_, err := filter.New(filter.WithFilters(httpfilter.New(), httpfilter.From[*github.ErrorResponse](nil)))
 	var de *codes.DefinitionError
 	if !errors.As(err, &de) || de.Mistake != codes.NilValue || !strings.Contains(de.Reason, "httpfilter.From") {
 		t.Fatalf("filter.New: %v, want a NIL_VALUE definition error that names httpfilter.From", err)

@@ -53,7 +53,7 @@ func TestServerErrorAfterAChange(t *testing.T) {
 		readOnly bool
 	}{{"charge", http.MethodPost, false}, {"search", http.MethodPost, true}, {"get_charge", http.MethodGet, false}}
 
-	p, err := filter.New(filter.WithLogger(mcperrtest.NewLog(t).Logger()), filter.WithGlobalFilters(httpfilter.New()))
+	p, err := filter.New(filter.WithLogger(mcperrtest.NewLog(t).Logger()), filter.WithFilters(httpfilter.New()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestUnavailableRetried(t *testing.T) {
 		return string(b), err
 	}
 	log := mcperrtest.NewLog(t)
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(httpfilter.New()), filter.WithRetries(1))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(httpfilter.New()), filter.WithRetries(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func TestGitHubToolErrorOverCause(t *testing.T) {
 func githubServers(t *testing.T, log *mcperrtest.Log, work func(context.Context) error) []sdkClient {
 	t.Helper()
 	pipeline := func() *filter.Pipeline {
-		p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(githubFilters()...))
+		p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(githubFilters()...))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -136,7 +136,7 @@ type sdkClient struct {
 func connect(t *testing.T, log *mcperrtest.Log, f fetcher, global, tool []filter.Filter) []sdkClient {
 	t.Helper()
 	pipeline := func() *filter.Pipeline {
-		p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(global...))
+		p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(global...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +153,7 @@ func connect(t *testing.T, log *mcperrtest.Log, f fetcher, global, tool []filter
 			return nil, nil, err
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
-	}, gosdk.WithFilters(tool...))
+	}, filter.WithFilters(tool...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func connect(t *testing.T, log *mcperrtest.Log, f fetcher, global, tool []filter
 				return nil, err
 			}
 			return mcpgomcp.NewToolResultText(text), nil
-		}, mcpgo.WithFilters(tool...))
+		}, filter.WithFilters(tool...))
 	if err != nil {
 		t.Fatal(err)
 	}

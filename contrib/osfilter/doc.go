@@ -7,11 +7,11 @@
 // Give it to the tools that read the files the model names, or call other
 // services over the network:
 //
-//	gosdk.AddTool(s, tool, handler, gosdk.WithFilters(osfilter.New()))
+//	gosdk.AddTool(s, tool, handler, filter.WithFilters(osfilter.New()))
 //
 // or to the pipeline, for every tool:
 //
-//	p, err := filter.New(filter.WithGlobalFilters(osfilter.New()))
+//	p, err := filter.New(filter.WithFilters(osfilter.New()))
 //
 // Per tool is the safer choice where the server reads files of its own
 // (configuration, templates): a missing file of the server's reads as

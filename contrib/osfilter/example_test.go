@@ -35,7 +35,7 @@ func runExample(work func(ctx context.Context, name string) error, name string) 
 			return nil, nil, fmt.Errorf("report %s: %w", in.Name, err)
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
-	}, gosdk.WithFilters(osfilter.New()))
+	}, filter.WithFilters(osfilter.New()))
 	if err != nil {
 		panic(err)
 	}

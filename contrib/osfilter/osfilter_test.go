@@ -185,7 +185,7 @@ func TestRequestEnded(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			log := mcperrtest.NewLog(t)
-			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(osfilter.New()))
+			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(osfilter.New()))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -257,7 +257,7 @@ type sdkClient struct {
 func connect(t *testing.T, log *mcperrtest.Log, w world, global, tool []filter.Filter, opts ...filter.Option) []sdkClient {
 	t.Helper()
 	pipeline := func() *filter.Pipeline {
-		p, err := filter.New(append([]filter.Option{filter.WithLogger(log.Logger()), filter.WithGlobalFilters(global...)}, opts...)...)
+		p, err := filter.New(append([]filter.Option{filter.WithLogger(log.Logger()), filter.WithFilters(global...)}, opts...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,7 +274,7 @@ func connect(t *testing.T, log *mcperrtest.Log, w world, global, tool []filter.F
 				return nil, nil, err
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
-		}, gosdk.WithFilters(tool...))
+		}, filter.WithFilters(tool...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,7 +292,7 @@ func connect(t *testing.T, log *mcperrtest.Log, w world, global, tool []filter.F
 					return nil, err
 				}
 				return mcpgomcp.NewToolResultText("done"), nil
-			}, mcpgo.WithFilters(tool...))
+			}, filter.WithFilters(tool...))
 		if err != nil {
 			t.Fatal(err)
 		}

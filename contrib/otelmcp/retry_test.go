@@ -25,7 +25,7 @@ func TestRetriesOnTheSpan(t *testing.T) {
 	tm := newTelemetry(t)
 	errBusy := errors.New("replica busy")
 	p, err := filter.New(filter.WithLogger(mcperrtest.NewLog(t).Logger()), filter.WithObserver(otelmcp.Observer()), filter.WithRetries(2),
-		filter.WithGlobalFilters(filter.Is(errBusy, filter.Response{Code: codes.Unavailable, Message: "Busy.", RetryAfter: time.Millisecond})))
+		filter.WithFilters(filter.Is(errBusy, filter.Response{Code: codes.Unavailable, Message: "Busy.", RetryAfter: time.Millisecond})))
 	if err != nil {
 		t.Fatal(err)
 	}

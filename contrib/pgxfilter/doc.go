@@ -9,12 +9,12 @@
 //
 //	pack, err := pgxfilter.New(pgxfilter.Resource("get_order", "Order"))
 //	...
-//	pipeline, err := filter.New(filter.WithGlobalFilters(pack))
+//	pipeline, err := filter.New(filter.WithFilters(pack))
 //	...
 //	customers, err := pgxfilter.New(pgxfilter.Constraint("orders_customer_id_fkey",
 //		filter.Response{Code: codes.NotFound, Message: "No such customer."}))
 //	...
-//	gosdk.AddTool(server, createOrder, h, gosdk.WithFilters(customers))
+//	gosdk.AddTool(server, createOrder, h, filter.WithFilters(customers))
 //
 // New returns a *codes.DefinitionError for an option it cannot honour, such
 // as a Constraint or a Resource without a name: check it where the server

@@ -59,7 +59,7 @@ func packServer(opts ...pgxfilter.Option) *mcp.Server {
 	p, err := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
 		filter.WithRefGenerator(func() string { return "5f0c2a9e81d34b67" }),
-		filter.WithGlobalFilters(pack),
+		filter.WithFilters(pack),
 	)
 	if err != nil {
 		panic(err)
@@ -75,7 +75,7 @@ func packServer(opts ...pgxfilter.Option) *mcp.Server {
 // as a global filter, a fixed ref and no log output, with a tool
 // create_order that fails with err, wrapped as a service layer wraps it,
 // and takes opts.
-func exampleServer(err error, opts ...gosdk.Option) *mcp.Server {
+func exampleServer(err error, opts ...filter.ToolOption) *mcp.Server {
 	s := packServer()
 	aerr := gosdk.AddTool(s, &mcp.Tool{Name: "create_order"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in orderArgs) (*mcp.CallToolResult, any, error) {
@@ -144,7 +144,7 @@ func ExampleConstraint() {
 		panic(err) // a mistake in the server's definition, such as an empty name
 	}
 	printCall(exampleServer(missingCustomer))
-	printCall(exampleServer(missingCustomer, gosdk.WithFilters(customers)))
+	printCall(exampleServer(missingCustomer, filter.WithFilters(customers)))
 	// Output:
 	// content[0]: A referenced record does not exist, or other records still refer to this one (constraint orders_customer_id_fkey); check the identifiers in the arguments, or remove the referring records first.
 	// content[1]: Code: BUSINESS_RULE_VIOLATION

@@ -232,7 +232,7 @@ func TestRequestEndedIsThePipelines(t *testing.T) {
 			ctx, cancel := tc.ctx()
 			cancel()
 			log := mcperrtest.NewLog(t)
-			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(mustNew()))
+			p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(mustNew()))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -57,7 +57,7 @@ func TestSerializationFailureRetried(t *testing.T) {
 		})
 	}
 	pipeline := func(log *mcperrtest.Log) *filter.Pipeline {
-		f, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRetries(2), filter.WithGlobalFilters(mustNew()))
+		f, err := filter.New(filter.WithLogger(log.Logger()), filter.WithRetries(2), filter.WithFilters(mustNew()))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -82,7 +82,7 @@ func onBothSDKsWith(t *testing.T, global filter.Filter, cases []tcase) {
 				func(ctx context.Context, _ *gomcp.CallToolRequest, _ struct{}) (*gomcp.CallToolResult, any, error) {
 					return nil, nil, run(ctx)
 				},
-				gosdk.WithFilters(c.filters...))
+				filter.WithFilters(c.filters...))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +101,7 @@ func onBothSDKsWith(t *testing.T, global filter.Filter, cases []tcase) {
 				func(ctx context.Context, _ mcpgomcp.CallToolRequest) (*mcpgomcp.CallToolResult, error) {
 					return nil, run(ctx)
 				},
-				mcpgo.WithFilters(c.filters...))
+				filter.WithFilters(c.filters...))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +135,7 @@ func mustNew(opts ...pgxfilter.Option) filter.Filter {
 // into log.
 func pipeline(t *testing.T, log *mcperrtest.Log, global filter.Filter) *filter.Pipeline {
 	t.Helper()
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(global))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(global))
 	if err != nil {
 		t.Fatal(err)
 	}

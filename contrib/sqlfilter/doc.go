@@ -10,7 +10,7 @@
 //		sqlfilter.Resource("get_customer", "Customer"),
 //	)
 //	...
-//	pipeline, err := filter.New(filter.WithGlobalFilters(pack))
+//	pipeline, err := filter.New(filter.WithFilters(pack))
 //
 // The filter goes by the tool called (filter.Call.Tool): a missing row in
 // get_order reads "Order not found.", in a tool no Resource names "Record

@@ -44,7 +44,7 @@ func exampleServer(opts ...sqlfilter.Option) *mcp.Server {
 	p, err := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
 		filter.WithRefGenerator(func() string { return "5f0c2a9e81d34b67" }),
-		filter.WithGlobalFilters(pack),
+		filter.WithFilters(pack),
 	)
 	if err != nil {
 		panic(err)

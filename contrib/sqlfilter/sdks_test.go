@@ -56,7 +56,7 @@ func onBothSDKs(t *testing.T, global []filter.Filter, tools []tool, check func(t
 					}
 					return &gomcp.CallToolResult{Content: []gomcp.Content{&gomcp.TextContent{Text: text}}}, nil, nil
 				},
-				gosdk.WithFilters(tl.filters...))
+				filter.WithFilters(tl.filters...))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +79,7 @@ func onBothSDKs(t *testing.T, global []filter.Filter, tools []tool, check func(t
 					}
 					return mcpgomcp.NewToolResultText(text), nil
 				},
-				mcpgo.WithFilters(tl.filters...))
+				filter.WithFilters(tl.filters...))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +91,7 @@ func onBothSDKs(t *testing.T, global []filter.Filter, tools []tool, check func(t
 // pipeline returns a pipeline with the global filters that logs into log.
 func pipeline(t *testing.T, log *mcperrtest.Log, global []filter.Filter) *filter.Pipeline {
 	t.Helper()
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(global...))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(global...))
 	if err != nil {
 		t.Fatal(err)
 	}

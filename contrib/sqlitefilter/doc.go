@@ -5,7 +5,7 @@
 //
 //	pack, err := sqlitefilter.New(sqlitefilter.Resource("get_order", "Order"))
 //	...
-//	pipeline, err := filter.New(filter.WithGlobalFilters(pack))
+//	pipeline, err := filter.New(filter.WithFilters(pack))
 //
 // The mapping, as the error (its extended result code), the code and
 // retry advice, and what the model reads ("(ref)" marks a server error:

@@ -62,7 +62,7 @@ func exampleServer(opts ...sqlitefilter.Option) *mcp.Server {
 	p, err := filter.New(
 		filter.WithLogger(slog.New(slog.DiscardHandler)),
 		filter.WithRefGenerator(func() string { return "5f0c2a9e81d34b67" }),
-		filter.WithGlobalFilters(pack),
+		filter.WithFilters(pack),
 	)
 	if err != nil {
 		panic(err)
@@ -77,7 +77,7 @@ func exampleServer(opts ...sqlitefilter.Option) *mcp.Server {
 // orderServer returns a go-sdk server with one tool, place_order, on the
 // database at dsn, and opts as the tool's filters; its pipeline has
 // sqlitefilter.New() as a global filter, a fixed ref and no log output.
-func orderServer(dsn string, opts ...gosdk.Option) (*mcp.Server, *sql.DB) {
+func orderServer(dsn string, opts ...filter.ToolOption) (*mcp.Server, *sql.DB) {
 	s := exampleServer()
 	db, err := sql.Open("sqlite", dsn+"&_pragma=busy_timeout(50)")
 	if err != nil {
@@ -179,7 +179,7 @@ func ExampleConstraint() {
 	if err != nil {
 		panic(err) // a mistake in the server's definition, such as an empty name
 	}
-	s, db := orderServer(dsn, gosdk.WithFilters(orders))
+	s, db := orderServer(dsn, filter.WithFilters(orders))
 	defer db.Close()
 
 	printCall(s, "place_order", map[string]any{"ref": "A-1", "customerId": "cus_1", "qty": 1})

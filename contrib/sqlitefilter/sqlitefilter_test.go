@@ -372,7 +372,7 @@ func TestRequestDone(t *testing.T) {
 	}
 
 	log := mcperrtest.NewLog(t)
-	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithGlobalFilters(mustNew()))
+	p, err := filter.New(filter.WithLogger(log.Logger()), filter.WithFilters(mustNew()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func newServer(logger *slog.Logger) (*mcp.Server, *Store, *failureCounter, error
 	pipeline, err := filter.New(
 		filter.WithLogger(logger),
 		filter.WithRegistry(registry),
-		filter.WithGlobalFilters(counter, databaseFilter),
+		filter.WithFilters(counter, databaseFilter),
 	)
 	if err != nil {
 		return nil, nil, nil, err
@@ -114,7 +114,7 @@ func newServer(logger *slog.Logger) (*mcp.Server, *Store, *failureCounter, error
 			}
 			return nil, transferResult{Transferred: in.Amount}, nil
 		},
-		gosdk.WithFilters(insufficientFundsFilter))
+		filter.WithFilters(insufficientFundsFilter))
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -253,7 +253,7 @@ func checkPackAlone(t *testing.T, c dialectCase) {
 	if missing == nil {
 		t.Fatal("GetOrder of a missing order succeeded")
 	}
-	p, err := filter.New(filter.WithLogger(mcperrtest.NewLog(t).Logger()), filter.WithGlobalFilters(d.pack))
+	p, err := filter.New(filter.WithLogger(mcperrtest.NewLog(t).Logger()), filter.WithFilters(d.pack))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func newServer(d *database, logger *slog.Logger) (*mcp.Server, error) {
 	}
 	pipeline, err := filter.New(
 		filter.WithLogger(logger),
-		filter.WithGlobalFilters(rows, d.pack),
+		filter.WithFilters(rows, d.pack),
 	)
 	if err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func newServer(d *database, logger *slog.Logger) (*mcp.Server, error) {
 			o, err := store.PlaceOrder(ctx, Order{Ref: in.Ref, CustomerID: in.CustomerID, Qty: in.Qty})
 			return nil, o, err
 		},
-		gosdk.WithFilters(d.placeOrder...))
+		filter.WithFilters(d.placeOrder...))
 	if err != nil {
 		return nil, err
 	}

@@ -131,14 +131,14 @@ func TestServer(t *testing.T) {
 		seed(t, root)
 		var opts fsserver.Options
 		if install {
-			p, err := filter.New(append(cfg.Options, filter.WithLogger(logger))...)
+			p, err := filter.New(cfg.Pipeline(logger)...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			opts.Setup = func(s *server.MCPServer) error { return mcpgo.Install(s, p) }
 			opts.Middleware = func(tool string, h server.ToolHandlerFunc) server.ToolHandlerFunc {
-				if o, ok := cfg.Tools[tool]; ok {
-					return mcpgo.Wrap(h, o.MCPGo()...)
+				if _, ok := cfg.Tools[tool]; ok {
+					return mcpgo.Wrap(h)
 				}
 				return h
 			}

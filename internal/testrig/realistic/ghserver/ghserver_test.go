@@ -78,14 +78,14 @@ func TestServer(t *testing.T) {
 		up.reset()
 		opts := ghserver.Options{HTTPClient: hs.Client(), Token: token}
 		if install {
-			p, err := filter.New(append(cfg.Options, filter.WithLogger(logger))...)
+			p, err := filter.New(cfg.Pipeline(logger)...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			opts.Setup = func(s *mcp.Server) error { return gosdk.Install(s, p) }
 			opts.Middleware = func(tool string, h mcp.ToolHandler) mcp.ToolHandler {
-				if o, ok := cfg.Tools[tool]; ok {
-					return gosdk.WrapRaw(h, o.GoSDK()...)
+				if _, ok := cfg.Tools[tool]; ok {
+					return gosdk.WrapRaw(h)
 				}
 				return h
 			}

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcperr/mcperr/adapters/gosdk"
-	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/internal/gosdkcompat"
@@ -210,32 +208,26 @@ type Config struct {
 }
 
 // ToolOptions are the options an adopter gives one tool, in the form of
-// the adapter's WithReportOnly and WithHandBuilt; nil leaves the server's.
+// filter.WithReportOnly and filter.WithHandBuilt; nil leaves the server's.
 type ToolOptions struct {
 	ReportOnly *bool
 	HandBuilt  *filter.HandBuilt
 }
 
-// GoSDK returns o as options of adapters/gosdk.
-func (o ToolOptions) GoSDK() []gosdk.Option {
-	var opts []gosdk.Option
-	if o.ReportOnly != nil {
-		opts = append(opts, gosdk.WithReportOnly(*o.ReportOnly))
-	}
-	if o.HandBuilt != nil {
-		opts = append(opts, gosdk.WithHandBuilt(*o.HandBuilt))
-	}
-	return opts
-}
-
-// MCPGo returns o as options of adapters/mcpgo.
-func (o ToolOptions) MCPGo() []mcpgo.Option {
-	var opts []mcpgo.Option
-	if o.ReportOnly != nil {
-		opts = append(opts, mcpgo.WithReportOnly(*o.ReportOnly))
-	}
-	if o.HandBuilt != nil {
-		opts = append(opts, mcpgo.WithHandBuilt(*o.HandBuilt))
+// Pipeline returns the options of the pipeline of c, with logger: its
+// Options, and its Tools declared by name with filter.ForTool, as an
+// adopter declares the options of tools that something else adds.
+func (c Config) Pipeline(logger *slog.Logger) []filter.Option {
+	opts := append(append([]filter.Option(nil), c.Options...), filter.WithLogger(logger))
+	for tool, o := range c.Tools {
+		var own []filter.ToolOption
+		if o.ReportOnly != nil {
+			own = append(own, filter.WithReportOnly(*o.ReportOnly))
+		}
+		if o.HandBuilt != nil {
+			own = append(own, filter.WithHandBuilt(*o.HandBuilt))
+		}
+		opts = append(opts, filter.ForTool(tool, own...))
 	}
 	return opts
 }

@@ -38,7 +38,7 @@ type Tools struct {
 
 // NewServer returns the helpdesk MCP server.
 func NewServer(c *Client, logger *slog.Logger) (*mcp.Server, error) {
-	p, err := filter.New(filter.WithLogger(logger), filter.WithGlobalFilters(apiErrors))
+	p, err := filter.New(filter.WithLogger(logger), filter.WithFilters(apiErrors))
 	if err != nil {
 		return nil, err
 	}

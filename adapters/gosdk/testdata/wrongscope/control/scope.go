@@ -18,12 +18,12 @@ func lookup(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, an
 
 func setUp(s *mcp.Server) error {
 	noop := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
-	p, err := filter.New(filter.WithRedaction(true), filter.WithGlobalFilters(noop))
+	p, err := filter.New(filter.WithRedaction(true), filter.WithFilters(noop))
 	if err != nil {
 		return err
 	}
 	if err := gosdk.Install(s, p); err != nil {
 		return err
 	}
-	return gosdk.AddTool(s, &mcp.Tool{Name: "lookup"}, lookup, gosdk.WithFilters(noop))
+	return gosdk.AddTool(s, &mcp.Tool{Name: "lookup"}, lookup, filter.WithFilters(noop))
 }

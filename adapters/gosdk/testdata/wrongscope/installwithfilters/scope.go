@@ -14,5 +14,5 @@ import (
 
 func setUp(s *mcp.Server, p *filter.Pipeline) error {
 	noop := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
-	return gosdk.Install(s, p, gosdk.WithFilters(noop))
+	return gosdk.Install(s, p, filter.WithFilters(noop))
 }

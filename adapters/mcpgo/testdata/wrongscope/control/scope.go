@@ -19,12 +19,12 @@ func lookup(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 
 func setUp(s *server.MCPServer) error {
 	noop := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
-	p, err := filter.New(filter.WithRedaction(true), filter.WithGlobalFilters(noop))
+	p, err := filter.New(filter.WithRedaction(true), filter.WithFilters(noop))
 	if err != nil {
 		return err
 	}
 	if err := mcpgo.Install(s, p); err != nil {
 		return err
 	}
-	return mcpgo.AddTool(s, mcp.NewTool("lookup"), lookup, mcpgo.WithFilters(noop))
+	return mcpgo.AddTool(s, mcp.NewTool("lookup"), lookup, filter.WithFilters(noop))
 }

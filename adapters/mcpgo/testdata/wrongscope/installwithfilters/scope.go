@@ -14,5 +14,5 @@ import (
 
 func setUp(s *server.MCPServer, p *filter.Pipeline) error {
 	noop := filter.Catch(func(context.Context, filter.Call, error) (*filter.Response, error) { return nil, nil })
-	return mcpgo.Install(s, p, mcpgo.WithFilters(noop))
+	return mcpgo.Install(s, p, filter.WithFilters(noop))
 }
