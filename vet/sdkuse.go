@@ -257,14 +257,8 @@ func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) b
 			}
 			switch name {
 			case "AddTool", "AddTools", "SetTools":
-				for _, a := range c.Args {
-					if sdk == pathMCPGoS && fromMcperr(a) {
-						// A handler wrapped by mcperr: mcpgo.Wrap alone
-						// serves it with the default pipeline. gosdk.Wrap
-						// alone is the handler unchanged, and is reported.
-						return nil, true
-					}
-				}
+				// A handler wrapped by mcperr (gosdk.Wrap, mcpgo.Wrap) is,
+				// without Install, the handler unchanged: reported too.
 				if first == nil || r.Pos() < first.Pos() {
 					first = r
 				}
@@ -434,35 +428,15 @@ func exportAddsTools(pass *analysis.Pass, info *buildssa.SSA, adds func(c *ssa.C
 	}
 }
 
-// fromMcperr reports whether v is the result of a call to a function of
-// mcperr, such as gosdk.Wrap or mcpgo.Structured, possibly converted.
-func fromMcperr(v ssa.Value) bool {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.Convert:
-			v = x.X
-		case *ssa.Call:
-			pkg, _ := funcPath(x.Common().StaticCallee())
-			return pkg == pathMcperr || strings.HasPrefix(pkg, pathMcperr+"/")
-		default:
-			return false
-		}
-	}
-}
-
 // callsAdapter reports whether fn calls a function of one of mcperr's
-// adapter packages, but gosdk.Wrap and WrapRaw, which alone, without
-// Install, are the handler unchanged.
+// adapter packages, but the wrappers, which alone, without Install, are
+// the handler unchanged.
 func callsAdapter(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
 			if c, ok := in.(ssa.CallInstruction); ok {
 				pkg, name := funcPath(c.Common().StaticCallee())
-				if pkg == pathMcpgoA || pkg == pathGosdkA && name != "Wrap" && name != "WrapRaw" {
+				if (pkg == pathMcpgoA || pkg == pathGosdkA) && !strings.HasPrefix(name, "Wrap") && name != "Structured" {
 					return true
 				}
 			}

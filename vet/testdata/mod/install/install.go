@@ -121,9 +121,11 @@ func wrapped(ctx context.Context) error {
 	return s.Run(ctx, &mcp.StdioTransport{})
 }
 
+// A handler wrapped by mcpgo.Wrap on a server without Install: as
+// gosdk.Wrap's, the handler unchanged.
 func mcpgoWrapped() error {
 	s := server.NewMCPServer("orders", "1")
-	s.AddTool(mcpgomcp.NewTool("lookup"), mcpgo.Wrap(mcpgoHandler))
+	s.AddTool(mcpgomcp.NewTool("lookup"), mcpgo.Wrap(mcpgoHandler)) // want `a tool is added with the SDK's own AddTool.*mcpgo.Install`
 	return server.ServeStdio(s)
 }
 
@@ -136,6 +138,6 @@ func mcpgoAddTools() error {
 
 func mcpgoAddToolsWrapped() error {
 	s := server.NewMCPServer("orders", "1")
-	s.AddTools(server.ServerTool{Tool: mcpgomcp.NewTool("lookup"), Handler: mcpgo.Wrap(mcpgoHandler)})
+	s.AddTools(server.ServerTool{Tool: mcpgomcp.NewTool("lookup"), Handler: mcpgo.Wrap(mcpgoHandler)}) // want `a tool is added with the SDK's own AddTool.*mcpgo.Install`
 	return server.ServeStdio(s)
 }
