@@ -23,7 +23,9 @@ import (
 // filter.WithRetries give and the server has no tool of (one WARN record
 // naming them). A server put together as the docs say hears nothing.
 func TestSetupMistakesAreSaid(t *testing.T) {
-	fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, errors.New("boom") }
+	fail := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("boom")
+	}
 	for _, misplaced := range []bool{false, true} {
 		var log adaptertest.Log
 		p := testPipeline(log.Logger(), filter.WithRetries(2, "lookup", "phantom"),
