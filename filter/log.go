@@ -108,13 +108,10 @@ func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, f *Failure) []slog.Attr
 	if h.notRetried != "" {
 		attrs = append(attrs, slog.String("not_retried", h.notRetried))
 	}
-	logged := &loggedError{text: f.ErrorText}
-	attrs = append(attrs, slog.Any("error", logged))
+	attrs = append(attrs, slog.Any("error", &f.logged))
 	if p.redact {
 		// What redaction leaves of the error's shape: its Go types.
 		attrs = append(attrs, slog.String("error_types", h.facts.typeNames()))
-	} else {
-		logged.err = h.err
 	}
 	if h.transformed {
 		attrs = append(attrs, slog.String("original_error", p.text(h.orig)))

@@ -158,6 +158,7 @@ type handling struct {
 	filterErr   error              // a filter that panicked or answered badly
 	public      error              // the public error the built-in mapping answered with
 	refused     *domain.Validation // how the arguments did not fit, when that decided
+	details     *domain.Validation // the public error whose details are sent, if a Validation
 	repeat      int8               // 1 + what mayRepeat found, once asked
 	ended       bool               // the request's own end answered it, in the pipeline's own words
 	wouldRetry  bool               // report-only: WithRetries would have called the tool again
@@ -268,7 +269,9 @@ func (p *Pipeline) mapError(h *handling, ask *asks) (r Response) {
 			return p.internal(h)
 		}
 		r = Response{Code: pub.ErrorCode(), Message: pub.PublicMessage()}
-		if d, ok := pub.(interface{ PublicDetails() map[string]any }); ok {
+		if v, ok := pub.(*domain.Validation); ok {
+			h.details = v
+		} else if d, ok := pub.(interface{ PublicDetails() map[string]any }); ok {
 			r.Details = d.PublicDetails()
 		}
 		if f.adviceKnown {
@@ -293,8 +296,8 @@ func (p *Pipeline) mapError(h *handling, ask *asks) (r Response) {
 	}
 	// The client can correct its arguments; the record keeps the error.
 	if v := noPanic(func() *domain.Validation { return ask.arguments(h.raw) }); v != nil {
-		h.public, h.refused = v, v
-		return Response{Code: v.ErrorCode(), Message: v.PublicMessage(), Details: v.PublicDetails()}
+		h.public, h.refused, h.details = v, v, v
+		return Response{Code: v.ErrorCode(), Message: v.PublicMessage()}
 	}
 	return p.internal(h)
 }
@@ -357,10 +360,9 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, ask *asks, r *Respon
 		info = p.unregistered(ctx, h, r)
 	}
 	var details []byte
-	if r.Details != nil && !h.masked {
+	if (r.Details != nil || h.details != nil) && !h.masked {
 		var reason string
-		// Only the pipeline's own refusal has the schema's form by construction.
-		if details, reason = encodeDetails(r.Details, r.Code == codes.ValidationError && h.refused == nil); reason != "" {
+		if details, reason = encodeDetails(r.Details, h.details, r.Code == codes.ValidationError); reason != "" {
 			h.attrs = append(h.attrs, slog.String("details_error", p.text(errors.New(reason))))
 		}
 	}
@@ -415,6 +417,10 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, ask *asks, r *Respon
 	}
 	f.Texts = p.renderSafely(h, f, f.Envelope)
 	f.ErrorText = p.text(h.err)
+	f.logged.text = f.ErrorText
+	if !p.redact {
+		f.logged.err = h.err // under redaction it unwraps to nothing
+	}
 	for _, o := range p.observers {
 		func() {
 			defer func() {
@@ -471,15 +477,21 @@ func jsonPointer(s string) bool {
 	return true
 }
 
-// encodeDetails returns details as the JSON sent, or why they cannot be;
-// checked, their violations must have the form validViolations requires.
-func encodeDetails(details map[string]any, checked bool) (b []byte, reason string) {
+// encodeDetails returns the details sent, as JSON, or why they cannot be:
+// those of v, a Validation, else details; checked, violations must have the
+// form validViolations requires.
+func encodeDetails(details map[string]any, v *domain.Validation, checked bool) (b []byte, reason string) {
 	defer func() {
-		if v := recover(); v != nil {
-			b, reason = nil, "the details cannot be encoded: "+safeSprint(v)
+		if x := recover(); x != nil {
+			b, reason = nil, "the details cannot be encoded: "+safeSprint(x)
 		}
 	}()
-	b, err := json.Marshal(details)
+	var err error
+	if v != nil {
+		b, err = validationDetails(v)
+	} else {
+		b, err = json.Marshal(details)
+	}
 	switch {
 	case err != nil:
 		return nil, "the details cannot be encoded: " + bound(err.Error(), maxLogValue)
@@ -487,10 +499,36 @@ func encodeDetails(details map[string]any, checked bool) (b []byte, reason strin
 		return nil, fmt.Sprintf("the details are %d bytes of JSON, more than %d", len(b), maxDetails)
 	case string(b) == "{}" || string(b) == "null":
 		return nil, ""
-	case checked && !validViolations(b):
+	case v == nil && checked && !validViolations(b):
 		return nil, "the details of a VALIDATION_ERROR hold violations that do not fit the envelope's schema: each needs a string field and constraint, and a pointer that is a JSON Pointer"
 	}
 	return b, ""
+}
+
+// validationDetails returns the details of v as json.Marshal writes its
+// PublicDetails, without building them as maps; an error if a pointer is
+// not a JSON Pointer, as the envelope's schema requires.
+func validationDetails(v *domain.Validation) ([]byte, error) {
+	type violation struct {
+		Constraint string  `json:"constraint"`
+		Field      string  `json:"field"`
+		Pointer    *string `json:"pointer,omitempty"`
+		Reason     string  `json:"reason,omitempty"`
+	}
+	vs := make([]violation, len(v.Violations))
+	for i := range v.Violations {
+		x := &v.Violations[i]
+		if !jsonPointer(x.Pointer) {
+			return nil, errors.New("the pointer of a violation is not a JSON Pointer")
+		}
+		vs[i] = violation{Constraint: x.Constraint, Field: x.Field, Reason: x.Reason}
+		if x.Pointer != "" || x.Reason != "" { // "" is the arguments as a whole, sent when the violation says why
+			vs[i].Pointer = &x.Pointer
+		}
+	}
+	return json.Marshal(struct {
+		Violations []violation `json:"violations"`
+	}{vs})
 }
 
 func (h *handling) failure(env Envelope) *Failure {

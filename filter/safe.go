@@ -406,17 +406,21 @@ func (f *chainFacts) typeNames() string {
 // logging package): every violation, its value included, by field.
 type validationView struct{ v *domain.Validation }
 
-// LogValue implements slog.LogValuer.
+// LogValue implements slog.LogValuer, bounded as boundValue bounds a view:
+// two attributes a violation, in one allocation.
 func (w validationView) LogValue() slog.Value {
 	if w.v == nil {
 		return slog.GroupValue()
 	}
-	attrs := make([]slog.Attr, min(len(w.v.Violations), maxGroupAttrs))
-	for i := range attrs {
-		v := w.v.Violations[i]
-		attrs[i] = slog.Group(cmp.Or(v.Field, "(root)"), slog.String("constraint", v.Constraint), slog.Any("value", v.Value))
+	n := min(len(w.v.Violations), maxGroupAttrs)
+	attrs := make([]slog.Attr, 3*n) // a group a field, then its two attributes
+	for i, v := range w.v.Violations[:n] {
+		inner := attrs[n+2*i : n+2*i+2 : n+2*i+2]
+		inner[0] = slog.String("constraint", bound(v.Constraint, maxLogValue))
+		inner[1] = slog.Attr{Key: "value", Value: boundValue(slog.AnyValue(v.Value), 1)}
+		attrs[i] = slog.Attr{Key: bound(cmp.Or(v.Field, "(root)"), 256), Value: slog.GroupValue(inner...)}
 	}
-	return slog.GroupValue(attrs...)
+	return slog.GroupValue(attrs[:n]...)
 }
 
 // logView returns the log view of v, bounded, without letting a panic
@@ -427,6 +431,9 @@ func logView(v slog.LogValuer) (out slog.Value) {
 			out = slog.StringValue("<LogValue panicked: " + safeSprint(r) + ">")
 		}
 	}()
+	if w, ok := v.(validationView); ok {
+		return w.LogValue() // bounded already
+	}
 	return boundValue(v.LogValue(), 0)
 }
 

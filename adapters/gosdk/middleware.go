@@ -150,12 +150,15 @@ func invalidParams(err error) error {
 // the schema finds nothing (a time.Time given "yesterday" fits a string
 // schema), it names the field the SDK could not decode, never its value.
 func (st *serverState) arguments(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest, err error) *domain.Validation {
+	if v := st.checkArguments(ctx, next, req); v != nil {
+		return v
+	}
 	refused := invalidParams(err)
 	if refused == nil {
 		refused = decodeRefusal(req, err)
 	}
-	if v := st.checkArguments(ctx, next, req); v != nil || refused == nil {
-		return v
+	if refused == nil {
+		return nil
 	}
 	field := ""
 	var ute *json.UnmarshalTypeError
@@ -286,13 +289,15 @@ func callOf(req *mcp.CallToolRequest) (c filter.Call) {
 // or a copy of the one the handler or the SDK built, so that a handler that
 // returns one shared value gets an answer of its own for each failure.
 func answered(r mcp.CallToolResult, f *filter.Failure) *mcp.CallToolResult {
-	// One allocation for the envelope and the usual text blocks, at most
-	// two as the default renderer makes.
+	// One allocation for the result, the envelope and the usual text
+	// blocks, at most two as the default renderer makes.
 	parts := &struct {
+		res     mcp.CallToolResult
 		text    [2]mcp.TextContent
 		content [2]mcp.Content
 		env     filter.Envelope
-	}{env: f.Envelope}
+		err     mappedError
+	}{res: r, env: f.Envelope, err: mappedError{f: f, err: f.Err}}
 	content := parts.content[:0]
 	for i, t := range f.Texts {
 		if i < len(parts.text) {
@@ -302,14 +307,15 @@ func answered(r mcp.CallToolResult, f *filter.Failure) *mcp.CallToolResult {
 			content = append(content, &mcp.TextContent{Text: t})
 		}
 	}
-	meta := make(mcp.Meta, len(r.Meta)+1)
-	maps.Copy(meta, r.Meta)
+	res := &parts.res
+	meta := make(mcp.Meta, len(res.Meta)+1)
+	maps.Copy(meta, res.Meta)
 	meta[filter.MetaKey] = &parts.env
-	r.Meta = meta
-	r.StructuredContent = nil
-	r.SetError(&mappedError{f: f, err: f.Err})
-	r.Content = content // after SetError, which replaces it before go-sdk v1.6.0
-	return &r
+	res.Meta = meta
+	res.StructuredContent = nil
+	res.SetError(&parts.err)
+	res.Content = content // after SetError, which replaces it before go-sdk v1.6.0
+	return res
 }
 
 // EnvelopeOf returns the mcperr envelope of a tool result, as a client

@@ -20,11 +20,15 @@ import (
 // schema of the tool the server runs for it, or nil if they fit or there is
 // no schema to check.
 func (st *serverState) checkArguments(ctx context.Context, req *mcp.CallToolRequest) *domain.Validation {
-	t := registeredTool(ctx, req.Params.Name)
-	if t == nil {
-		return nil
+	if t := registeredTool(ctx, req.Params.Name); t != nil {
+		return st.check(st.compiled(&t.Tool), req)
 	}
-	s := st.compiled(&t.Tool).s
+	return nil
+}
+
+// check returns how the arguments of req do not fit ts, or nil.
+func (st *serverState) check(ts *toolSchema, req *mcp.CallToolRequest) *domain.Validation {
+	s := ts.s
 	if s == nil {
 		return nil
 	}

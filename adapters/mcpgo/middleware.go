@@ -154,7 +154,7 @@ func errorResult(f *filter.Failure) *mcp.CallToolResult {
 		content[i] = mcp.NewTextContent(t)
 	}
 	return &mcp.CallToolResult{
-		Result:  mcp.Result{Meta: &mcp.Meta{AdditionalFields: map[string]any{filter.MetaKey: f.Envelope}}},
+		Result:  mcp.Result{Meta: &mcp.Meta{AdditionalFields: map[string]any{filter.MetaKey: &f.Envelope}}},
 		Content: content,
 		IsError: true,
 	}

@@ -25,11 +25,19 @@ func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallTo
 		return // a success costs a type assertion
 	}
 	defer func() { _ = recover() }() // outside every middleware: never take the server down
-	if server.ServerFromContext(ctx) != st.self.Value() || !st.refused(ctx, req) {
+	t := registeredTool(ctx, req.Params.Name)
+	if t == nil || server.ServerFromContext(ctx) != st.self.Value() {
 		return
 	}
-	v := st.checkArguments(ctx, req)
+	// Arguments that the check finds do not fit cannot have reached a
+	// handler of this server, whose SDK checks them: the result is its
+	// refusal. Where the check finds nothing, the SDK's validator decides.
+	ts := st.compiled(&t.Tool)
+	v := st.check(ts, req)
 	if v == nil {
+		if !st.refusedBy(ts, req) {
+			return
+		}
 		v = domain.NewValidation("", nil, "The arguments do not fit the tool's input schema; check them against it.")
 	}
 	var opts []filter.ToolOption
@@ -50,21 +58,23 @@ func hasEnvelope(res *mcp.CallToolResult) bool {
 // sawArguments learns, from a call whose handler ran and gave an error
 // result, whether the SDK checks arguments: if the SDK's validator refuses
 // the call's, it does not, and no error result of this server is a refusal.
+// The validator is asked only where the check finds they do not fit, so
+// that a result passed as built costs little more than a success.
 func (st *serverState) sawArguments(ctx context.Context, req *mcp.CallToolRequest) {
-	if !st.unchecked.Load() && st.refused(ctx, req) {
-		st.unchecked.Store(true)
+	if st.unchecked.Load() {
+		return
+	}
+	if t := registeredTool(ctx, req.Params.Name); t != nil {
+		if ts := st.compiled(&t.Tool); st.check(ts, req) != nil && st.refusedBy(ts, req) {
+			st.unchecked.Store(true)
+		}
 	}
 }
 
-// refused reports whether the validator of server.WithInputSchemaValidation,
+// refusedBy reports whether the validator of server.WithInputSchemaValidation,
 // the same engine with the same schema and the same reading of the
 // arguments, refuses the arguments of req.
-func (st *serverState) refused(ctx context.Context, req *mcp.CallToolRequest) bool {
-	t := registeredTool(ctx, req.Params.Name)
-	if t == nil {
-		return false
-	}
-	ts := st.compiled(&t.Tool)
+func (st *serverState) refusedBy(ts *toolSchema, req *mcp.CallToolRequest) bool {
 	ts.once.Do(func() {
 		c := jsonschema.NewCompiler()
 		if d, err := jsonschema.UnmarshalJSON(bytes.NewReader(ts.doc)); ts.doc != nil && err == nil && c.AddResource("mem:///input-schema.json", d) == nil {

@@ -23,7 +23,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,6 +37,7 @@ import (
 type Schema struct {
 	resolved *jsonschema.Resolved
 	root     *jsonschema.Schema
+	exact    bool // the walk alone decides: every keyword is one it checks
 
 	mu       sync.Mutex
 	patterns map[string]*regexp.Regexp // compiled on first use
@@ -57,7 +57,59 @@ func Compile(doc []byte) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	return &Schema{resolved: r, root: &root}, nil
+	var raw any
+	_ = json.Unmarshal(doc, &raw) // it decoded above
+	return &Schema{resolved: r, root: &root, exact: walked(raw, 0)}, nil
+}
+
+// walked reports whether the walk alone decides every verdict on the
+// schema v, as decoded JSON: each keyword is one it checks or an
+// annotation, so that the validator need not be asked when the walk finds
+// nothing.
+func walked(v any, depth int) bool {
+	if b, ok := v.(bool); ok || depth > maxDepth {
+		return ok && b // the false schema refuses all, and the walk says so
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	each := func(x any) bool {
+		switch x := x.(type) {
+		case []any:
+			return !slices.ContainsFunc(x, func(s any) bool { return !walked(s, depth+1) })
+		case map[string]any:
+			return walked(x, depth+1)
+		}
+		return false
+	}
+	for k, x := range m {
+		switch k {
+		case "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+			"minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "required", "minProperties", "maxProperties",
+			"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "format", "$schema", "$id", "$comment":
+		case "items", "additionalItems", "prefixItems", "allOf":
+			if _, ok := x.(bool); !ok && !each(x) {
+				return false
+			}
+		case "additionalProperties":
+			if _, ok := x.(bool); !ok && !walked(x, depth+1) {
+				return false
+			}
+		case "properties", "$defs", "definitions":
+			defs, ok := x.(map[string]any)
+			if !ok || slices.ContainsFunc(slices.Collect(maps.Values(defs)), func(s any) bool { return !walked(s, depth+1) }) {
+				return false
+			}
+		case "$ref":
+			if ref, _ := x.(string); ref != "#" && !strings.HasPrefix(ref, "#/$defs/") && !strings.HasPrefix(ref, "#/definitions/") {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // checkTypes reports a type name that JSON Schema does not know, such as
@@ -141,12 +193,12 @@ func (s *Schema) Check(args any) *domain.Validation {
 	w := walk{s: s}
 	w.check(s.root, args, nil, 0)
 	if len(w.out) == 0 {
-		if s.resolved.Validate(args) == nil {
+		if s.exact || s.resolved.Validate(args) == nil {
 			return nil
 		}
 		w.out = append(w.out, domain.Violation{Constraint: "The arguments do not fit the input schema.", Reason: "schema"})
 	}
-	sort.SliceStable(w.out, func(i, j int) bool { return w.out[i].Field < w.out[j].Field })
+	slices.SortStableFunc(w.out, func(a, b domain.Violation) int { return strings.Compare(a.Field, b.Field) })
 	return &domain.Validation{Violations: w.out}
 }
 
