@@ -46,7 +46,7 @@ type Failure struct {
 	// failure is not sent.
 	Retry time.Duration
 
-	textsBuf [2]string  // holds Texts for the default renderer
+	textsBuf [2]string   // holds Texts for the default renderer
 	logged   loggedError // the error its record holds
 }
 
