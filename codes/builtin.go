@@ -3,7 +3,7 @@ package codes
 // The built-in codes. They are always known to every Registry.
 const (
 	// ValidationError: the arguments do not fit the tool's input schema or
-	// its rules. The details say which fields and what was wrong.
+	// rules; the details say which fields and how.
 	ValidationError Code = "VALIDATION_ERROR"
 	// NotFound: the resource the call names does not exist.
 	NotFound Code = "NOT_FOUND"
@@ -11,8 +11,7 @@ const (
 	Unauthorized Code = "UNAUTHORIZED"
 	// Forbidden: the caller is authenticated but may not do this.
 	Forbidden Code = "FORBIDDEN"
-	// Conflict: the request conflicts with the current state, such as a
-	// duplicate key.
+	// Conflict: the request conflicts with the current state (a duplicate key).
 	Conflict Code = "CONFLICT"
 	// RateLimited: too many requests; retry later.
 	RateLimited Code = "RATE_LIMITED"
@@ -20,14 +19,11 @@ const (
 	Cancelled Code = "CANCELLED"
 	// Timeout: the tool ran out of time (a deadline was exceeded).
 	Timeout Code = "TIMEOUT"
-	// ToolFailed is the default code of a ToolError that names none: the
-	// tool refused the call with a message written for the model.
+	// ToolFailed, the default code of a ToolError: the tool refused the call.
 	ToolFailed Code = "TOOL_ERROR"
-
 	// BusinessRuleViolation: a business rule refused the request. Prefer a
 	// registered code that names the rule, such as INSUFFICIENT_FUNDS.
 	BusinessRuleViolation Code = "BUSINESS_RULE_VIOLATION"
-
 	// InternalError: the server failed. The client sees only a reference.
 	InternalError Code = "INTERNAL_ERROR"
 	// DatabaseError: the database failed.
@@ -54,13 +50,4 @@ var builtins = [...]Info{
 	{Code: DatabaseError, Category: Server, Description: "The database failed.", Retryable: true},
 	{Code: ExternalServiceError, Category: Server, Description: "A service the tool depends on failed.", Retryable: true},
 	{Code: Unavailable, Category: Server, Description: "The server cannot serve the request right now.", Retryable: true},
-}
-
-func lookupBuiltin(c Code) (Info, bool) {
-	for _, in := range builtins {
-		if in.Code == c {
-			return in, true
-		}
-	}
-	return Info{}, false
 }

@@ -1,46 +1,52 @@
 package filter
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
+	"math/rand/v2"
 	"strconv"
+	"sync/atomic"
+	"time"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/internal/toolname"
 )
 
-// Option configures a Pipeline, the error handling of a whole server, given
-// to New. Every ToolOption is an Option too.
+// Option configures a Pipeline, given to New. Every ToolOption is one too.
 type Option interface{ apply(p *Pipeline) error }
 
 type optionFunc func(p *Pipeline) error
 
 func (o optionFunc) apply(p *Pipeline) error { return o(p) }
 
-// ToolOption configures how the failures of one tool are handled, over the
-// server's choice: given where the tool is added (gosdk.AddTool,
-// mcpgo.AddTool) or to ForTool, for that tool; given to New, for the whole
-// server. WithFilters, WithReportOnly, WithHandBuilt and WithArgumentCheck
-// make them.
+func nonNil(v any, reason string, set func(p *Pipeline)) Option {
+	return optionFunc(func(p *Pipeline) error {
+		if isNil(v) {
+			return &codes.DefinitionError{Mistake: codes.NilValue, Reason: reason}
+		}
+		set(p)
+		return nil
+	})
+}
+
+// ToolOption configures how the failures of one tool are handled, given where
+// the tool is added (gosdk.AddTool, mcpgo.AddTool) or to ForTool, over the
+// server's choice; given to New, it makes the server's choice.
 type ToolOption interface {
 	Option
 	// DefinitionError returns the mistake the option was built with, such
-	// as a nil filter, or nil: New, ForTool and the adapters' AddTool
-	// refuse such an option with it, at start-up.
+	// as a nil filter, or nil; New, ForTool and AddTool refuse it at start-up.
 	DefinitionError() *codes.DefinitionError
 	tool(t toolConfig) toolConfig
 }
 
-// toolConfig is how one tool's failures are handled: its own filters, which
-// run before the server's, and its settings, each 0 for the server's, 1 for
-// off and 2 for on (handBuilt: 1 + the HandBuilt policy).
+// toolConfig is a tool's own filters and settings: 0 the server's, 1 off, 2 on (handBuilt: 1 + policy).
 type toolConfig struct {
 	filters                      []Filter
 	reportOnly, check, handBuilt int8
 }
 
-// toolOption is the ToolOption of WithFilters, WithReportOnly,
-// WithHandBuilt and WithArgumentCheck: what it sets, or its mistake.
 type toolOption struct {
 	toolConfig
 	bad *codes.DefinitionError
@@ -52,9 +58,9 @@ func (o toolOption) tool(t toolConfig) toolConfig {
 	if len(o.filters) > 0 {
 		t.filters = append(t.filters[:len(t.filters):len(t.filters)], o.filters...)
 	}
-	t.reportOnly = pick(o.reportOnly, t.reportOnly)
-	t.check = pick(o.check, t.check)
-	t.handBuilt = pick(o.handBuilt, t.handBuilt)
+	t.reportOnly = cmp.Or(o.reportOnly, t.reportOnly)
+	t.check = cmp.Or(o.check, t.check)
+	t.handBuilt = cmp.Or(o.handBuilt, t.handBuilt)
 	return t
 }
 
@@ -68,14 +74,6 @@ func (o toolOption) apply(p *Pipeline) error {
 	return nil
 }
 
-// pick returns a setting given, or else the one it overrides.
-func pick(given, old int8) int8 {
-	if given != 0 {
-		return given
-	}
-	return old
-}
-
 func onOff(on bool) int8 {
 	if on {
 		return 2
@@ -83,170 +81,115 @@ func onOff(on bool) int8 {
 	return 1
 }
 
-// WithLogger sets the logger of the one record written for each failure.
-// The default, and what a nil l means, is slog.Default() at the time of
-// the failure. If the logger's handler panics or fails, the record is
-// written to standard error instead.
+// WithLogger sets the logger of the one record of each failure: by default,
+// or if l is nil, slog.Default() at the time of the failure. If its handler
+// panics or fails, the record goes to standard error instead.
 func WithLogger(l *slog.Logger) Option {
 	return optionFunc(func(p *Pipeline) error { p.logger = l; return nil })
 }
 
-// WithRegistry sets the registry that knows the application's own codes,
-// their categories and retry advice. The default knows the built-in codes
-// only. A code the registry does not know never reaches a client: see
-// Pipeline.Handle.
+// WithRegistry sets the registry of the application's codes, their
+// categories and retry advice; the default knows the built-in codes only. A
+// code it does not know never reaches a client: see Pipeline.Handle.
 func WithRegistry(r *codes.Registry) Option {
 	return optionFunc(func(p *Pipeline) error { p.registry = r; return nil })
 }
 
-// WithFilters adds exception filters. Given where a tool is added, or to
-// ForTool, they run for that tool's failures, before the server's; given
-// to New, for the failures of every tool, resource, prompt and completion
-// of the server. The first is outermost: it sees each error first. A nil
-// filter, or one that Catch or Is could not build, is a definition error.
+// WithFilters adds exception filters, the first seeing each error first:
+// for one tool, run before the server's; given to New, for every request. A
+// nil filter, or one that Catch or Is could not build, is a definition error.
 func WithFilters(filters ...Filter) ToolOption {
 	for i, f := range filters {
-		if bad := misdefinedFilter(i, f); bad != nil {
-			return toolOption{bad: bad}
+		if isNil(f) {
+			return toolOption{bad: &codes.DefinitionError{Mistake: codes.NilValue,
+				Reason: "filter " + strconv.Itoa(i) + " given to WithFilters is nil; pass a filter.Filter, such as a filter.Catch"}}
+		}
+		if m, ok := f.(interface{ DefinitionError() *codes.DefinitionError }); ok {
+			if de := m.DefinitionError(); de != nil { // built with a mistake by Catch, Is or a filter pack
+				return toolOption{bad: &codes.DefinitionError{Mistake: de.Mistake,
+					Reason: "filter " + strconv.Itoa(i) + " given to WithFilters: " + de.Reason}}
+			}
 		}
 	}
 	return toolOption{toolConfig: toolConfig{filters: append([]Filter(nil), filters...)}}
 }
 
-// WithObserver adds an observer, for tracing, metrics and error tracking:
-// it is told once of every failure, client and server errors alike, after
-// the answer is final and before the record is written. It receives a copy:
-// writing to it changes nothing sent. One that panics is recovered, and the
-// panic noted in the record. It runs on the path of the answer: hand slow
-// work to a queue. Given more than once, observers run in the order given.
+// WithObserver adds an observer: it gets a copy of each failure once final,
+// before it is logged, in the order given; a panic in it is noted in the
+// record. It runs on the answer's path: hand slow work to a queue.
 func WithObserver(o func(ctx context.Context, f Failure)) Option {
-	return optionFunc(func(p *Pipeline) error {
-		if o == nil {
-			return &codes.DefinitionError{Mistake: codes.NilValue,
-				Reason: "WithObserver needs an observer; leave the option out to observe nothing"}
-		}
+	return nonNil(o, "WithObserver needs an observer; leave the option out to observe nothing", func(p *Pipeline) {
 		p.observers = append(p.observers[:len(p.observers):len(p.observers)], o)
-		return nil
 	})
 }
 
-// WithRenderer sets how a failure's completed Envelope (code, message,
-// details, retry advice, ref and hints all set) becomes the text blocks
-// that hosts give the model, in order; the envelope in _meta is for
-// programs. The default is RenderForModel; the message alone is
-//
-//	filter.WithRenderer(func(e filter.Envelope) []string { return []string{e.Message} })
-//
-// All it returns is sent to the client; an envelope holds nothing of a
-// masked error but its ref, so it cannot leak one. It receives a copy:
-// writing to it changes nothing sent. One that panics or returns no blocks
-// is replaced by RenderForModel for that call, and noted in its record; at
-// most 16 blocks are sent, each bounded like a message.
+// WithRenderer sets how a copy of a failure's Envelope becomes the text
+// blocks the model reads; the default is RenderForModel. An envelope holds
+// nothing of a masked error but its ref, so a renderer cannot leak one. One
+// that panics or returns no blocks is replaced by RenderForModel for that
+// call, and noted; at most 16 blocks are sent, each bounded like a message.
 func WithRenderer(r func(e Envelope) []string) Option {
-	return optionFunc(func(p *Pipeline) error {
-		if r == nil {
-			return &codes.DefinitionError{Mistake: codes.NilValue,
-				Reason: "WithRenderer needs a function; pass one, or leave the option out for the default, filter.RenderForModel"}
-		}
-		p.render = r
-		return nil
-	})
+	return nonNil(r,
+		"WithRenderer needs a function; pass one, or leave the option out for the default, filter.RenderForModel",
+		func(p *Pipeline) { p.render = r })
 }
 
-// WithRefGenerator sets the function that makes reference ids, for tests
-// that need predictable refs. The default makes 16 hex digits holding 64
-// random bits from crypto/rand; a production ref must be as unique. A ref
+// WithRefGenerator sets the function that makes refs, for tests that need
+// predictable ones; the default makes 16 hex digits of 64 random bits. A ref
 // must be 1 to 64 ASCII letters, digits, '-', '_' or '.': where gen
 // returns anything else or panics, the pipeline uses a random ref instead.
 func WithRefGenerator(gen func() string) Option {
-	return optionFunc(func(p *Pipeline) error {
-		if gen == nil {
-			return &codes.DefinitionError{Mistake: codes.NilValue,
-				Reason: "WithRefGenerator needs a function; leave the option out for random refs"}
-		}
-		p.newRef = gen
-		return nil
-	})
+	return nonNil(gen, "WithRefGenerator needs a function; leave the option out for random refs",
+		func(p *Pipeline) { p.newRef = gen })
 }
 
-// WithRedaction keeps personal data out of the log: error texts are
-// redacted with cockroachdb/redact (the parts not marked safe become ‹×›),
-// and the log-only fields of domain errors, such as a Validation's value,
-// are left out. Off by default.
-//
-// A redacted record still says what failed: the tool, resource or prompt,
-// the code, the ref, the request and session ids, the message the client
-// read (message), the error's text with the parts cockroachdb/errors marks
-// safe (errors.Newf's format, redact.Safe arguments, errors.Safe values)
-// and ‹×› for the rest, the Go types of the error chain (error_types), and
-// a cockroachdb/errors stack with the same redaction.
+// WithRedaction keeps personal data out of the log (off by default): error
+// texts are redacted with cockroachdb/redact (what is not marked safe becomes
+// ‹×›), and domain errors' log-only fields are left out. A redacted record
+// still has what failed, the code, ref, ids, the message the client read
+// (message), the chain's Go types (error_types), and a redacted stack.
 func WithRedaction(redact bool) Option {
 	return optionFunc(func(p *Pipeline) error { p.redact = redact; return nil })
 }
 
-// WithReportOnly turns report-only mode, off by default, on or off: for the
-// whole server given to New, for one tool given where it is added or to
-// ForTool. In it mcperr changes nothing a client receives: every failure
-// (an error a handler returns, a panic, arguments the SDK refuses, an
-// error result the handler built itself) reaches the client exactly as
-// without mcperr; a panic is panicked again for the SDK or an outer
-// recovery. One record per failure, at the level enforcing would use, says
-// what mcperr would have sent: code, whether masked, message and ref.
-// Observers get the Failure of enforcing, with Failure.ReportOnly set.
-//
-// It is the safe first step of adopting mcperr on a server that exists:
-// read the records of real traffic, move messages meant for the model to
-// toolerr.New, then switch report-only off, one tool at a time
-// (ForTool(name, WithReportOnly(false))) or for the whole server.
+// WithReportOnly turns report-only mode, off by default, on or off: the
+// safe first step of adopting mcperr on a server that exists. In it every
+// failure (an error, a panic, arguments the SDK refuses, a hand-built error
+// result) reaches the client exactly as without mcperr; a panic is panicked
+// again. One record per failure, at the level enforcing would use, says what
+// would have been sent (code, whether masked, message, ref); so do observers.
 func WithReportOnly(on bool) ToolOption {
 	return toolOption{toolConfig: toolConfig{reportOnly: onOff(on)}}
 }
 
-// WithArgumentCheck turns on or off the check of each tool call's arguments
-// against the tool's input schema before its handler runs: for the whole
-// server given to New, for one tool given where it is added or to ForTool.
-// It is off by default, so that a server whose schemas are looser than its
-// handlers keeps its successes, and recommended for a new server. Arguments
-// that do not fit are refused with VALIDATION_ERROR, naming every such
-// field (a JSON Pointer for a nested one) and what is wrong with it, never
-// its value, and the handler does not run: the same answer on both SDKs. In
-// report-only mode the call runs as without mcperr, and the refusal mcperr
-// would have sent is logged. The filters, the tool's and the global ones,
-// see a refusal as a *domain.Validation.
+// WithArgumentCheck turns on or off the check of a tool call's arguments
+// against the tool's input schema before its handler runs; off by default,
+// so that schemas looser than their handlers keep their successes. What does
+// not fit is refused with VALIDATION_ERROR naming each field and what is
+// wrong, never its value (report-only: logged); filters see a *domain.Validation.
 func WithArgumentCheck(on bool) ToolOption {
 	return toolOption{toolConfig: toolConfig{check: onOff(on)}}
 }
 
-// HandBuilt is what a Pipeline does with a tool result that has isError
-// set and that the handler built itself, such as mcp-go's
-// mcp.NewToolResultError or a go-sdk CallToolResult with IsError set and
-// no SetError. mcperr handles the errors a handler returns; a result built
-// by hand is the server's own answer, so by default it passes untouched.
+// HandBuilt is what a Pipeline does with a tool result with isError set that
+// the handler built itself, such as mcp-go's mcp.NewToolResultError or a
+// go-sdk CallToolResult with IsError set and no SetError (see WithHandBuilt).
 type HandBuilt int
 
-// The policies for error results a handler built itself.
 const (
-	// PassHandBuilt sends the result unchanged and logs nothing: the
-	// default.
+	// PassHandBuilt sends the result unchanged and logs nothing: the default.
 	PassHandBuilt HandBuilt = iota
-	// ReportHandBuilt sends the result unchanged and logs it in one WARN
-	// record with a ref and its text (redacted under WithRedaction),
-	// code TOOL_ERROR, attribute hand_built.
+	// ReportHandBuilt sends the result unchanged and logs its text in one
+	// WARN record with a ref, code TOOL_ERROR and attribute hand_built.
 	ReportHandBuilt
-	// MaskHandBuilt replaces the result with a masked internal error: the
-	// model reads `Internal error in tool "x" (ref: R).`, and one ERROR
-	// record with R keeps the result's text. For a server whose hand-built
-	// results carry error texts the model must not read.
+	// MaskHandBuilt replaces the result with a masked internal error, for
+	// results with texts the model must not read: one ERROR record keeps it.
 	MaskHandBuilt
 )
 
-// WithHandBuilt sets the policy for tool results with isError set that a
-// handler built itself, PassHandBuilt (the default), ReportHandBuilt or
-// MaskHandBuilt: for the whole server given to New, for one tool given
-// where it is added or to ForTool. In report-only mode (WithReportOnly)
-// such results are reported whatever the policy, and their record says
-// what the policy would have sent. Filters do not see them: they see
-// errors. Another value is a definition error.
+// WithHandBuilt sets the HandBuilt policy. In report-only mode such results
+// are reported whatever the policy, and their record says what it would have
+// sent. Filters do not see them. Another value is a definition error.
 func WithHandBuilt(h HandBuilt) ToolOption {
 	if h < PassHandBuilt || h > MaskHandBuilt {
 		return toolOption{bad: &codes.DefinitionError{Mistake: codes.InvalidOption,
@@ -255,18 +198,12 @@ func WithHandBuilt(h HandBuilt) ToolOption {
 	return toolOption{toolConfig: toolConfig{handBuilt: int8(h) + 1}}
 }
 
-// ForTool declares the options of the tool named name, however it is added
-// to a server: with mcp.AddTool, by a framework, or with an adapter's
-// AddTool, whose own options apply after these (their filters run after
-// these filters, their settings replace these). It is how a tool that
-// something else registers gets options of its own, declared at start-up:
-//
-//	filter.New(filter.WithReportOnly(true),
-//		filter.ForTool("get_order", filter.WithReportOnly(false), filter.WithFilters(notFound)))
-//
-// A name that is not a valid MCP tool name, a name given to ForTool twice,
-// or a bad option is a definition error. A name the server has no tool of
-// is reported in one WARN record at the server's first tool call.
+// ForTool declares at start-up the options of the tool named name, however
+// it is added (with mcp.AddTool, by a framework, or with an adapter's
+// AddTool, whose own options apply after these). An invalid MCP tool name,
+// a name given to ForTool twice, or a bad option is a definition error. A
+// name the server has no tool of is reported in one WARN record at the
+// server's first tool call.
 func ForTool(name string, opts ...ToolOption) Option {
 	return optionFunc(func(p *Pipeline) error {
 		if err := toolname.Check(name); err != nil {
@@ -276,9 +213,16 @@ func ForTool(name string, opts ...ToolOption) Option {
 			return &codes.DefinitionError{Mistake: codes.ConflictingConfiguration, Subject: name,
 				Reason: "filter.ForTool is given this tool twice; give all of its options in one ForTool"}
 		}
-		t, err := toolOf(opts, "filter.ForTool")
-		if err != nil {
-			return err
+		var t toolConfig
+		for i, o := range opts {
+			if isNil(o) {
+				return &codes.DefinitionError{Mistake: codes.NilValue, Reason: "option " + strconv.Itoa(i) +
+					" given to filter.ForTool is nil; leave it out, or pass the option you meant"}
+			}
+			if bad := o.DefinitionError(); bad != nil {
+				return bad
+			}
+			t = o.tool(t)
 		}
 		if p.tools == nil {
 			p.tools = map[string]toolConfig{}
@@ -288,19 +232,101 @@ func ForTool(name string, opts ...ToolOption) Option {
 	})
 }
 
-// toolOf applies opts, given to fn, in order; a nil or misdefined option is
-// a *codes.DefinitionError.
-func toolOf(opts []ToolOption, fn string) (toolConfig, error) {
-	var t toolConfig
-	for i, o := range opts {
-		if isNil(o) {
-			return t, &codes.DefinitionError{Mistake: codes.NilValue,
-				Reason: "option " + strconv.Itoa(i) + " given to " + fn + " is nil; leave it out, or pass the option you meant"}
+// WithRetries makes the server call a tool again, within the same request,
+// after a transient failure, at most max more times (1 to 10); the model
+// reads the success or the last failure, whose envelope counts the
+// attempts. A bad max or name is a definition error.
+//
+// A failure is retried when its code is UNAVAILABLE, TIMEOUT (a
+// dependency's, never the request's own), CONFLICT, RATE_LIMITED,
+// EXTERNAL_SERVICE_ERROR or DATABASE_ERROR, it is retryable as advised with
+// a delay of at most 5 s, and the tool is annotated readOnlyHint or
+// idempotentHint, or named in safe (then idempotent for any failure's
+// Response.MayHaveTakenEffect too). The wait is that delay, else 100 ms
+// doubled at each attempt up to 2 s, with jitter; none starts that the
+// request's deadline, less what the last attempt took, would cut short, nor
+// after the request is cancelled. As in gRPC's retry throttling, each
+// transient failure spends one of the server's 10 tokens, each successful
+// tool call gives back a tenth, and no retry is made while half or more are
+// spent.
+//
+// Each failed attempt is one record, with its attempt number and the
+// call's one ref, and tells the observers (Failure.Retry set if retried).
+// In report-only mode nothing is retried; the record says would_retry.
+func WithRetries(max int, safe ...string) Option {
+	return optionFunc(func(p *Pipeline) error {
+		if max < 1 || max > maxRetries {
+			return &codes.DefinitionError{Mistake: codes.InvalidOption,
+				Reason: "WithRetries needs 1 to 10 more attempts, not " + strconv.Itoa(max) + "; leave the option out for none"}
 		}
-		if bad := o.DefinitionError(); bad != nil {
-			return t, bad
+		p.retries, p.safe = max, make(map[string]bool, len(safe))
+		for _, name := range safe {
+			if err := toolname.Check(name); err != nil {
+				return err
+			}
+			p.safe[name] = true
 		}
-		t = o.tool(t)
+		return nil
+	})
+}
+
+// Bounds of retries and their waits.
+const (
+	maxRetries   = 10
+	maxRetryWait = 5 * time.Second        // the longest retry delay of a failure waited for
+	firstBackoff = 100 * time.Millisecond // the wait before the first retry, without one
+	maxBackoff   = 2 * time.Second
+	budgetTokens = 10_000 // the budget in thousandths of a token, gRPC's default 10 tokens
+	budgetRefund = 100    // a tenth of a token back for a success, as in gRPC
+)
+
+// budget is the thousandths of a token spent.
+type budget struct{ spent atomic.Int64 }
+
+func (b *budget) add(n int64) {
+	for old := b.spent.Load(); !b.spent.CompareAndSwap(old, min(max(old+n, 0), budgetTokens)); old = b.spent.Load() {
 	}
-	return t, nil
+}
+
+func (b *budget) allows() bool { return b.spent.Load() < budgetTokens/2 }
+
+func (p *Pipeline) succeeded() {
+	if p.retries > 0 {
+		p.budget.add(-budgetRefund)
+	}
+}
+
+// retryIn returns the wait before the tool is called again, or 0 if it is not: see WithRetries.
+func (p *Pipeline) retryIn(ctx context.Context, h *handling, ask *asks, code codes.Code, retryable bool, after time.Duration) time.Duration {
+	if p.retries == 0 || !retryable || h.masked || h.handBuilt || h.ended || !h.call.isTool() {
+		return 0
+	}
+	switch code {
+	case codes.Unavailable, codes.Timeout, codes.Conflict, codes.RateLimited, codes.ExternalServiceError, codes.DatabaseError:
+	default:
+		return 0
+	}
+	if !h.reportOnly {
+		p.budget.add(1000)
+	}
+	if h.attempt > p.retries || after > maxRetryWait || !p.budget.allows() {
+		return 0
+	}
+	if !p.mayRepeat(h, ask) {
+		h.notRetried = "the tool is annotated neither readOnlyHint nor idempotentHint, and filter.WithRetries does not name it safe"
+		return 0
+	}
+	wait := after
+	if wait == 0 {
+		d := min(firstBackoff<<(h.attempt-1), maxBackoff)
+		wait = d/2 + rand.N(d/2+1) // jitter: a half to the whole of d
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) <= wait+h.took || ctx.Err() != nil {
+		return 0
+	}
+	if h.reportOnly {
+		h.wouldRetry = true
+		return 0
+	}
+	return wait
 }

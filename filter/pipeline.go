@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -15,17 +16,17 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cockroachdb/redact"
+
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/internal/uriview"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// Pipeline is the error-handling configuration of a server: it turns the
-// errors of its requests into Failures and logs each once. It is immutable
-// once built and safe for concurrent use. Build one with New.
+// Pipeline is a server's error-handling configuration (see the package
+// documentation), built with New: immutable, and safe for concurrent use.
 type Pipeline struct {
-	built     bool // by New
 	logger    *slog.Logger
 	registry  *codes.Registry
 	global    []Filter
@@ -46,10 +47,9 @@ type Pipeline struct {
 	nUnknown atomic.Int32 // how many, at most maxUnknownWarnings
 }
 
-// New returns a Pipeline configured by opts. A bad option, such as a nil
-// filter, is a *codes.DefinitionError.
+// New returns a Pipeline configured by opts; a bad one, such as a nil filter, is a *codes.DefinitionError.
 func New(opts ...Option) (*Pipeline, error) {
-	p := &Pipeline{built: true}
+	p := &Pipeline{}
 	for i, opt := range opts {
 		if isNil(opt) {
 			return nil, &codes.DefinitionError{Mistake: codes.NilValue,
@@ -62,23 +62,15 @@ func New(opts ...Option) (*Pipeline, error) {
 	return p, nil
 }
 
-// Handle turns err, raised by the request described by call, into the
-// Failure the client receives, tells the observers, and writes the one log
-// record of it; filters are those of the tool, resource or prompt, and run
-// before those ForTool gives the tool and the server's. A nil err yields
-// nil. It is for an application or an adapter that holds an error and
-// nothing else; Serve runs a whole request.
-//
-// The request's own end is decided first, then the filters and the
-// built-in mapping run, as the package documentation says. A code the
-// registry does not know, whatever produced it, is sent as
+// Handle turns err, raised by the request call describes, into the Failure
+// the client receives, tells the observers, and logs it once; filters run
+// before those of ForTool and the server's. A nil err yields nil; Serve, not
+// Handle, runs a whole request. A code the registry does not know is sent as
 // BUSINESS_RULE_VIOLATION for a business rule and TOOL_ERROR otherwise, with
-// one WARN record the first time. A ref is always the pipeline's.
-//
-// Handle is total: whatever err, a filter, an observer, the renderer or the
-// log handler does (panic, return a typed nil, build a cyclic or enormous
-// chain), it returns one Failure and writes one record, to standard error
-// if the logger fails, bounded as the package documentation says.
+// one WARN record the first time. A ref is always the pipeline's. Handle is
+// total: whatever err or a filter, observer, renderer or log handler does
+// (panic, return a typed nil, build a cyclic or enormous chain), it returns
+// one Failure and writes one bounded record, to standard error if the logger fails.
 func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...Filter) *Failure {
 	if err == nil {
 		return nil
@@ -90,10 +82,7 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 	return p.handle(cmp.Or[context.Context](ctx, context.Background()), &in, &asks{})
 }
 
-// handle decides the answer to in, a failure of the request ctx serves, and
-// writes its record: the request's end first, then the filters, the tool's
-// then the server's, then the built-in mapping. It returns nil for a
-// hand-built result the policy passes unreported.
+// handle decides and logs the answer to in; nil for a hand-built result passed unreported.
 func (p *Pipeline) handle(ctx context.Context, in *input, ask *asks) (f *Failure) {
 	reportOnly, policy := p.reportOnly(in.tool), p.policy(in.tool)
 	h := handling{call: in.call, raw: in.err, filters: in.tool.filters, attempt: in.attempt, took: in.took, reportOnly: reportOnly, handBuilt: in.err == nil}
@@ -112,9 +101,7 @@ func (p *Pipeline) handle(ctx context.Context, in *input, ask *asks) (f *Failure
 	h.setErr(err)
 	h.orig, h.ref = h.err, in.ref
 	defer func() {
-		if f == nil { // finish did not return
-			// Only a runtime.Goexit in a filter, observer, renderer or log
-			// handler gets here: nothing else logs it.
+		if f == nil { // finish did not return: a runtime.Goexit in a filter, observer, renderer or log handler
 			f = p.lastResort(ctx, &h, recover())
 		}
 	}()
@@ -122,8 +109,7 @@ func (p *Pipeline) handle(ctx context.Context, in *input, ask *asks) (f *Failure
 	switch {
 	case h.handBuilt && policy == MaskHandBuilt:
 		r = p.internal(&h)
-	case h.handBuilt:
-		// Filters see errors, not results: the handler's own answer passes as it is.
+	case h.handBuilt: // filters see errors, not results: the handler's own answer passes as it is
 		r = Response{Code: codes.ToolFailed, Message: in.text}
 	default:
 		var ok bool
@@ -136,15 +122,11 @@ func (p *Pipeline) handle(ctx context.Context, in *input, ask *asks) (f *Failure
 	return p.finish(ctx, &h, ask, &r)
 }
 
-// handBuiltError stands for an error result a handler built itself: its
-// text, for the record and Failure.Err.
 type handBuiltError struct{ text string }
 
 func (e *handBuiltError) Error() string { return e.text }
 
-// handling is the state of one failure on its way through the pipeline.
-// It holds no callback of the adapter's, which its input keeps, so that
-// what the adapter hands Serve never leaves the stack.
+// handling is a failure on its way, without the adapter's callbacks, which stay on the stack.
 type handling struct {
 	call        Call
 	raw         error              // as the handler returned it, before any check of it
@@ -159,7 +141,7 @@ type handling struct {
 	public      error              // the public error the built-in mapping answered with
 	refused     *domain.Validation // how the arguments did not fit, when that decided
 	details     *domain.Validation // the public error whose details are sent, if a Validation
-	repeat      int8               // 1 + what mayRepeat found, once asked
+	repeat      int8               // onOff(what mayRepeat found), once asked
 	ended       bool               // the request's own end answered it, in the pipeline's own words
 	wouldRetry  bool               // report-only: WithRetries would have called the tool again
 	retry       time.Duration      // the wait before the tool is called again, if it is
@@ -172,8 +154,7 @@ type handling struct {
 	attrs       []slog.Attr // extra attributes for the log record
 }
 
-// setErr makes err the error being handled, with what one walk of its
-// chain finds; a chain that cannot be walked safely becomes an opaqueError.
+// setErr makes err, or its opaqueError, the error handled.
 func (h *handling) setErr(err error) {
 	h.facts, h.err = scan(err)
 	if h.facts.custom && !h.facts.opaque {
@@ -181,10 +162,7 @@ func (h *handling) setErr(err error) {
 	}
 }
 
-// runFilters offers the cause of a ToolError to the tool's filters, then
-// the global ones, and if none answers, the whole error. The ToolError
-// keeps its words over an answer to its cause: the filter's message becomes
-// the first hint, and the class (code, details, retry advice) is the filter's.
+// runFilters offers the filters the cause of a ToolError (see worded), then the whole error.
 func (p *Pipeline) runFilters(ctx context.Context, h *handling) (Response, bool) {
 	if te, _ := h.facts.public.(*toolerr.ToolError); te != nil && te.PublicMessage() != "" && h.facts.cause != nil {
 		if r, ok := p.offer(ctx, h, h.facts.cause, false); ok || h.filterErr != nil {
@@ -194,26 +172,26 @@ func (p *Pipeline) runFilters(ctx context.Context, h *handling) (Response, bool)
 	return p.offer(ctx, h, h.err, true)
 }
 
-// worded gives te's words to r, an answer to te's cause: te's message,
-// then r's as the first hint; the class is r's.
+// worded gives r, an answer to te's cause, te's message, and r's as the first hint.
 func worded(te *toolerr.ToolError, r Response) Response {
 	hints := append(append([]string{r.Message}, r.Hints...), te.ErrorHint())
 	r.Message, r.Hints = te.PublicMessage(), slices.DeleteFunc(hints, func(s string) bool { return s == "" })
 	return r
 }
 
-// offer runs the filters on err until one answers; a transformation
-// replaces err for those that follow, and, if whole, the error handled.
+// offer runs the filters on err until one answers; transformed, err is replaced (whole: h's too).
 func (p *Pipeline) offer(ctx context.Context, h *handling, err error, whole bool) (Response, bool) {
 	for _, fs := range [2][]Filter{h.filters, p.global} {
 		for _, f := range fs {
-			resp, next, ferr := catch(ctx, f, h.call, err)
-			if ferr == nil && resp != nil && resp.Message == "" {
-				ferr = fmt.Errorf("filter %T answered with an empty message", f)
+			var resp *Response
+			var next error
+			if v := try(func() { resp, next = f.Catch(ctx, h.call, err) }); v != nil {
+				h.filterErr = fmt.Errorf("filter %T panicked: %w", f, v)
+			} else if resp != nil && resp.Message == "" {
+				h.filterErr = fmt.Errorf("filter %T answered with an empty message", f)
 			}
 			switch {
-			case ferr != nil:
-				h.filterErr = ferr
+			case h.filterErr != nil: // nil on entry: runFilters stops at it
 				return Response{}, false
 			case resp != nil:
 				return *resp, true // a copy: the filter's own value stays as it was
@@ -231,31 +209,19 @@ func (p *Pipeline) offer(ctx context.Context, h *handling, err error, whole bool
 	return Response{}, false
 }
 
-func catch(ctx context.Context, f Filter, call Call, err error) (resp *Response, next error, failure error) {
-	defer func() {
-		if v := recover(); v != nil {
-			failure = fmt.Errorf("filter %T panicked: %w", f, recovered(v))
-		}
-	}()
-	resp, next = f.Catch(ctx, call, err)
-	return resp, next, nil
-}
-
-// mapError is the built-in mapping, run when no filter handled the error.
-// A method of the error (ErrorCode, PublicMessage, ...) that panics masks it.
+// mapError is the built-in mapping; a method of the error that panics masks it.
 func (p *Pipeline) mapError(h *handling, ask *asks) (r Response) {
-	defer func() {
-		if v := recover(); v != nil {
-			h.attrs = append(h.attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v)))
-			h.public = nil
-			r = p.internal(h)
-		}
-	}()
-	f := &h.facts
-	if h.filterErr != nil || f.panicked {
+	if v := try(func() { r = p.mapped(h, ask) }); v != nil {
+		h.attrs = append(h.attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v.Value)))
+		h.public = nil
 		return p.internal(h)
 	}
-	if pub := f.public; pub != nil {
+	return r
+}
+
+func (p *Pipeline) mapped(h *handling, ask *asks) (r Response) {
+	f := &h.facts
+	if pub := f.public; pub != nil && h.filterErr == nil && !f.panicked {
 		// A public error in a ToolError's cause answers as a filter's answer to the cause.
 		te, _ := pub.(*toolerr.ToolError)
 		if inner := f.inner; te.PublicMessage() != "" && inner != nil && !isNil(inner) && inner.PublicMessage() != "" {
@@ -263,8 +229,7 @@ func (p *Pipeline) mapError(h *handling, ask *asks) (r Response) {
 		} else {
 			te = nil
 		}
-		if isNil(pub) {
-			// A nil pointer whose methods ignore it (an Authorization's) means nothing.
+		if isNil(pub) { // a nil pointer whose methods ignore it (an Authorization's) means nothing
 			h.attrs = append(h.attrs, slog.String("mapping_error", fmt.Sprintf("the public error is a nil %T", pub)))
 			return p.internal(h)
 		}
@@ -291,7 +256,7 @@ func (p *Pipeline) mapError(h *handling, ask *asks) (r Response) {
 		}
 		return r
 	}
-	if ask.arguments == nil {
+	if ask.arguments == nil || h.filterErr != nil || f.panicked {
 		return p.internal(h)
 	}
 	// The client can correct its arguments; the record keeps the error.
@@ -302,16 +267,11 @@ func (p *Pipeline) mapError(h *handling, ask *asks) (r Response) {
 	return p.internal(h)
 }
 
-// ended answers, before any filter runs, the failure of a request whose
-// own context is done: CANCELLED or TIMEOUT, as ctx.Err() says, whatever the
-// error says, except a panic or a public error, whose words are deliberate.
+// ended answers a failure of a request whose context is done, unless a panic or public error does.
 func (p *Pipeline) ended(ctx context.Context, h *handling, ask *asks) (r Response, ok bool) {
 	done := noPanic(ctx.Err) // nil while the request is alive
-	if done != context.Canceled && done != context.DeadlineExceeded {
-		return Response{}, false
-	}
-	if h.facts.panicked || h.facts.public != nil { // the mapping answers those
-		return Response{}, false
+	if done != context.Canceled && done != context.DeadlineExceeded || h.facts.panicked || h.facts.public != nil {
+		return Response{}, false // alive, or for the mapping to answer
 	}
 	h.ended = true // a timeout's text gets the ref
 	// A tool stopped while it ran may have done its work: said so, and the
@@ -330,19 +290,13 @@ func (p *Pipeline) ended(ctx context.Context, h *handling, ask *asks) (r Respons
 	}
 }
 
-// mayRepeat reports whether calling again is safe whatever the failure did:
-// a resource, prompt or completion, which reads, a tool named safe
-// (WithRetries), or one the adapter knows is annotated read-only or
-// idempotent. It asks the adapter once.
+// mayRepeat reports whether calling again is safe whatever the failure did; it asks once.
 func (p *Pipeline) mayRepeat(h *handling, ask *asks) bool {
 	if !h.call.isTool() || p.safe[h.call.Tool] {
 		return true
 	}
 	if h.repeat == 0 {
-		h.repeat = 1
-		if ask.repeatable != nil && noPanic(ask.repeatable) {
-			h.repeat = 2
-		}
+		h.repeat = onOff(ask.repeatable != nil && noPanic(ask.repeatable))
 	}
 	return h.repeat == 2
 }
@@ -352,7 +306,6 @@ func (p *Pipeline) internal(h *handling) Response {
 	return Response{Code: codes.InternalError}
 }
 
-// finish completes r into the Failure sent, tells the observers, and logs.
 func (p *Pipeline) finish(ctx context.Context, h *handling, ask *asks, r *Response) *Failure {
 	r.Code = cmp.Or(r.Code, codes.InternalError)
 	info, known := p.registry.Lookup(r.Code)
@@ -367,8 +320,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, ask *asks, r *Respon
 		}
 	}
 	server := h.masked || info.Category == codes.Server
-	retryable := info.Retryable
-	after := r.RetryAfter
+	retryable, after := info.Retryable, r.RetryAfter
 	if r.Retryable != nil && !h.masked {
 		retryable = *r.Retryable
 	}
@@ -392,15 +344,12 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, ask *asks, r *Respon
 	if h.masked {
 		msg = maskedText(h.call, h.ref)
 	} else {
-		if h.ended && h.ref != "" {
-			// The pipeline's own texts end with the ref, as the masked one does.
+		if h.ended && h.ref != "" { // the pipeline's own texts end with the ref, as the masked one does
 			msg = strings.TrimSuffix(msg, ".") + " (ref: " + h.ref + ")."
 		}
 		for _, x := range r.Hints { // bounded, without empty ones, repeats, or too many
-			if x != "" && len(hints) < maxHints {
-				if x = boundMessage(x, maxHint); !slices.Contains(hints, x) {
-					hints = append(hints, x)
-				}
+			if x = boundMessage(x, maxHint); x != "" && len(hints) < maxHints && !slices.Contains(hints, x) {
+				hints = append(hints, x)
 			}
 		}
 	}
@@ -422,37 +371,23 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, ask *asks, r *Respon
 		f.logged.err = h.err // under redaction it unwraps to nothing
 	}
 	for _, o := range p.observers {
-		func() {
-			defer func() {
-				if v := recover(); v != nil {
-					h.attrs = append(h.attrs, slog.String("observer_error", p.text(recovered(v))))
-				}
-			}()
-			o(ctx, f.view())
-		}()
+		if v := try(func() { o(ctx, f.view()) }); v != nil {
+			h.attrs = append(h.attrs, slog.String("observer_error", p.text(v)))
+		}
 	}
 	p.log(ctx, h, f, server)
 	return f
 }
 
-// validViolations reports whether the violations in details, if any, have
-// the form the envelope's schema gives a VALIDATION_ERROR's.
 func validViolations(details []byte) bool {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(details, &top) != nil {
+	var top struct{ Violations json.RawMessage }
+	var vs []struct{ Field, Constraint, Pointer *string }
+	switch {
+	case json.Unmarshal(details, &top) != nil:
 		return false
-	}
-	raw, ok := top["violations"]
-	if !ok {
+	case top.Violations == nil:
 		return true
-	}
-	var vs []struct {
-		Field      *string `json:"field"`
-		Constraint *string `json:"constraint"`
-		Pointer    *string `json:"pointer"`
-		Reason     *string `json:"reason"`
-	}
-	if json.Unmarshal(raw, &vs) != nil || string(raw) == "null" { // raw is json.Marshal's: compact
+	case json.Unmarshal(top.Violations, &vs) != nil || string(top.Violations) == "null": // json.Marshal's: compact
 		return false
 	}
 	for _, v := range vs {
@@ -463,8 +398,7 @@ func validViolations(details []byte) bool {
 	return true
 }
 
-// jsonPointer reports whether s is a JSON Pointer (RFC 6901): empty, or
-// "/"-separated tokens in which "~" is followed by 0 or 1.
+// jsonPointer reports whether s is a JSON Pointer (RFC 6901).
 func jsonPointer(s string) bool {
 	if s != "" && s[0] != '/' {
 		return false
@@ -477,22 +411,19 @@ func jsonPointer(s string) bool {
 	return true
 }
 
-// encodeDetails returns the details sent, as JSON, or why they cannot be:
-// those of v, a Validation, else details; checked, violations must have the
-// form validViolations requires.
+// encodeDetails returns v's details, else details (checked: by validViolations), as JSON, or why not.
 func encodeDetails(details map[string]any, v *domain.Validation, checked bool) (b []byte, reason string) {
-	defer func() {
-		if x := recover(); x != nil {
-			b, reason = nil, "the details cannot be encoded: "+safeSprint(x)
-		}
-	}()
 	var err error
-	if v != nil {
-		b, err = validationDetails(v)
-	} else {
-		b, err = json.Marshal(details)
-	}
+	x := try(func() {
+		if v != nil {
+			b, err = validationDetails(v)
+		} else {
+			b, err = json.Marshal(details)
+		}
+	})
 	switch {
+	case x != nil:
+		return nil, "the details cannot be encoded: " + safeSprint(x.Value)
 	case err != nil:
 		return nil, "the details cannot be encoded: " + bound(err.Error(), maxLogValue)
 	case len(b) > maxDetails:
@@ -505,9 +436,7 @@ func encodeDetails(details map[string]any, v *domain.Validation, checked bool) (
 	return b, ""
 }
 
-// validationDetails returns the details of v as json.Marshal writes its
-// PublicDetails, without building them as maps; an error if a pointer is
-// not a JSON Pointer, as the envelope's schema requires.
+// validationDetails is json.Marshal(v.PublicDetails()) without maps, pointers checked.
 func validationDetails(v *domain.Validation) ([]byte, error) {
 	type violation struct {
 		Constraint string  `json:"constraint"`
@@ -515,7 +444,15 @@ func validationDetails(v *domain.Validation) ([]byte, error) {
 		Pointer    *string `json:"pointer,omitempty"`
 		Reason     string  `json:"reason,omitempty"`
 	}
-	vs := make([]violation, len(v.Violations))
+	d := &struct { // one allocation for one or two violations, the usual refusal
+		Violations []violation `json:"violations"`
+		two        [2]violation
+	}{}
+	vs := d.two[:0]
+	if len(v.Violations) > len(d.two) {
+		vs = make([]violation, 0, len(v.Violations))
+	}
+	vs = vs[:len(v.Violations)]
 	for i := range v.Violations {
 		x := &v.Violations[i]
 		if !jsonPointer(x.Pointer) {
@@ -526,9 +463,8 @@ func validationDetails(v *domain.Validation) ([]byte, error) {
 			vs[i].Pointer = &x.Pointer
 		}
 	}
-	return json.Marshal(struct {
-		Violations []violation `json:"violations"`
-	}{vs})
+	d.Violations = vs
+	return json.Marshal(d)
 }
 
 func (h *handling) failure(env Envelope) *Failure {
@@ -546,15 +482,13 @@ func (h *handling) failure(env Envelope) *Failure {
 	return f
 }
 
-// lastResort answers a request whose handling ended abnormally: a masked
-// internal error, logged to the last-resort handler unless already logged.
+// lastResort masks a failure whose handling ended abnormally, and logs it if not yet logged.
 func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Failure {
 	if h.ref == "" {
 		h.ref = newRef()
 	}
 	f := h.failure(Envelope{Code: codes.InternalError, Category: codes.Server, Message: maskedText(h.call, h.ref)})
-	env := f.Envelope
-	f.Texts = []string{env.Message, modelBlock(env)}
+	f.Texts = RenderForModel(f.Envelope)
 	if !h.logged {
 		h.logged = true
 		reason := "runtime.Goexit in a filter, an observer, the renderer or the log handler"
@@ -562,15 +496,14 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Failure 
 			reason = safeSprint(v)
 		}
 		rec := slog.NewRecord(time.Now(), slog.LevelError, logMessageOf(h.call), 0)
-		rec.AddAttrs(targetAttr(h.call, p.redact), slog.String("code", string(env.Code)), slog.String("ref", h.ref),
-			slog.String("request_id", env.RequestID), slog.String("error", fmt.Sprintf("%T", h.orig)),
+		rec.AddAttrs(targetAttr(h.call, p.redact), slog.String("code", string(f.Envelope.Code)), slog.String("ref", h.ref),
+			slog.String("request_id", f.Envelope.RequestID), slog.String("error", fmt.Sprintf("%T", h.orig)),
 			slog.String("pipeline_error", reason))
 		_ = handle(ctx, p.lastHandler(), rec)
 	}
 	return f
 }
 
-// lastHandler is the last resort of a record whose logger fails.
 func (p *Pipeline) lastHandler() slog.Handler {
 	if p.fallback != nil {
 		return p.fallback
@@ -578,20 +511,16 @@ func (p *Pipeline) lastHandler() slog.Handler {
 	return slog.NewTextHandler(os.Stderr, nil)
 }
 
-// renderSafely renders env with the pipeline's Renderer, bounded; one that
-// panics or returns no blocks is replaced by RenderForModel, and noted.
 func (p *Pipeline) renderSafely(h *handling, f *Failure, env Envelope) (texts []string) {
 	if p.render == nil {
 		f.textsBuf = [2]string{env.Message, modelBlock(env)}
 		return f.textsBuf[:]
 	}
-	defer func() {
-		if v := recover(); v != nil {
-			h.attrs = append(h.attrs, slog.String("render_error", "the Renderer panicked: "+p.text(recovered(v))))
-			texts = RenderForModel(env)
-		}
-	}()
-	out := p.render(env.clone())
+	var out []string
+	if v := try(func() { out = p.render(env.clone()) }); v != nil {
+		h.attrs = append(h.attrs, slog.String("render_error", "the Renderer panicked: "+p.text(v)))
+		return RenderForModel(env)
+	}
 	if len(out) == 0 {
 		h.attrs = append(h.attrs, slog.String("render_error", "the Renderer returned no text blocks"))
 		return RenderForModel(env)
@@ -612,11 +541,8 @@ func (p *Pipeline) ref() string {
 	return newRef()
 }
 
-// validRef reports whether ref is 1 to 64 ASCII letters, digits, '-', '_' or '.'.
 func validRef(ref string) bool { return ref != "" && len(ref) <= 64 && plain(ref) }
 
-// unregistered replaces r's unknown code with its fallback, whose information
-// it returns, and warns of it the first time.
 func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) codes.Info {
 	bad := bound(string(r.Code), 256)
 	r.Code = codes.ToolFailed
@@ -627,8 +553,7 @@ func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) c
 	info, _ := p.registry.Lookup(r.Code)
 	if p.nUnknown.Load() >= maxUnknownWarnings {
 		return info
-	}
-	if _, seen := p.unknown.LoadOrStore(codes.Code(bad), struct{}{}); seen {
+	} else if _, seen := p.unknown.LoadOrStore(codes.Code(bad), struct{}{}); seen {
 		return info
 	}
 	p.nUnknown.Add(1)
@@ -641,8 +566,6 @@ func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) c
 	return info
 }
 
-// warn writes one record of the pipeline's own, to the last resort if the
-// logger fails.
 func (p *Pipeline) warn(ctx context.Context, level slog.Level, msg string, attrs ...slog.Attr) {
 	if handler := p.handler(); enabled(ctx, handler, level) {
 		rec := slog.NewRecord(time.Now(), level, msg, 0)
@@ -653,29 +576,15 @@ func (p *Pipeline) warn(ctx context.Context, level slog.Level, msg string, attrs
 	}
 }
 
-// checkSetup writes one ERROR record for each of the problems an adapter
-// found in how mcperr is put on a server, and one WARN record naming the
-// tools that ForTool or WithRetries name and that, as has says, the server
-// does not have: their options apply to nothing.
 func (p *Pipeline) checkSetup(ctx context.Context, has func(string) bool, problemsOf func() []string) {
-	var problems []string
 	if problemsOf != nil {
-		problems = noPanic(problemsOf)
-	}
-	for _, problem := range problems {
-		p.warn(ctx, slog.LevelError, "mcperr: misplaced middleware", slog.String("problem", problem))
-	}
-	if has == nil {
-		return
-	}
-	var missing []string
-	for name := range p.tools {
-		if !noPanic(func() bool { return has(name) }) {
-			missing = append(missing, name)
+		for _, problem := range noPanic(problemsOf) {
+			p.warn(ctx, slog.LevelError, "mcperr: misplaced middleware", slog.String("problem", problem))
 		}
 	}
-	for name := range p.safe {
-		if !slices.Contains(missing, name) && !noPanic(func() bool { return has(name) }) {
+	var missing []string
+	for _, name := range slices.Concat(slices.Collect(maps.Keys(p.tools)), slices.Collect(maps.Keys(p.safe))) {
+		if has != nil && !slices.Contains(missing, name) && !noPanic(func() bool { return has(name) }) {
 			missing = append(missing, name)
 		}
 	}
@@ -686,3 +595,147 @@ func (p *Pipeline) checkSetup(ctx context.Context, has func(string) bool, proble
 			slog.String("fix", "name the tools as the server adds them, or drop the options"))
 	}
 }
+
+func (p *Pipeline) log(ctx context.Context, h *handling, f *Failure, server bool) {
+	level := slog.LevelInfo
+	switch {
+	case server && h.retry == 0:
+		level = slog.LevelError
+	case server || h.handBuilt: // a tool called again may still succeed
+		level = slog.LevelWarn
+	}
+	if handler := p.handler(); enabled(ctx, handler, level) {
+		var buf [16]slog.Attr
+		rec := slog.NewRecord(time.Now(), level, logMessageOf(h.call), 0)
+		rec.AddAttrs(p.attrs(buf[:0], h, f)...)
+		if err := handle(ctx, handler, rec); err != nil {
+			rec.AddAttrs(slog.String("log_handler_error", bound(err.Error(), maxLogValue)))
+			_ = handle(ctx, p.lastHandler(), rec) // nothing is left to try
+		}
+	}
+	h.logged = true // only now: a handler's runtime.Goexit leaves it unset, for the last resort
+}
+
+// handler returns the logger's handler, or slog.Default's as it is now.
+func (p *Pipeline) handler() slog.Handler { return cmp.Or(p.logger, slog.Default()).Handler() }
+
+// enabled asks handler whether it logs level; a handler that panics is
+// taken to log everything, so that the record reaches the last resort.
+func enabled(ctx context.Context, handler slog.Handler, level slog.Level) (ok bool) {
+	return try(func() { ok = handler.Enabled(ctx, level) }) != nil || ok
+}
+
+func handle(ctx context.Context, handler slog.Handler, rec slog.Record) (err error) {
+	if v := try(func() { err = handler.Handle(ctx, rec) }); v != nil {
+		return fmt.Errorf("the log handler %T panicked: %s", handler, safeSprint(v.Value))
+	}
+	if err != nil {
+		return fmt.Errorf("the log handler %T failed: %w", handler, err)
+	}
+	return nil
+}
+
+// attrs appends to attrs (on the caller's stack) the record's attributes.
+func (p *Pipeline) attrs(attrs []slog.Attr, h *handling, f *Failure) []slog.Attr {
+	e := &f.Envelope
+	add := func(ok bool, a slog.Attr) { // for attributes cheap to make
+		if ok {
+			attrs = append(attrs, a)
+		}
+	}
+	attrs = append(attrs, targetAttr(h.call, p.redact), slog.String("code", string(e.Code)))
+	add(e.Ref != "", slog.String("ref", e.Ref))
+	add(e.RequestID != "", slog.String("request_id", e.RequestID))
+	add(h.call.SessionID != "", slog.String("session_id", bound(h.call.SessionID, 256)))
+	add(h.handBuilt, slog.Bool("hand_built", true))
+	add(h.attempt > 1 || h.retry > 0 || h.wouldRetry, slog.Int("attempt", h.attempt))
+	add(h.retry > 0, slog.Duration("retry_in", h.retry))
+	add(h.wouldRetry, slog.Bool("would_retry", true))
+	add(h.reportOnly, slog.Bool("report_only", true))
+	add(h.reportOnly, slog.Bool("masked", h.masked))
+	// The message the client reads anyway, kept beside a redacted error;
+	// never a hand-built result's text, which is the error itself.
+	shown := !h.handBuilt || h.masked
+	add(h.reportOnly && (shown || !p.redact), slog.String("would_send", bound(e.Message, maxLogValue)))
+	add(!h.reportOnly && p.redact && !h.masked && shown, slog.String("message", bound(e.Message, maxLogValue)))
+	add(h.notRetried != "", slog.String("not_retried", h.notRetried))
+	attrs = append(attrs, slog.Any("error", &f.logged))
+	if p.redact { // what redaction leaves of the error's shape: its Go types
+		attrs = append(attrs, slog.String("error_types", h.facts.typeNames()))
+	}
+	if h.transformed {
+		attrs = append(attrs, slog.String("original_error", p.text(h.orig)))
+	}
+	if h.filterErr != nil {
+		attrs = append(attrs, slog.String("filter_error", p.text(h.filterErr)))
+	}
+	if !p.redact {
+		if v := h.logValuer(); v != nil {
+			attrs = append(attrs, slog.Attr{Key: "fields", Value: logView(v)})
+		}
+	}
+	if len(e.Hints) > 0 {
+		attrs = append(attrs, slog.Any("hints", e.Hints))
+	}
+	if stack := p.stackOf(h); stack != "" {
+		attrs = append(attrs, slog.String("stack", stack))
+	}
+	return append(attrs, h.attrs...)
+}
+
+func (p *Pipeline) text(err error) (s string) {
+	if !p.redact {
+		return safeText(err)
+	}
+	if try(func() { s = bound(string(redact.Sprint(err).Redact()), maxLogValue) }) != nil {
+		return fmt.Sprintf("<%T: its text cannot be redacted: ‹×›>", err)
+	}
+	return s
+}
+
+// stackOf returns the stack of a panic, or the %+v of the chain's first
+// fmt.Formatter, where cockroachdb/errors and pkg/errors keep theirs.
+func (p *Pipeline) stackOf(h *handling) string {
+	return noPanic(func() string {
+		if ofErr := h.facts.panicked || h.facts.custom; ofErr || h.filterErr != nil {
+			var pe *PanicError // allocated only here
+			if (ofErr && errors.As(h.err, &pe) || h.filterErr != nil && errors.As(h.filterErr, &pe)) && pe.Stack != nil {
+				return bound(string(pe.Stack), maxLogValue)
+			}
+		}
+		switch e := h.facts.formatter; {
+		case e == nil:
+			return ""
+		case p.redact:
+			return bound(string(redact.Sprintf("%+v", e).Redact()), maxLogValue)
+		default:
+			return bound(fmt.Sprintf("%+v", e), maxLogValue)
+		}
+	})
+}
+
+func (h *handling) logValuer() slog.LogValuer {
+	switch {
+	case h.refused != nil:
+		return validationView{h.refused}
+	case !h.facts.custom:
+		return h.facts.valuer
+	}
+	return noPanic(func() slog.LogValuer {
+		var lv logValuerError
+		if errors.As(h.err, &lv) {
+			return lv
+		}
+		return nil
+	})
+}
+
+// loggedError is a record's "error", for handlers that read one (such as
+// OpenTelemetry's, Sentry's); under redaction it unwraps to nothing.
+type loggedError struct {
+	text string
+	err  error
+}
+
+func (e *loggedError) Error() string { return e.text }
+func (e *loggedError) Unwrap() error { return e.err }

@@ -15,13 +15,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
-// Limits that keep the pipeline total and its output bounded, whatever an
-// error, a filter or a client does. The package documentation states them.
+// Limits that keep the output bounded whatever happens; the package documentation states them.
 const (
 	maxChain      = 256                // errors visited in one chain, every branch of a join counted
 	maxLogValue   = 8 << 10            // bytes of one logged value; a longer one is cut, saying how much
@@ -40,10 +38,8 @@ const (
 	maxUnknownWarnings = 1024 // unregistered codes a Pipeline remembers, so that data cannot grow it
 )
 
-// PanicError is a recovered panic: of a handler, which the adapters hand
-// to Pipeline.Handle, or of a filter. It is always masked: the client never
-// reads the panic value. Its Stack reaches the log. Filters and observers
-// find it with errors.As.
+// PanicError is a recovered panic, of a handler or a filter: always masked,
+// its Stack logged. Filters and observers find it with errors.As.
 type PanicError struct {
 	// Value is what was passed to panic.
 	Value any
@@ -51,21 +47,27 @@ type PanicError struct {
 	Stack []byte
 }
 
-// Error returns "panic: " and the value, bounded, even if the value is
-// cyclic or its own methods panic.
+// Error returns "panic: " and the value, bounded, whatever the value is or does.
 func (e *PanicError) Error() string { return "panic: " + safeSprint(e.Value) }
 
-// recovered turns the value of recover(), in the deferred function, into a *PanicError.
-func recovered(v any) error { return &PanicError{Value: v, Stack: debug.Stack()} }
-
-func noPanic[T any](fn func() T) (v T) {
-	defer func() { _ = recover() }()
-	return fn()
+// try runs fn and returns its panic, with its stack, or nil: the one recover
+// of calls to user code (filters, observers, renderers, log handlers, error
+// methods), so that none can take a request down. It does not stop a Goexit.
+func try(fn func()) (pe *PanicError) {
+	defer func() {
+		if v := recover(); v != nil {
+			pe = &PanicError{Value: v, Stack: debug.Stack()}
+		}
+	}()
+	fn()
+	return nil
 }
 
-// isNil reports whether v is nil, or an interface holding a nil pointer,
-// function, map, channel or slice: a value whose methods would panic or do
-// nothing when called.
+func noPanic[T any](fn func() T) (v T) {
+	try(func() { v = fn() })
+	return v
+}
+
 func isNil(v any) bool {
 	if v == nil {
 		return true
@@ -77,24 +79,7 @@ func isNil(v any) bool {
 	return false
 }
 
-// misdefinedFilter returns the definition error of f, the i-th filter given
-// to WithFilters, if it cannot serve: nil, or built with a mistake (by
-// Catch, Is or a filter pack's constructor), which it names.
-func misdefinedFilter(i int, f Filter) *codes.DefinitionError {
-	if isNil(f) {
-		return &codes.DefinitionError{Mistake: codes.NilValue,
-			Reason: "filter " + strconv.Itoa(i) + " given to WithFilters is nil; pass a filter.Filter, such as a filter.Catch"}
-	}
-	if m, ok := f.(interface{ DefinitionError() *codes.DefinitionError }); ok {
-		if de := m.DefinitionError(); de != nil {
-			return &codes.DefinitionError{Mistake: de.Mistake, Reason: "filter " + strconv.Itoa(i) + " given to WithFilters: " + de.Reason}
-		}
-	}
-	return nil
-}
-
-// opaqueError stands for an error whose chain cannot be walked safely. It
-// has no Unwrap, so that nothing walks it again; it is always masked.
+// opaqueError stands for a chain not walked safely; it has no Unwrap, and is always masked.
 type opaqueError struct{ text string }
 
 func (e *opaqueError) Error() string { return e.text }
@@ -104,8 +89,7 @@ type logValuerError interface {
 	slog.LogValuer
 }
 
-// chainFacts is what one walk of an error chain finds, in the order
-// errors.As visits it: depth first, each error before what it wraps.
+// chainFacts is what a walk of a chain finds, in errors.As's order: depth first.
 type chainFacts struct {
 	panicked  bool                // a *PanicError is in the chain
 	public    toolerr.PublicError // the first public error
@@ -116,9 +100,8 @@ type chainFacts struct {
 	opaque    bool                // the chain could not be walked: see scan
 	formatter error               // the first fmt.Formatter, whose %+v may hold a stack
 
-	// The retry advice of the chain, as toolerr documents it: the first
-	// ToolError's that gives one, else the first Retryable method's, else a
-	// context error's.
+	// The retry advice, as toolerr documents it: the first ToolError's that
+	// gives one, else the first Retryable method's, else a context error's.
 	adviceKnown, retryable bool
 	retryAfter             time.Duration
 	byToolError, byMethod  int8 // 0: none met; 1: says no; 2: says yes
@@ -129,11 +112,14 @@ type chainFacts struct {
 	nTypes int
 }
 
-// scan walks the chain of err once, through Unwrap and Cause, and returns
-// what it finds with err; a chain it cannot walk (too long, cyclic, or with
-// a method that panics) comes back as an opaqueError that names why.
+// scan walks err's chain once, through Unwrap and Cause; a chain too long, cyclic
+// or with a method that panics comes back as an opaqueError saying so.
 func scan(err error) (chainFacts, error) {
-	f, reason := walk(err)
+	var f chainFacts
+	var reason string
+	if v := try(func() { f, reason = walk(err) }); v != nil {
+		reason = "an Unwrap, Cause or RetryAdvice method panicked: " + safeSprint(v.Value)
+	}
 	if reason != "" {
 		err = &opaqueError{text: reflect.TypeOf(err).String() + " (not walked: " + reason + ")"}
 		f = chainFacts{opaque: true}
@@ -144,11 +130,6 @@ func scan(err error) (chainFacts, error) {
 }
 
 func walk(err error) (f chainFacts, reason string) {
-	defer func() {
-		if v := recover(); v != nil {
-			reason = "an Unwrap, Cause or RetryAdvice method panicked: " + safeSprint(v)
-		}
-	}()
 	var seenBuf [16]idKey
 	var stackBuf [16]error
 	seen, stack := seenBuf[:0], append(stackBuf[:0], err)
@@ -191,8 +172,7 @@ func walk(err error) (f chainFacts, reason string) {
 	return f, ""
 }
 
-// note adds what e, met in the walk, says; inCause: e is in the chain the
-// first public error wraps.
+// note adds what e says; inCause: e is in the chain the first public error wraps.
 func (f *chainFacts) note(e error, inCause bool) {
 	if t := reflect.TypeOf(e); f.nTypes < maxTypes && !slices.Contains(f.types[:f.nTypes], t) {
 		f.types[f.nTypes] = t
@@ -235,7 +215,6 @@ func (f *chainFacts) note(e error, inCause bool) {
 	f.custom = f.custom || as || is
 }
 
-// advise settles the chain's retry advice from what the walk noted.
 func (f *chainFacts) advise() {
 	switch {
 	case f.byToolError != 0:
@@ -250,18 +229,17 @@ func (f *chainFacts) advise() {
 	}
 }
 
-// asked finds the facts of err again with errors.As, for a chain in which
-// an error has an As or Is method of its own, which the walk cannot follow;
-// an As or Is method that panics counts as a panic in the chain, which is
-// masked.
+// asked finds the facts of err again with errors.As, for a chain with an As
+// or Is method, which the walk cannot follow; one that panics masks err.
 func (f *chainFacts) asked(err error, attrs *[]slog.Attr) {
+	if v := try(func() { f.ask(err) }); v != nil {
+		*attrs = append(*attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v.Value)))
+		f.panicked = true
+	}
+}
+
+func (f *chainFacts) ask(err error) {
 	found := *f
-	defer func() {
-		if v := recover(); v != nil {
-			*attrs = append(*attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v)))
-			f.panicked = true
-		}
-	}()
 	var pe *PanicError
 	found.panicked = errors.As(err, &pe)
 	found.public, found.cause, found.inner = nil, nil, nil
@@ -274,10 +252,9 @@ func (f *chainFacts) asked(err error, attrs *[]slog.Attr) {
 	} else {
 		found.public = nil // an As method may set the target and answer false
 	}
-	found.byToolError, found.byMethod, found.context = 0, 0, false
-	if found.public != nil {
-		found.context = errors.Is(found.public, context.Canceled) || errors.Is(found.public, context.DeadlineExceeded)
-	}
+	found.byToolError, found.byMethod = 0, 0
+	found.context = found.public != nil &&
+		(errors.Is(found.public, context.Canceled) || errors.Is(found.public, context.DeadlineExceeded))
 	var te *toolerr.ToolError
 	if errors.As(err, &te) {
 		if retry, known, after := toolerr.RetryAdvice(te); known {
@@ -297,22 +274,14 @@ func (f *chainFacts) asked(err error, attrs *[]slog.Attr) {
 	*f = found
 }
 
-// idKey identifies an error in a chain: by type and address for a pointer,
-// by value for another comparable type.
 type idKey struct {
 	t reflect.Type
 	p uintptr
 	v any
 }
 
-// metBefore reports whether e is in seen, and adds it if not; an
-// incomparable value never is: maxChain ends a cycle through it.
+// metBefore reports whether e is in seen, or adds it; maxChain ends a cycle of incomparables.
 func metBefore(seen []idKey, e error) (out []idKey, met bool) {
-	defer func() {
-		if recover() != nil {
-			out, met = seen, false // a comparable type holding an incomparable value
-		}
-	}()
 	v := reflect.ValueOf(e)
 	k := idKey{t: v.Type()}
 	switch v.Kind() {
@@ -324,31 +293,29 @@ func metBefore(seen []idKey, e error) (out []idKey, met bool) {
 		}
 		k.v = e
 	}
-	if slices.Contains(seen, k) {
-		return seen, true
+	if try(func() { met = slices.Contains(seen, k) }) != nil || met { // panics for an incomparable value
+		return seen, met
 	}
 	return append(seen, k), false
 }
 
-// safeText returns the text of err, bounded, without letting a panic in
-// its Error method escape. err is never nil: Handle returns early for nil.
+// safeText returns err's text (err is never nil), bounded; a panic in Error is noted.
 func safeText(err error) (text string) {
-	defer func() {
-		if v := recover(); v != nil {
-			text = fmt.Sprintf("<%T: its Error method panicked: %s>", err, safeSprint(v))
-		}
-	}()
-	return bound(err.Error(), maxLogValue)
+	if v := try(func() { text = bound(err.Error(), maxLogValue) }); v != nil {
+		return fmt.Sprintf("<%T: its Error method panicked: %s>", err, safeSprint(v.Value))
+	}
+	return text
 }
 
-// safeSprint formats a panic value, bounded, without letting its methods
-// panic or walking a cycle.
+// safeSprint formats a panic value, bounded, whatever its methods do or however cyclic.
 func safeSprint(v any) (s string) {
-	defer func() {
-		if recover() != nil {
-			s = fmt.Sprintf("<%T>", v)
-		}
-	}()
+	if try(func() { s = sprint(v) }) != nil {
+		return fmt.Sprintf("<%T>", v)
+	}
+	return s
+}
+
+func sprint(v any) string {
 	switch x := v.(type) { // nil is fmt.Sprint's "<nil>", below
 	case string:
 		return bound(x, maxLogValue)
@@ -367,7 +334,6 @@ func safeSprint(v any) (s string) {
 	return bound(fmt.Sprint(v), maxLogValue)
 }
 
-// runeCut cuts s to its first n bytes, or fewer, on a rune boundary.
 func runeCut(s string, n int) string {
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
@@ -383,8 +349,7 @@ func bound(s string, max int) string {
 	return cut + "…(" + strconv.Itoa(len(s)-len(cut)) + " more bytes)"
 }
 
-// boundMessage cuts a message for the client to at most max bytes of valid
-// UTF-8, so that JSON does not grow it either.
+// boundMessage cuts s to at most max bytes of valid UTF-8, which JSON does not grow.
 func boundMessage(s string, max int) string {
 	if s = strings.ToValidUTF8(s, "\uFFFD"); len(s) <= max {
 		return s
@@ -392,8 +357,6 @@ func boundMessage(s string, max int) string {
 	return runeCut(s, max-len("…")) + "…"
 }
 
-// typeNames names the Go types of the chain, in the order scan met them:
-// what a redacted record keeps of an error's shape.
 func (f *chainFacts) typeNames() string {
 	names := make([]string, 0, f.nTypes)
 	for _, t := range f.types[:f.nTypes] {
@@ -402,12 +365,10 @@ func (f *chainFacts) typeNames() string {
 	return strings.Join(names, " ")
 }
 
-// validationView is the log view of a domain.Validation (which imports no
-// logging package): every violation, its value included, by field.
+// validationView is the log view of a domain.Validation: its violations, values included.
 type validationView struct{ v *domain.Validation }
 
-// LogValue implements slog.LogValuer, bounded as boundValue bounds a view:
-// two attributes a violation, in one allocation.
+// LogValue returns the view, bounded as boundValue bounds one, in one allocation.
 func (w validationView) LogValue() slog.Value {
 	if w.v == nil {
 		return slog.GroupValue()
@@ -423,22 +384,16 @@ func (w validationView) LogValue() slog.Value {
 	return slog.GroupValue(attrs[:n]...)
 }
 
-// logView returns the log view of v, bounded, without letting a panic
-// escape, so that no value can crash or flood the log handler.
 func logView(v slog.LogValuer) (out slog.Value) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = slog.StringValue("<LogValue panicked: " + safeSprint(r) + ">")
-		}
-	}()
 	if w, ok := v.(validationView); ok {
 		return w.LogValue() // bounded already
 	}
-	return boundValue(v.LogValue(), 0)
+	if r := try(func() { out = boundValue(v.LogValue(), 0) }); r != nil {
+		return slog.StringValue("<LogValue panicked: " + safeSprint(r.Value) + ">")
+	}
+	return out
 }
 
-// boundValue bounds a log value: strings cut to maxLogValue, groups at
-// most maxGroupDepth deep and maxGroupAttrs wide, other values as boundAny.
 func boundValue(v slog.Value, depth int) slog.Value {
 	v = v.Resolve()
 	switch v.Kind() {
@@ -460,8 +415,7 @@ func boundValue(v slog.Value, depth int) slog.Value {
 	return v
 }
 
-// boundAny returns a bounded copy of v for the log: structs as JSON, errors
-// as text; a cycle ends at the depth limit.
+// boundAny returns a bounded copy of v: structs as JSON, errors as text, cycles cut.
 func boundAny(v reflect.Value, depth int) any {
 	if !v.IsValid() {
 		return nil
@@ -474,19 +428,17 @@ func boundAny(v reflect.Value, depth int) any {
 			return safeText(err)
 		}
 	}
-	switch v.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+	switch k := v.Kind(); {
+	case k >= reflect.Bool && k <= reflect.Complex128: // numbers and booleans
 		return v.Interface()
-	case reflect.String:
+	case k == reflect.String:
 		return bound(v.String(), maxLogValue)
-	case reflect.Interface, reflect.Pointer:
+	case k == reflect.Interface || k == reflect.Pointer:
 		if v.IsNil() {
 			return nil
 		}
 		return boundAny(v.Elem(), depth+1)
-	case reflect.Map:
+	case k == reflect.Map:
 		out := make(map[string]any, min(v.Len(), maxGroupAttrs))
 		for iter := v.MapRange(); iter.Next(); {
 			if len(out) == maxGroupAttrs {
@@ -496,8 +448,8 @@ func boundAny(v reflect.Value, depth int) any {
 			out[bound(fmt.Sprint(boundAny(iter.Key(), depth+1)), 256)] = boundAny(iter.Value(), depth+1)
 		}
 		return out
-	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+	case k == reflect.Slice || k == reflect.Array:
+		if k == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
 			return bound(string(v.Bytes()), maxLogValue)
 		}
 		n := min(v.Len(), maxGroupAttrs)
@@ -509,7 +461,7 @@ func boundAny(v reflect.Value, depth int) any {
 			out = append(out, strconv.Itoa(v.Len()-n)+" more")
 		}
 		return out
-	case reflect.Struct:
+	case k == reflect.Struct:
 		if v.CanInterface() {
 			return jsonText(v.Interface()) // not an error: the check above took those
 		}
@@ -517,15 +469,13 @@ func boundAny(v reflect.Value, depth int) any {
 	return "<" + v.Type().String() + ">"
 }
 
-// jsonText returns v as bounded JSON, or a note saying why it has none.
-// encoding/json refuses cyclic values, so a cycle cannot overflow the stack.
-func jsonText(v any) (s string) {
-	defer func() {
-		if r := recover(); r != nil {
-			s = fmt.Sprintf("<%T: cannot be encoded>", v)
-		}
-	}()
-	b, err := json.Marshal(v)
+// jsonText returns v as bounded JSON, or why not; encoding/json refuses cycles.
+func jsonText(v any) string {
+	var b []byte
+	var err error
+	if try(func() { b, err = json.Marshal(v) }) != nil {
+		return fmt.Sprintf("<%T: cannot be encoded>", v)
+	}
 	if err != nil {
 		return fmt.Sprintf("<%T: %s>", v, bound(err.Error(), 200))
 	}

@@ -12,13 +12,12 @@ import (
 	"github.com/mcperr/mcperr/filter"
 )
 
-// Table maps servers of type K, by identity, to their mcperr state. It is
-// the one package-level table the adapters keep, and it must be one: the
-// SDKs' server types have no place for a library's state, and an adapter's
-// AddTool must know at start-up whether Install was called on the server it
-// is given, to refuse rather than serve unguarded. It holds its keys
-// weakly: an entry goes when its server is garbage collected. The zero
-// Table is ready to use and safe for concurrent use.
+// Table maps servers of type K, by identity, to their mcperr state. It must
+// be a package-level table: the SDKs' server types have no place for a
+// library's state, and an adapter's AddTool must know at start-up whether
+// Install was called on its server, to refuse rather than serve unguarded.
+// Keys are held weakly: an entry goes when its server is garbage collected.
+// The zero Table is ready to use and safe for concurrent use.
 type Table[K, V any] struct {
 	mu sync.RWMutex
 	m  map[weak.Pointer[K]]*V
@@ -29,10 +28,9 @@ func (t *Table[K, V]) Load(k *K) *V {
 	if k == nil {
 		return nil
 	}
-	wp := weak.Make(k)
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return t.m[wp]
+	return t.m[weak.Make(k)]
 }
 
 // LoadOrStore returns the value of k if it has one, and loaded true;
@@ -48,14 +46,12 @@ func (t *Table[K, V]) LoadOrStore(k *K, v *V) (actual *V, loaded bool) {
 		t.m = make(map[weak.Pointer[K]]*V)
 	}
 	t.m[wp] = v
-	runtime.AddCleanup(k, t.forget, wp)
+	runtime.AddCleanup(k, func(key weak.Pointer[K]) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		delete(t.m, key)
+	}, wp)
 	return v, false
-}
-
-func (t *Table[K, V]) forget(wp weak.Pointer[K]) {
-	t.mu.Lock()
-	delete(t.m, wp)
-	t.mu.Unlock()
 }
 
 // NilPipeline is the definition error of Install given a nil pipeline.
@@ -77,8 +73,7 @@ func NotInstalled(pkg, fn string) error {
 }
 
 // Misplaced says, for the record of a server's first tool call, that fn, a
-// tool middleware, runs between mcperr's and the handlers, and how to fix
-// it.
+// tool middleware, runs between mcperr's and the handlers, and how to fix it.
 func Misplaced(pkg, fn, fix string) string {
 	return fn + " runs between the middleware of " + pkg + ".Install and the tool handlers: it sees the handlers' errors and panics before mcperr does, and an error result it builds from one passes as built; " + fix
 }

@@ -8,15 +8,14 @@ import (
 	"github.com/mcperr/mcperr/filter"
 )
 
-// Read returns the envelope in meta, the _meta of a tool result, as a
-// client of either SDK received it (decoded JSON) or as a server built it,
-// and whether it has a readable one: an object with "error": true and a
-// code. Unknown fields are ignored, so envelopes of a later version with
-// new optional fields read too.
+// Read returns the envelope in meta, the _meta of a tool result as a client
+// received it (decoded JSON) or as a server built it, and whether it is a
+// readable one: an object with "error": true and a code. Unknown fields are
+// ignored, so envelopes of a later version with new optional fields read too.
 func Read(meta map[string]any) (filter.Envelope, bool) {
 	var env filter.Envelope
 	switch v := meta[filter.MetaKey].(type) {
-	case nil: // no envelope: the check below refuses the zero one
+	case nil: // the zero envelope, refused below
 	case *filter.Envelope:
 		if v != nil {
 			env = *v

@@ -23,24 +23,22 @@ func Safe(uri string, keepQuery bool) string {
 		}
 		return Redacted
 	}
+	if !keepQuery && u.RawQuery != "" {
+		u.RawQuery = Redacted // written as it is, unlike the parts below
+	}
+	// The password and the fragment are escaped when written: they get a
+	// placeholder, replaced with the marker in the written form.
 	_, password := u.User.Password()
-	query, fragment := !keepQuery && u.RawQuery != "", !keepQuery && u.Fragment != ""
+	fragment := !keepQuery && u.Fragment != ""
 	if password {
 		u.User = url.UserPassword(u.User.Username(), "x")
-	}
-	if query {
-		u.RawQuery = "q"
 	}
 	if fragment {
 		u.Fragment = "f"
 	}
 	s := u.String()
-	// Put the marker where url.URL would have escaped it.
 	if password {
 		s = strings.Replace(s, u.User.Username()+":x@", u.User.Username()+":"+Redacted+"@", 1)
-	}
-	if query {
-		s = strings.Replace(s, "?q", "?"+Redacted, 1)
 	}
 	if fragment {
 		s = strings.Replace(s, "#f", "#"+Redacted, 1)
