@@ -5,8 +5,9 @@
 // A Pipeline, built once with New, is a server's error-handling
 // configuration: logger, code registry, global filters, observers,
 // redaction, rendering. Give it to your SDK's adapter (gosdk.Install or
-// mcpgo.Install) and every request on that server runs through it; one
-// tool's options go to the adapter where the tool is added.
+// mcpgo.Install) and every request on that server runs through Serve,
+// the one run of a call both adapters share; one tool's options go where
+// the tool is added, or to ForTool.
 //
 // An error runs through exception filters, the tool's then the global ones
 // of WithFilters, then the built-in mapping, and stops at the first that
