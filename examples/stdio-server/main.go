@@ -18,8 +18,9 @@
 // nested input schema, arguments read loosely), and forecast
 // (declares an output schema; fails for Atlantis); on mcp-go,
 // forecast_helper is forecast with mcp-go's own NewStructuredToolHandler,
-// whose answer for Atlantis is a hand-built result: sent as the SDK alone
-// sends it, raw text included (filter.WithHandBuilt decides).
+// whose failure for Atlantis mcperr masks, as it masks forecast's, though
+// the helper turns it into a result with the raw text before any
+// middleware sees it.
 // Its resources: docs://readme, db://orders (an internal error with a
 // secret in it) and the template orders://{id} (NOT_FOUND for any order but
 // ord_1); its prompt: summarize_order (a panic). They are added with the

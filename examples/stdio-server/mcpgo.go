@@ -137,11 +137,10 @@ func mcpGoServer(logger *slog.Logger, bare, sdkValidation bool, opts ...filter.O
 			return nil, err
 		}
 	}
-	// mcp-go's own helper, under Install alone: the result it builds from
-	// an error is a hand-built result, which the hand-built policy decides
-	// (passed untouched by default, reported with -report-only).
-	// mcpgo.Structured, as forecast has it, is the way to have the error
-	// handled.
+	// mcp-go's own helper, under Install alone: mcperr knows its handler,
+	// and masks the failure it turns into a result with the raw text.
+	// mcpgo.Structured, as forecast has it, hands mcperr the error itself,
+	// so that a ToolError keeps its words.
 	s.AddTool(forecastHelperTool, mcp.NewStructuredToolHandler(forecast))
 	if err := mcpgo.AddTool(s, forecastTool, mcpgo.Structured(forecast)); err != nil {
 		return nil, err
