@@ -2,6 +2,7 @@ package gosdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -59,7 +60,23 @@ func TestServerSideProcess(t *testing.T) {
 // over streamable HTTP, the server in a process of its own (server-µs/call):
 //
 //	go test -run='^$' -bench=ServerSideProcess -count=5 ./adapters/gosdk
-func BenchmarkServerSideProcess(b *testing.B) { ss.BenchProcess(b) }
+func BenchmarkServerSideProcess(b *testing.B) { ss.BenchProcess(b, sdkClient) }
+
+// sdkClient connects go-sdk's own streamable HTTP client to url.
+func sdkClient(tb testing.TB, url string, c ss.Case) func() string {
+	cl := mcp.NewClient(&mcp.Implementation{Name: "serverside", Version: "1.0.0"}, nil)
+	cs, err := cl.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	must(tb, err)
+	tb.Cleanup(func() { cs.Close() })
+	name, args := c.Tool()
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	return func() string {
+		res, err := cs.CallTool(context.Background(), params)
+		must(tb, err)
+		b, _ := json.Marshal(res)
+		return string(b)
+	}
+}
 
 // startServerSide starts the server of c: over a pipe with the SDK's
 // IOTransport, or its streamable HTTP handler.

@@ -2,6 +2,7 @@ package mcpgo_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -49,7 +51,26 @@ func TestServerSideProcess(t *testing.T) {
 // over streamable HTTP, the server in a process of its own (server-µs/call):
 //
 //	go test -run='^$' -bench=ServerSideProcess -count=5 ./adapters/mcpgo
-func BenchmarkServerSideProcess(b *testing.B) { ss.BenchProcess(b) }
+func BenchmarkServerSideProcess(b *testing.B) { ss.BenchProcess(b, sdkClient) }
+
+// sdkClient connects mcp-go's own streamable HTTP client to url.
+func sdkClient(tb testing.TB, url string, c ss.Case) func() string {
+	cl, err := client.NewStreamableHttpClient(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	connect(tb, cl, mcp.LATEST_PROTOCOL_VERSION)
+	var req mcp.CallToolRequest
+	req.Params.Name, req.Params.Arguments = c.Tool()
+	return func() string {
+		res, err := cl.CallTool(context.Background(), req)
+		if err != nil {
+			return err.Error() // the SDK answers a returned error with a protocol error
+		}
+		b, _ := json.Marshal(res)
+		return string(b)
+	}
+}
 
 // startServerSide starts the server of c: over a pipe with the SDK's
 // stdio server, or its streamable HTTP server.

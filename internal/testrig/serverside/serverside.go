@@ -14,6 +14,7 @@ package serverside
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -268,4 +269,19 @@ func Bench(b *testing.B, start func(Case) *Driver) {
 			}
 		})
 	}
+}
+
+// Tool returns the name of the tool c calls and its arguments, for a
+// client of an SDK.
+func (c Case) Tool() (name string, args map[string]any) {
+	var req struct {
+		Params struct {
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal([]byte("{"+c.Body), &req); err != nil {
+		panic(err)
+	}
+	return req.Params.Name, req.Params.Arguments
 }
