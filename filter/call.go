@@ -307,6 +307,14 @@ type Handler[R any] struct {
 	// Repeatable, if set, reports whether the tool is annotated read-only
 	// or idempotent. Serve asks it only when that decides.
 	Repeatable func() bool
+	// Fresh, if set, is called when the pipeline retries (WithRetries): with
+	// first set before the first attempt, to keep what a later one needs,
+	// then before each later attempt, to give the handler the request as the
+	// client sent it: its arguments as they were before any attempt changed
+	// them, and no progress token, so that the progress the client receives
+	// for the request never goes back (a handler reports progress only for a
+	// request that has a token).
+	Fresh func(first bool)
 	// Tools, if set, reports whether the server has a tool of a name, and
 	// Problems returns the mistakes the adapter found in how mcperr is put
 	// on the server. Set for a server's first tool call, Serve then logs
@@ -336,6 +344,10 @@ func Serve[R any](ctx context.Context, p *Pipeline, call Call, opts []ToolOption
 			in.err = refused
 			return res, p.handle(c, &in, &ask), nil
 		}
+	}
+	fresh := h.Fresh != nil && p.retries > 0 && call.isTool() // keeps what a later attempt needs
+	if fresh {
+		h.Fresh(true) // the adapter's copy of values it holds: it does not panic
 	}
 	running := false
 	defer func() {
@@ -367,7 +379,7 @@ func Serve[R any](ctx context.Context, p *Pipeline, call Call, opts []ToolOption
 		case !ok:
 			p.succeeded()
 			if refused != nil { // report-only: the refusal mcperr would have sent
-				in.err = refused
+				in.err, in.check = refused, true
 				p.handle(c, &in, &ask)
 			}
 			return res, nil, nil
@@ -381,6 +393,9 @@ func Serve[R any](ctx context.Context, p *Pipeline, call Call, opts []ToolOption
 			return res, f, err
 		}
 		in.attempt, in.ref = in.attempt+1, f.Envelope.Ref
+		if fresh {
+			h.Fresh(false)
+		}
 	}
 }
 
@@ -406,6 +421,7 @@ type input struct {
 	attempt int           // which call of the tool in the request, from 1
 	took    time.Duration // how long the attempt ran
 	ref     string        // the ref of the earlier attempts' records
+	check   bool          // err is the argument check's refusal of a call the handler served
 }
 
 // asks are what only the adapter knows, kept apart so that they never leave the stack.

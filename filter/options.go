@@ -158,6 +158,11 @@ func WithRedaction(redact bool) Option {
 // result) reaches the client exactly as without mcperr; a panic is panicked
 // again. One record per failure, at the level enforcing would use, says what
 // would have been sent (code, whether masked, message, ref); so do observers.
+//
+// A toolerr.ToolError or a domain error, which only code written for mcperr
+// returns, is the exception: the SDK would send its Error(), the cause's
+// text included, so it is answered as when enforcing, without retries, and
+// its Failure and record are not report-only.
 func WithReportOnly(on bool) ToolOption {
 	return toolOption{toolConfig: toolConfig{reportOnly: onOff(on)}}
 }
@@ -233,22 +238,31 @@ func ForTool(name string, opts ...ToolOption) Option {
 }
 
 // WithRetries makes the server call a tool again, within the same request,
-// after a transient failure, at most max more times (1 to 10); the model
-// reads the success or the last failure, whose envelope counts the
-// attempts. A bad max or name is a definition error.
+// after a transient failure, at most max more times (1 to 4, what the retry
+// budget below gives one call when it is full); the model reads the success
+// or the last failure, whose envelope counts the attempts. A bad max or name
+// is a definition error.
 //
 // A failure is retried when its code is UNAVAILABLE, TIMEOUT (a
 // dependency's, never the request's own), CONFLICT, RATE_LIMITED,
 // EXTERNAL_SERVICE_ERROR or DATABASE_ERROR, it is retryable as advised with
-// a delay of at most 5 s, and the tool is annotated readOnlyHint or
+// a delay of at most 5 s (a longer one is not waited for: the failure is
+// answered at once, with its delay), and the tool is annotated readOnlyHint or
 // idempotentHint, or named in safe (then idempotent for any failure's
 // Response.MayHaveTakenEffect too). The wait is that delay, else 100 ms
 // doubled at each attempt up to 2 s, with jitter; none starts that the
 // request's deadline, less what the last attempt took, would cut short, nor
 // after the request is cancelled. As in gRPC's retry throttling, each
-// transient failure spends one of the server's 10 tokens, each successful
+// transient failure spends one of the pipeline's 10 tokens, each successful
 // tool call gives back a tenth, and no retry is made while half or more are
-// spent.
+// spent: the budget is the Pipeline's, shared by every server Install gives
+// it to.
+//
+// A retried attempt gets the request as the client sent it: its arguments as
+// they were before an earlier attempt changed them (on mcp-go, which hands
+// every attempt the same map, a successful call then costs a copy of them),
+// and no progress token, so that the progress the client receives for the
+// request never goes back; the handler reports none in a later attempt.
 //
 // Each failed attempt is one record, with its attempt number and the
 // call's one ref, and tells the observers (Failure.Retry set if retried).
@@ -257,7 +271,7 @@ func WithRetries(max int, safe ...string) Option {
 	return optionFunc(func(p *Pipeline) error {
 		if max < 1 || max > maxRetries {
 			return &codes.DefinitionError{Mistake: codes.InvalidOption,
-				Reason: "WithRetries needs 1 to 10 more attempts, not " + strconv.Itoa(max) + "; leave the option out for none"}
+				Reason: "WithRetries needs 1 to 4 more attempts (a full retry budget gives one call no more), not " + strconv.Itoa(max) + "; leave the option out for none"}
 		}
 		p.retries, p.safe = max, make(map[string]bool, len(safe))
 		for _, name := range safe {
@@ -272,7 +286,7 @@ func WithRetries(max int, safe ...string) Option {
 
 // Bounds of retries and their waits.
 const (
-	maxRetries   = 10
+	maxRetries   = 4 // the retries a full budget allows one call: see budget.allows
 	maxRetryWait = 5 * time.Second        // the longest retry delay of a failure waited for
 	firstBackoff = 100 * time.Millisecond // the wait before the first retry, without one
 	maxBackoff   = 2 * time.Second

@@ -39,7 +39,7 @@ type Pipeline struct {
 	tools   map[string]toolConfig // ForTool
 	retries int                   // WithRetries: at most this many more attempts
 	safe    map[string]bool       // WithRetries: tools named safe to call again
-	budget  budget                // the retries left to the server
+	budget  budget                // the retries left, shared by every server given the pipeline
 
 	fallback slog.Handler // the last resort when the logger fails; nil: standard error
 
@@ -85,7 +85,7 @@ func (p *Pipeline) Handle(ctx context.Context, call Call, err error, filters ...
 // handle decides and logs the answer to in; nil for a hand-built result passed unreported.
 func (p *Pipeline) handle(ctx context.Context, in *input, ask *asks) (f *Failure) {
 	reportOnly, policy := p.reportOnly(in.tool), p.policy(in.tool)
-	h := handling{call: in.call, raw: in.err, filters: in.tool.filters, attempt: in.attempt, took: in.took, reportOnly: reportOnly, handBuilt: in.err == nil}
+	h := handling{call: in.call, raw: in.err, filters: in.tool.filters, attempt: in.attempt, took: in.took, reportOnly: reportOnly, handBuilt: in.err == nil, check: in.check}
 	if h.handBuilt && policy == PassHandBuilt && !reportOnly {
 		return nil // the adapter sends the result as the handler built it
 	}
@@ -147,6 +147,8 @@ type handling struct {
 	retry       time.Duration      // the wait before the tool is called again, if it is
 	notRetried  string             // why WithRetries does not call a tool again that it might
 	masked      bool
+	unexplained bool // a ToolError's cause that nothing public or classified explains: a server failure
+	check       bool // the argument check's refusal of a call the handler served (report-only)
 	reportOnly  bool // nothing of the Failure is sent: it is reported
 	handBuilt   bool // the error stands for a result the handler built
 	ref         string
@@ -227,6 +229,11 @@ func (p *Pipeline) mapped(h *handling, ask *asks) (r Response) {
 		if inner := f.inner; te.PublicMessage() != "" && inner != nil && !isNil(inner) && inner.PublicMessage() != "" {
 			pub = inner
 		} else {
+			// The tool's words, with no code of their own, over a cause mcperr
+			// would mask: the model reads the words, the server's log and
+			// observers see a server failure. A code classifies, as a domain
+			// error's type does.
+			h.unexplained = te != nil && inner == nil && te.ErrorCode() == codes.ToolFailed && f.cause != nil && !isNil(f.cause)
 			te = nil
 		}
 		if isNil(pub) { // a nil pointer whose methods ignore it (an Authorization's) means nothing
@@ -319,14 +326,18 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, ask *asks, r *Respon
 			h.attrs = append(h.attrs, slog.String("details_error", p.text(errors.New(reason))))
 		}
 	}
-	server := h.masked || info.Category == codes.Server
+	category := info.Category
+	if h.unexplained {
+		category = codes.Server
+	}
+	server := h.masked || category == codes.Server
 	retryable, after := info.Retryable, r.RetryAfter
 	if r.Retryable != nil && !h.masked {
 		retryable = *r.Retryable
 	}
 	outcome := ""
-	if r.MayHaveTakenEffect && !h.masked && !p.mayRepeat(h, ask) {
-		outcome, retryable = "unknown", false
+	if r.MayHaveTakenEffect && !h.masked && !p.mayRepeat(h, ask) || h.unexplained && r.Retryable == nil {
+		outcome, retryable = "unknown", false // nobody said what the cause did: never "no"
 	}
 	switch {
 	case !retryable || h.masked: // a negative delay is clamped to 0 below
@@ -336,6 +347,9 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, ask *asks, r *Respon
 	}
 	after = min(max(after, 0), maxRetryAfter)
 	h.retry = p.retryIn(ctx, h, ask, r.Code, retryable, after)
+	if h.reportOnly && h.facts.public != nil && !h.masked && !h.check && !h.handBuilt {
+		h.reportOnly = false // written for mcperr: answered in report-only mode too, not retried
+	}
 	if h.ref == "" && (server || h.handBuilt || h.retry > 0) {
 		h.ref = p.ref() // the attempts of a retried call share one
 	}
@@ -353,7 +367,7 @@ func (p *Pipeline) finish(ctx context.Context, h *handling, ask *asks, r *Respon
 			}
 		}
 	}
-	f := h.failure(Envelope{Code: r.Code, Category: info.Category, Message: msg, Details: details,
+	f := h.failure(Envelope{Code: r.Code, Category: category, Message: msg, Details: details,
 		Hints: hints, Retryable: retryable, Outcome: outcome, DocURL: info.DocURL,
 		// Whole milliseconds, rounded up, so a delay is never shortened.
 		RetryAfterSeconds: float64((after+time.Millisecond-1)/time.Millisecond) / 1000})

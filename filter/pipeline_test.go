@@ -144,8 +144,10 @@ func TestContract(t *testing.T) {
 		logHas    []string
 	}{
 		{"ToolError", toolerr.New("b must not be zero."), codes.ToolFailed, "b must not be zero.", nil, false, false, "INFO", nil},
-		{"wrapped ToolError keeps message, cause to log", fmt.Errorf("handler: %w", toolerr.New("Try a smaller page.").WithCause(errors.New(canary))),
-			codes.ToolFailed, "Try a smaller page.", nil, false, false, "INFO", []string{canary}},
+		{"wrapped ToolError keeps message, its unclassified cause a server failure", fmt.Errorf("handler: %w", toolerr.New("Try a smaller page.").WithCause(errors.New(canary))),
+			codes.ToolFailed, "Try a smaller page.", nil, false, false, "ERROR", []string{canary}},
+		{"ToolError over a public cause", toolerr.New("Cannot ship.").WithCause(domain.NewNotFound("Order", "o1")),
+			codes.NotFound, "Cannot ship.", nil, false, false, "INFO", nil},
 		{"ToolError with server code", toolerr.New("The billing service is down.").WithCode(codes.ExternalServiceError),
 			codes.ExternalServiceError, "The billing service is down.", nil, true, false, "ERROR", nil},
 		{"NotFound", domain.NewNotFound("Order", "ord_1"), codes.NotFound, "Order not found: ord_1",

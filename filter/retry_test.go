@@ -134,7 +134,7 @@ func TestRetryReportOnly(t *testing.T) {
 // TestWithRetriesRefusesMistakes checks the definition errors of
 // WithRetries.
 func TestWithRetriesRefusesMistakes(t *testing.T) {
-	for _, opt := range []filter.Option{filter.WithRetries(0), filter.WithRetries(11), filter.WithRetries(2, "a tool")} {
+	for _, opt := range []filter.Option{filter.WithRetries(0), filter.WithRetries(5), filter.WithRetries(2, "a tool")} {
 		var de *codes.DefinitionError
 		if _, err := filter.New(opt); !errors.As(err, &de) {
 			t.Errorf("filter.New: %v, want a definition error", err)

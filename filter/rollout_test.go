@@ -26,13 +26,15 @@ func TestReportOnlyFailureSaysWhatWouldBeSent(t *testing.T) {
 		t.Errorf("records %v, want one ERROR saying what would be sent", recs)
 	}
 
-	f = h.handle(t, context.Background(), call, toolerr.New("Order 7 is not open."))
+	// Written for mcperr: the bare SDK would send its Error(), cause and
+	// all, so report-only mode answers it as enforcing does.
+	f = h.handle(t, context.Background(), call, toolerr.New("Order 7 is not open.").WithCause(errors.New("dial: password=hunter2")))
 	recs = h.records(t)
-	if !f.ReportOnly || len(recs) != 1 || recs[0]["masked"] != false || recs[0]["would_send"] != "Order 7 is not open." || recs[0]["level"] != "INFO" {
+	if f.ReportOnly || f.Envelope.Message != "Order 7 is not open." || len(recs) != 1 || recs[0]["report_only"] != nil || recs[0]["level"] != "ERROR" {
 		t.Errorf("public failure in report-only mode: %+v, records %v", f, recs)
 	}
-	if len(o.failures) != 2 || !o.failures[0].ReportOnly || !o.failures[1].ReportOnly {
-		t.Errorf("the observer saw %+v, want two report-only failures", o.failures)
+	if len(o.failures) != 2 || !o.failures[0].ReportOnly || o.failures[1].ReportOnly {
+		t.Errorf("the observer saw %+v, want a report-only failure, then an answered one", o.failures)
 	}
 }
 

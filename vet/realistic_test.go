@@ -76,8 +76,11 @@ func TestRealisticServerMigrates(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("mcperrvet after -fix and the reports followed: exit status %d, want 0\n%s", code, out)
 			}
-			before := drive(t, bare, srv.pkg, false)
-			after := drive(t, fixed, srv.pkg, true)
+			before := drive(t, bare, srv.pkg, "")
+			after := drive(t, fixed, srv.pkg, "1")
+			checkAdoptionSteps(t, srv.migrated, srv.leaking, []step{
+				{"bare", before}, {"report-only", drive(t, bare, srv.pkg, "report")},
+				{"-fix, report-only", drive(t, fixed, srv.pkg, "report")}, {"enforcing", after}})
 
 			kept := 0
 			for name, b := range before {
@@ -115,6 +118,57 @@ func TestRealisticServerMigrates(t *testing.T) {
 			}
 		})
 	}
+}
+
+// step is one step of the adoption the README gives, and the answers of
+// the server at it.
+type step struct {
+	name    string
+	answers map[string]answer
+}
+
+// checkAdoptionSteps checks that no step of the adoption sends raw upstream
+// text in more answers, or keeps fewer of the server's messages for the
+// model, than the step before: a message is kept at a step when the answer
+// holds its words, as the migrated server's expectation has them.
+func checkAdoptionSteps(t *testing.T, migrated map[string]expect, leaking []string, steps []step) {
+	t.Helper()
+	var leaks, kept []int
+	for _, s := range steps {
+		l, k := 0, 0
+		for name, a := range s.answers {
+			raw, _ := json.Marshal(a)
+			if bytes.Contains(raw, []byte("CANARY")) || bytes.Contains(raw, []byte("127.0.0.1")) {
+				l++
+			}
+			if w, ok := migrated[name]; ok && !strings.HasPrefix(w.text, "Internal error") &&
+				strings.Contains(strings.Join(a.Texts, "\n"), w.text) {
+				k++
+			}
+		}
+		leaks, kept = append(leaks, l), append(kept, k)
+	}
+	t.Logf("adoption steps %v: answers with upstream text %v, messages for the model kept %v", stepNames(steps), leaks, kept)
+	if leaks[0] < len(leaking) {
+		t.Errorf("the bare server leaks in %d answers, fewer than the %d known to leak: the measure is off", leaks[0], len(leaking))
+	}
+	for i := 1; i < len(steps); i++ {
+		if leaks[i] > leaks[i-1] || kept[i] < kept[i-1] {
+			t.Errorf("%s: %d answers with upstream text and %d messages kept, after %d and %d at %s",
+				steps[i].name, leaks[i], kept[i], leaks[i-1], kept[i-1], steps[i-1].name)
+		}
+	}
+	if leaks[len(leaks)-1] != 0 {
+		t.Errorf("enforcing, %d answers still carry upstream text", leaks[len(leaks)-1])
+	}
+}
+
+func stepNames(steps []step) []string {
+	var names []string
+	for _, s := range steps {
+		names = append(names, s.name)
+	}
+	return names
 }
 
 // expect is what the migrated server answers a failing call of the drive
@@ -230,14 +284,15 @@ type answer struct {
 }
 
 // drive runs the TestDrive of the package pkg in the module dir, with
-// mcperr installed if install, and returns its answers by name. A masked answer's text is
+// mcperr installed as install says ("": not; "1": enforcing; "report":
+// report-only), and returns its answers by name. A masked answer's text is
 // cut before its ref, which differs from run to run.
-func drive(t *testing.T, dir, pkg string, install bool) map[string]answer {
+func drive(t *testing.T, dir, pkg string, install string) map[string]answer {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "answers.json")
 	env := []string{"DRIVE_OUT=" + file}
-	if install {
-		env = append(env, "DRIVE_INSTALL=1")
+	if install != "" {
+		env = append(env, "DRIVE_INSTALL="+install)
 	}
 	if out, code := run(t, dir, env, "go", "test", "-count=1", "-run", "^TestDrive$", "./"+pkg); code != 0 {
 		t.Fatalf("go test ./%s: exit status %d\n%s", pkg, code, out)

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -128,6 +129,8 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	if e, ok := st.tools.Load(call.Tool); ok {
 		opts = e.(*toolEntry).opts
 	}
+	var args json.RawMessage // the client's, kept when the call may be retried
+	var meta mcp.Meta
 	h := filter.Handler[mcp.Result]{
 		Run: func(ctx context.Context) (mcp.Result, error) {
 			res, err := next(ctx, "tools/call", req)
@@ -142,6 +145,16 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 				return "", false
 			}
 			return textOf(r.Content), true
+		},
+		Fresh: func(first bool) {
+			if first { // what the client sent, before a handler can change the request
+				args, meta = req.Params.Arguments, req.Params.Meta
+				return
+			}
+			params := *req.Params // without the progress token
+			params.Arguments, params.Meta = slices.Clone(args), maps.Clone(meta)
+			delete(params.Meta, "progressToken")
+			req.Params = &params
 		},
 		Passes:     isProtocolError,
 		Arguments:  func(err error) *domain.Validation { return st.arguments(ctx, next, req, err) },

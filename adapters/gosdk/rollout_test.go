@@ -133,13 +133,16 @@ type rolloutCall struct {
 	// enforced is the code mcperr sends when it enforces, "" if it sends
 	// what the bare server sends.
 	enforced codes.Code
+	// answered: an error written for mcperr, which report-only mode answers
+	// as enforcing does, since the bare SDK would send its text, cause and all.
+	answered bool
 }
 
 var rolloutCalls = []rolloutCall{
 	{tool: "ok", args: map[string]any{"count": 5}},
 	{tool: "plain", failed: true, enforced: codes.InternalError},
 	{tool: "deliberate", failed: true, enforced: codes.InternalError},
-	{tool: "public", failed: true, enforced: codes.ToolFailed},
+	{tool: "public", failed: true, enforced: codes.ToolFailed, answered: true},
 	{tool: "set_error", failed: true, enforced: codes.InternalError},
 	{tool: "hand_built", failed: true},
 	{tool: "boom", failed: true, enforced: codes.InternalError},
@@ -181,6 +184,10 @@ func TestReportOnlyChangesNothingTheClientReceives(t *testing.T) {
 			cs := connect(t, rolloutServerVia(t, way, p, nil), "")
 			for i, c := range rolloutCalls {
 				got, _ := wire(t, cs, c)
+				if c.answered {
+					adaptertest.CheckAnswered(t, c.tool, got, c.enforced, log.Records(t))
+					continue
+				}
 				if got != bare[i] {
 					t.Errorf("%s %v: report-only sent\n%s\nthe bare server sends\n%s", c.tool, c.args, got, bare[i])
 				}

@@ -10,3 +10,6 @@ func MiddlewareOf(s *server.MCPServer) server.ToolHandlerMiddleware {
 	}
 	return nil
 }
+
+// CloneArguments is the copy of a call's arguments that a retried attempt gets.
+func CloneArguments(args any) any { return cloneJSON(args, 0) }

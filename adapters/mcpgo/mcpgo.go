@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -170,6 +171,7 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		added, _ := st.added.Load(req.Params.Name)
 		opts, _ := added.([]filter.ToolOption)
+		var args any // the client's arguments, kept when the call may be retried
 		h := filter.Handler[*mcp.CallToolResult]{
 			Run: func(ctx context.Context) (*mcp.CallToolResult, error) {
 				res, err := next(ctx, req)
@@ -186,6 +188,16 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 					return "", false
 				}
 				return textOf(res.Content), true
+			},
+			Fresh: func(first bool) {
+				if first { // mcp-go hands every attempt the same map
+					args = cloneJSON(req.Params.Arguments, 0)
+					return
+				}
+				req.Params.Arguments = cloneJSON(args, 0)
+				if m := req.Params.Meta; m != nil { // without the progress token
+					req.Params.Meta = &mcp.Meta{AdditionalFields: m.AdditionalFields}
+				}
 			},
 			Passes: isProtocolError,
 			Arguments: func(err error) *domain.Validation {
@@ -267,7 +279,8 @@ func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallTo
 	added, _ := st.added.Load(req.Params.Name)
 	opts, _ := added.([]filter.ToolOption)
 	_, f, _ := filter.Serve(ctx, st.p, callIn(ctx, filter.Call{Tool: req.Params.Name}), opts, filter.Handler[*mcp.CallToolResult]{
-		Run: func(context.Context) (*mcp.CallToolResult, error) { return nil, v }})
+		Run:       func(context.Context) (*mcp.CallToolResult, error) { return nil, errors.New(v.Error()) }, // the SDK's refusal
+		Arguments: func(error) *domain.Validation { return v }})
 	if f != nil {
 		*res = *errorResult(f)
 	}
@@ -677,4 +690,30 @@ func textOf(content []mcp.Content) string {
 		}
 	}
 	return text
+}
+
+// cloneJSON copies v, arguments as mcp-go decodes them, down to depth 32,
+// so that a change to the copy leaves v as it was.
+func cloneJSON(v any, depth int) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if depth < 32 {
+			m := make(map[string]any, len(x))
+			for k, e := range x {
+				m[k] = cloneJSON(e, depth+1)
+			}
+			return m
+		}
+	case []any:
+		if depth < 32 {
+			s := make([]any, len(x))
+			for i, e := range x {
+				s[i] = cloneJSON(e, depth+1)
+			}
+			return s
+		}
+	case json.RawMessage:
+		return slices.Clone(x)
+	}
+	return v
 }

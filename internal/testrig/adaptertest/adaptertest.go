@@ -117,6 +117,8 @@ func Tools() []Tool {
 		{Name: "coded_tool_error", InputSchema: EmptySchema, Do: fail(toolerr.New("Not enough stock for 3 units.").
 			WithCode("INVENTORY_EXHAUSTED").WithDetails(map[string]any{"available": 2}).WithRetryable(false).
 			WithCause(errors.New("stock service said: " + Canary)))},
+		{Name: "user_lookup", InputSchema: EmptySchema, Do: fail(toolerr.New("Failed to get user.").
+			WithCause(fmt.Errorf("dial tcp 10.0.0.5:5432: password=%s: connection refused", Canary)))},
 		{Name: "busy", InputSchema: EmptySchema, Do: fail(toolerr.New("The billing service is busy.").
 			WithCode(codes.ExternalServiceError).WithRetryAfter(1500 * time.Millisecond).WithCause(errors.New("billing: 503 " + Canary)))},
 		{Name: "order_items", Description: "Orders items.", InputSchema: ItemsSchema, Do: func(_ context.Context, args map[string]any) (string, error) {
@@ -230,6 +232,9 @@ func Cases() []Case {
 			Text: "Not enough stock for 3 units.", Rest: []string{"Code: INVENTORY_EXHAUSTED\nDetails: {\"available\":2}" + noRetry},
 			Details: map[string]any{"available": 2.0}, Retryable: &no, DocURL: "https://docs.example.com/errors#INVENTORY_EXHAUSTED", Logged: 1,
 			LogContains: []string{"stock service said: " + Canary}}},
+		{"ToolError over a cause nothing classifies", "user_lookup", nil, Expect{IsError: true, Code: codes.ToolFailed, Category: "server",
+			Text: "Failed to get user.", Rest: []string{"Code: TOOL_ERROR\nRetry: not before checking; the outcome is unknown, and the tool may have done its work before it failed.\nRef: {ref}"},
+			Retryable: &no, Server: true, Logged: 1, LogContains: []string{"connection refused"}}},
 		{"ToolError with a server code and a retry delay", "busy", nil, Expect{IsError: true, Code: codes.ExternalServiceError, Category: "server",
 			Text: "The billing service is busy.", Rest: []string{"Code: EXTERNAL_SERVICE_ERROR\nRetry: yes, after 2 seconds.\nRef: {ref}"},
 			Retryable: &yes, RetryAfter: 1.5, Server: true, Logged: 1, LogContains: []string{"billing: 503 " + Canary}}},

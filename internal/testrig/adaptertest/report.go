@@ -1,9 +1,11 @@
 package adaptertest
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/filter"
 )
 
 // CheckReported checks the records one call of tool left in report-only
@@ -41,5 +43,19 @@ func CheckReported(t testing.TB, tool string, failed bool, enforced codes.Code, 
 	}
 	if enforced == "" && (rec["hand_built"] != true || ref == "") {
 		t.Errorf("%s: the record of a hand-built result has no hand_built or ref: %v", tool, rec)
+	}
+}
+
+// CheckAnswered checks one call of tool in report-only mode whose error was
+// written for mcperr (a ToolError, a domain error): got, what the client
+// received as JSON, is mcperr's answer with the code enforced, and the one
+// record says it was sent, not reported.
+func CheckAnswered(t testing.TB, tool, got string, enforced codes.Code, records []map[string]any) {
+	t.Helper()
+	if !strings.Contains(got, `"code":"`+string(enforced)+`"`) || !strings.Contains(got, filter.MetaKey) {
+		t.Errorf("%s: report-only sent %s, want mcperr's answer with code %s", tool, got, enforced)
+	}
+	if len(records) != 1 || records[0]["report_only"] != nil || records[0]["code"] != string(enforced) {
+		t.Errorf("%s: records %v, want one of an answered failure with code %s", tool, records, enforced)
 	}
 }

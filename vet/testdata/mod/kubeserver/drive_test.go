@@ -67,7 +67,7 @@ var calls = []struct {
 
 // TestDrive calls every tool through go-sdk's in-memory client and writes
 // the answers, as JSON, to $DRIVE_OUT; with DRIVE_INSTALL=1 mcperr is
-// installed, enforcing. mcperrvet's TestRealisticServerMigrates runs it on
+// installed, enforcing, with DRIVE_INSTALL=report in report-only mode. mcperrvet's TestRealisticServerMigrates runs it on
 // a copy of the server as written, and on one mcperrvet -fix migrated.
 func TestDrive(t *testing.T) {
 	out := os.Getenv("DRIVE_OUT")
@@ -77,8 +77,8 @@ func TestDrive(t *testing.T) {
 	up := httptest.NewServer(http.HandlerFunc(upstream))
 	defer up.Close()
 	s := kubeserver.New(&kubeserver.Cluster{URL: up.URL, Token: canary, HTTP: up.Client()})
-	if os.Getenv("DRIVE_INSTALL") == "1" {
-		p, err := filter.New(filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	if mode := os.Getenv("DRIVE_INSTALL"); mode != "" {
+		p, err := filter.New(filter.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))), filter.WithReportOnly(mode == "report"))
 		if err != nil {
 			t.Fatal(err)
 		}
