@@ -286,7 +286,7 @@ func WithRetries(max int, safe ...string) Option {
 
 // Bounds of retries and their waits.
 const (
-	maxRetries   = 4 // the retries a full budget allows one call: see budget.allows
+	maxRetries   = 4                      // the retries a full budget allows one call: see budget.allows
 	maxRetryWait = 5 * time.Second        // the longest retry delay of a failure waited for
 	firstBackoff = 100 * time.Millisecond // the wait before the first retry, without one
 	maxBackoff   = 2 * time.Second
