@@ -19,34 +19,49 @@
 //
 // # What the model reads
 //
-//	error                                     mcperr code              retry
-//	fs.ErrNotExist                            NOT_FOUND                no
-//	fs.ErrPermission                          FORBIDDEN                no
-//	fs.ErrExist                               CONFLICT                 no
-//	ENOTEMPTY (a directory not empty)         CONFLICT                 no
-//	a timeout of a call the tool made         TIMEOUT                  yes
-//	ECONNREFUSED, a Unix socket not there     UNAVAILABLE              yes, after 2 s
-//	ECONNRESET, ECONNABORTED                  EXTERNAL_SERVICE_ERROR   yes
-//
-// A reset, or a timeout after the connection was made, may have come after
-// the service acted, unless it is a dial's or the *url.Error names a method
-// that only reads: the answer says so (filter.Response.MayHaveTakenEffect),
-// its message leaves the retry advice out, and the pipeline gives it by the
-// tool's annotations.
+//	error                                       code                     retry
+//	fs.ErrNotExist                              NOT_FOUND                no
+//	fs.ErrPermission                            FORBIDDEN                no
+//	fs.ErrExist                                 CONFLICT                 no
+//	ENOTEMPTY                                   CONFLICT                 no
+//	ECONNREFUSED, a Unix socket file not there  UNAVAILABLE              yes, after 2 s
+//	a timeout of a dial or a reading HTTP call  TIMEOUT                  yes
+//	any other timeout, a bare one included      TIMEOUT                  outcome unknown
+//	a reset of a dial or a reading HTTP call    EXTERNAL_SERVICE_ERROR   yes
+//	any other reset                             EXTERNAL_SERVICE_ERROR   outcome unknown
+//	any other *net.OpError                      passed on                -
+//	any other error                             passed on                -
 //
 // A timeout is a context.DeadlineExceeded, an os.ErrDeadlineExceeded (a
 // deadline set on a connection or a file) or any error whose Timeout
 // method reports true, as a net.Error, a *url.Error of an http.Client
-// with a Timeout, and ETIMEDOUT do. The messages name neither the path
-// nor the address: both are the server's internals.
+// with a Timeout, and ETIMEDOUT do. A reset is ECONNRESET, ECONNABORTED or
+// a connection's EPIPE (a write after the peer closed it; a pipe's is
+// passed on). A dial's failure has a *net.OpError whose Op is "dial"; a
+// reading HTTP call's has a *url.Error naming GET, HEAD, OPTIONS or TRACE.
 //
-// TIMEOUT, UNAVAILABLE and EXTERNAL_SERVICE_ERROR are server errors: the client
-// also reads a ref, which names the one log record that keeps the original
-// error, path and address included. A refused connection is UNAVAILABLE:
-// nothing was done, so the call is safe to retry once the service listens
-// again. A reset connection is EXTERNAL_SERVICE_ERROR, retryable, and its
-// message asks the model to check whether the operation took effect, since
-// the service may have done it before the connection broke.
+// "Outcome unknown": the call may have reached the service and done its
+// work before it failed. The answer says so
+// (filter.Response.MayHaveTakenEffect) and its message leaves the retry
+// advice out; the pipeline gives it by the tool's annotations: retryable
+// on a tool annotated read-only or idempotent, else not retryable, with
+// the envelope's outcome "unknown" and the model told to check before it
+// calls again. Only a dial's failure shows that nothing was sent, and only
+// a reading HTTP call's that sending it again changes nothing. Every other
+// timeout or reset is of unknown outcome: one on a connection that was
+// made (a read's or a write's), one of an HTTP request whose method
+// changes things, and one that does not show how far the call got. A bare
+// context.DeadlineExceeded of a deadline the tool set itself is such a
+// one: it reads the same whether the deadline passed while the tool
+// waited for a worker or while a statement it had sent ran, since pgx and
+// the MySQL driver return the context's error in place of the read's.
+//
+// A refused connection is UNAVAILABLE: nothing was done, so the call is
+// safe to retry once the service listens again. TIMEOUT, UNAVAILABLE and
+// EXTERNAL_SERVICE_ERROR are server errors: the client also reads a ref,
+// which names the one log record that keeps the original error, path and
+// address included. The messages name neither the path nor the address:
+// both are the server's internals.
 //
 // Any other error of a network connection (a *net.OpError), even one that
 // holds a file error such as EACCES or ENOENT, is not a file's, and is
@@ -59,8 +74,8 @@
 // A failure while the request's own context is done is the request's end,
 // which the pipeline answers (TIMEOUT or CANCELLED, with its own text)
 // before any filter runs: the filter never sees it. While the request is
-// alive, a timeout is the tool's own deadline for a call it
-// made, and reads as TIMEOUT with the sentence above, which names the
+// alive, a timeout is the tool's own deadline, or a connection's, and
+// reads as TIMEOUT as the table says, with a sentence that names the
 // service the tool depends on; the database, gRPC and HTTP packs answer
 // their timeouts with TIMEOUT too.
 //

@@ -6,4 +6,5 @@ package osfilter
 
 func connRefused(error) bool { return false }
 func connReset(error) bool   { return false }
+func brokenPipe(error) bool  { return false }
 func notEmpty(error) bool    { return false }

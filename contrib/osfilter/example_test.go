@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -57,6 +58,9 @@ func runExample(work func(ctx context.Context, name string) error, name string) 
 	env, _ := gosdk.EnvelopeOf(res)
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	fmt.Println(env.Code, "retryable:", env.Retryable, "after:", env.RetryAfterSeconds)
+	if env.Outcome != "" {
+		fmt.Println("outcome:", env.Outcome)
+	}
 }
 
 // A file the model names that does not exist reads as NOT_FOUND, without
@@ -95,4 +99,21 @@ func ExampleNew_refused() {
 	// Output:
 	// A service the tool depends on is not accepting connections right now; retry the call shortly.
 	// UNAVAILABLE retryable: true after: 2
+}
+
+// A deadline the tool set itself, passed with nothing to show how far the
+// call got, may have come after the service acted: on a tool not annotated
+// read-only or idempotent, the outcome is unknown and the call is not
+// retryable.
+func ExampleNew_ownDeadline() {
+	runExample(func(ctx context.Context, _ string) error {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+		defer cancel()
+		<-ctx.Done() // waiting for a worker, or for a statement it sent
+		return ctx.Err()
+	}, "q3-2026")
+	// Output:
+	// A service the tool depends on did not answer in time.
+	// TIMEOUT retryable: false after: 0
+	// outcome: unknown
 }

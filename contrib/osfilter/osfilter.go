@@ -42,6 +42,9 @@ const (
 func catch(ctx context.Context, _ filter.Call, err error) (*filter.Response, error) {
 	var op *net.OpError
 	network := errors.As(err, &op)
+	// A broken pipe is a reset only on a connection; a pipe's is no
+	// service's.
+	reset := connReset(err) || network && brokenPipe(err)
 	switch {
 	case timedOut(err) && mayHaveTakenEffect(err, op):
 		return answer(codes.Timeout, textTimeoutSent, true, 0, true), nil
@@ -50,9 +53,9 @@ func catch(ctx context.Context, _ filter.Call, err error) (*filter.Response, err
 	case connRefused(err), network && op.Op == "dial" && errors.Is(err, fs.ErrNotExist):
 		// Nothing listens on the port, or at the Unix socket's path.
 		return answer(codes.Unavailable, textUnreachable, true, unreachableDelay, false), nil
-	case connReset(err) && mayHaveTakenEffect(err, op):
+	case reset && mayHaveTakenEffect(err, op):
 		return answer(codes.ExternalServiceError, textResetSent, true, 0, true), nil
-	case connReset(err):
+	case reset:
 		return answer(codes.ExternalServiceError, textReset, true, 0, false), nil
 	case network:
 		// Any other network error, even one that holds a file error such
@@ -77,8 +80,13 @@ func answer(code codes.Code, message string, retry bool, after time.Duration, ma
 
 // mayHaveTakenEffect reports whether the operation that failed with err,
 // whose *net.OpError is op if any, may have reached the service and done
-// its work: not a dial, and not an HTTP request whose method only reads
-// (the Op of a *url.Error is the method, as in "Get").
+// its work. Only a dial shows that nothing was sent, and only an HTTP
+// request whose method reads (the Op of a *url.Error is the method, as in
+// "Get") that sending it again changes nothing. Anything else may have:
+// a read or write on a connection that was made, an HTTP request of
+// another method, and an error that does not show how far the call got,
+// such as a bare context.DeadlineExceeded, which pgx and the MySQL driver
+// return in place of the read's error of a statement already sent.
 func mayHaveTakenEffect(err error, op *net.OpError) bool {
 	if op != nil && op.Op == "dial" {
 		return false

@@ -41,6 +41,7 @@ var (
 	timeout     = want{codes.Timeout, "A service the tool depends on did not answer in time; retry the call.", true, 0, false}
 	timeoutSent = want{codes.Timeout, "A service the tool depends on did not answer in time.", false, 0, true}
 	unreachable = want{codes.Unavailable, "A service the tool depends on is not accepting connections right now; retry the call shortly.", true, 2, false}
+	resetSent   = want{codes.ExternalServiceError, "The connection to a service the tool depends on broke before it answered.", false, 0, true}
 )
 
 // mapped is the table of the package documentation, each row provoked for
@@ -60,7 +61,11 @@ var mapped = []struct {
 	{opCtxTimeout, context.DeadlineExceeded, timeout},
 	{opRefused, syscall.ECONNREFUSED, unreachable},
 	{opNoSocket, fs.ErrNotExist, unreachable},
-	{opReset, syscall.ECONNRESET, want{codes.ExternalServiceError, "The connection to a service the tool depends on broke before it answered.", false, 0, true}},
+	{opReset, syscall.ECONNRESET, resetSent},
+	{opBrokenPipe, syscall.EPIPE, resetSent},
+	// No connection and no request show how far the call got: it may have
+	// been sent, as a database driver's own deadline reads the same.
+	{opOwnDeadline, context.DeadlineExceeded, timeoutSent},
 }
 
 func TestMapping(t *testing.T) {
@@ -221,6 +226,9 @@ func TestPassesOn(t *testing.T) {
 		fmt.Errorf("wrapped: %w", context.Canceled),
 		// A network error that holds a file error is no file's.
 		&net.OpError{Op: "dial", Net: "tcp", Err: fmt.Errorf("socket: %w", syscall.EACCES)},
+		// A write to a pipe whose reader, a process, has gone is no
+		// service's connection.
+		&fs.PathError{Op: "write", Path: "|1", Err: syscall.EPIPE},
 	} {
 		r, next := f.Catch(context.Background(), filter.Call{Tool: "op"}, err)
 		if r != nil || next != nil {
@@ -247,6 +255,10 @@ func TestMayHaveTakenEffect(t *testing.T) {
 		{&url.Error{Op: "Delete", URL: "http://x", Err: context.DeadlineExceeded}, true},
 		{&url.Error{Op: "Head", URL: "http://x", Err: context.DeadlineExceeded}, false},
 		{&net.OpError{Op: "dial", Net: "tcp", Err: os.ErrDeadlineExceeded}, false},
+		{&net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}, true},
+		{&net.OpError{Op: "write", Net: "tcp", Err: os.NewSyscallError("write", syscall.EPIPE)}, true},
+		{&url.Error{Op: "Get", URL: "http://x", Err: &net.OpError{Op: "write", Net: "tcp", Err: syscall.EPIPE}}, false},
+		// A bare deadline shows nothing of how far the call got.
 		{fmt.Errorf("charge: %w", context.DeadlineExceeded), true},
 	} {
 		r, _ := osfilter.New().Catch(t.Context(), filter.Call{Tool: "op"}, tc.err)
@@ -260,7 +272,8 @@ func TestMayHaveTakenEffect(t *testing.T) {
 // that never answers: a POST's timeout may have taken effect, so the tool,
 // not annotated, is not called again and the model reads that the outcome
 // is unknown; a GET's timeout, on a tool annotated read-only, is called
-// again, and the last failure says how many attempts were made.
+// again, and the last failure says how many attempts were made. The
+// tool's own bare deadline is retried only on the read-only tool.
 func TestTimeoutRetries(t *testing.T) {
 	w := newWorld(t)
 	log := mcperrtest.NewLog(t)
@@ -274,6 +287,13 @@ func TestTimeoutRetries(t *testing.T) {
 			}
 			res = sdk.read(opHTTPTimeout)
 			mcperrtest.AssertToolError(t, res, codes.Timeout, timeout.message)
+			mcperrtest.AssertAttempts(t, res, log, 2)
+			// The tool's own deadline, with nothing to show how far its call
+			// got: called again only because the tool is read-only.
+			res = sdk.call(opOwnDeadline)
+			mcperrtest.AssertAttempts(t, res, log, 1)
+			res = sdk.read(opOwnDeadline)
+			mcperrtest.AssertToolError(t, res, codes.Timeout, timeoutSent.message)
 			mcperrtest.AssertAttempts(t, res, log, 2)
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -43,6 +44,8 @@ const (
 	opPostTimeout = "post-timeout" // an HTTP POST by an http.Client with a Timeout, against a server that never answers
 	opRefused     = "refused"      // connect to a port where nothing listens
 	opReset       = "reset"        // read from a connection the peer resets
+	opBrokenPipe  = "broken-pipe"  // write to a connection the peer has closed
+	opOwnDeadline = "own-deadline" // wait past the tool's own deadline, no connection made
 	opNoSocket    = "no-socket"    // connect to a Unix socket whose file does not exist
 	opUnrelated   = "unrelated"    // an error that is none of these
 )
@@ -54,6 +57,7 @@ type world struct {
 	silent  string // accepts connections and never answers
 	refused string // nothing listens
 	reset   string // resets every connection it accepts
+	closing string // closes every connection it accepts
 }
 
 // newWorld makes the files and starts the listeners, all gone when the
@@ -73,6 +77,7 @@ func newWorld(t *testing.T) world {
 	}
 
 	w.silent = listen(t, func(c net.Conn) {}) // held open, never read or written
+	w.closing = listen(t, func(c net.Conn) { _ = c.Close() })
 	w.reset = listen(t, func(c net.Conn) {
 		_ = c.(*net.TCPConn).SetLinger(0) // close with a RST
 		_ = c.Close()
@@ -209,6 +214,32 @@ func (w world) fail(ctx context.Context, op string) error {
 			return err
 		}
 		return errors.New("every dial was reset before it connected")
+	case opBrokenPipe:
+		// Once the peer has closed (the read's EOF), a write draws its
+		// reset, and on Linux a write after the reset of a connection the
+		// peer closed fails with EPIPE.
+		c, err := net.Dial("tcp", w.closing)
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		if _, err := c.Read(make([]byte, 1)); err != io.EOF {
+			return fmt.Errorf("read before the peer closed: %v", err)
+		}
+		for range 100 {
+			if _, err := c.Write([]byte("charge 10 EUR\n")); err != nil {
+				return err
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		return errors.New("every write succeeded")
+	case opOwnDeadline:
+		// The tool's own deadline, shorter than the request's, passes
+		// while it waits for something of its own, such as a free worker.
+		ctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+		defer cancel()
+		<-ctx.Done()
+		return ctx.Err()
 	case opNoSocket:
 		c, err := net.Dial("unix", filepath.Join(w.dir, canary+".sock"))
 		if err == nil {
