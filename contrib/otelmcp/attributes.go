@@ -17,8 +17,9 @@ const (
 	// CodeKey is mcperr's code of the failure, such as "INTERNAL_ERROR" or
 	// "NOT_FOUND": the envelope's code.
 	CodeKey = attribute.Key("mcperr.code")
-	// CategoryKey is the category the code is registered with: "client",
-	// "business" or "server".
+	// CategoryKey is the failure's category: "client", "business" or
+	// "server", the one its code is registered with, but "server" for a
+	// ToolError over a cause nothing classifies (see toolerr.WithCause).
 	CategoryKey = attribute.Key("mcperr.category")
 	// RefKey is the ref of a server error, the one the client read and the
 	// one log record holds; absent for other failures.

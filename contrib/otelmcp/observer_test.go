@@ -41,6 +41,18 @@ func TestObserverAlone(t *testing.T) {
 	// filter.WithRedaction(true) keeps it out of both.
 	assertFailed(t, s, f.Envelope.Message, "*errors.errorString", "password="+secret)
 
+	// The tool's words over a cause nothing classifies: a server failure.
+	ctx, span = tracer.Start(context.Background(), "app lookup")
+	f = p.Handle(ctx, filter.Call{Tool: "lookup", RequestID: "10"}, toolerr.New("Failed to get user.").WithCause(errors.New("password="+secret)))
+	span.End()
+	assertAttrs(t, tm.span(t, "app lookup"), map[string]string{
+		"error.type":        "tool_error",
+		"mcperr.code":       "TOOL_ERROR",
+		"mcperr.category":   "server",
+		"mcperr.ref":        f.Envelope.Ref,
+		"mcperr.request_id": "10",
+	})
+
 	ctx, span = tracer.Start(context.Background(), "app resource")
 	f = p.Handle(ctx, filter.Call{Method: "resources/read", Resource: "file:///x", RequestID: "8"}, errors.New("boom"))
 	span.End()

@@ -93,6 +93,7 @@ func TestObserver(t *testing.T) {
 		"crdb":      fail(crdb.Wrapf(crdb.Newf("password=%s", secret), "connect to %s", "db.internal")),
 		"slow":      whenDone("query with password=" + secret),
 		"toolerror": fail(toolerr.New("b must not be zero.")),
+		"lookup":    fail(toolerr.New("Failed to get user.").WithCause(fmt.Errorf("dial: password=%s refused", secret))),
 		"notfound":  fail(domain.NewNotFound("Order", "ord_9")),
 		"cancelled": whenDone("password=" + secret),
 		"panics": func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
@@ -178,6 +179,18 @@ func TestObserver(t *testing.T) {
 		}
 		mcperrtest.AssertNoCanary(t, res, secret)
 		checkEvent(t, tr.sent()[before:], "slow", "TIMEOUT", res)
+	})
+
+	// The tool's words over a cause nothing classifies: the model reads
+	// them, and the failure is the server's, an incident with a ref.
+	t.Run("lookup", func(t *testing.T) {
+		before := len(tr.sent())
+		res := c.Call("lookup", nil)
+		if texts := res.Texts(); len(texts) == 0 || texts[0] != "Failed to get user." || res.Envelope == nil || res.Envelope.Ref == "" {
+			t.Fatalf("lookup: %+v, want the tool's words with a ref", res)
+		}
+		mcperrtest.AssertNoCanary(t, res, secret)
+		checkEvent(t, tr.sent()[before:], "lookup", "TOOL_ERROR", res)
 	})
 
 	// Client errors are no incident.
