@@ -308,12 +308,9 @@ type Handler[R any] struct {
 	// or idempotent. Serve asks it only when that decides.
 	Repeatable func() bool
 	// Fresh, if set, is called when the pipeline retries (WithRetries): with
-	// first set before the first attempt, to keep what a later one needs,
-	// then before each later attempt, to give the handler the request as the
-	// client sent it: its arguments as they were before any attempt changed
-	// them, and no progress token, so that the progress the client receives
-	// for the request never goes back (a handler reports progress only for a
-	// request that has a token).
+	// first set before the first attempt, to keep the client's request, then
+	// before each later one, to give the handler that request again, without
+	// its progress token, so that the client's progress never goes back.
 	Fresh func(first bool)
 	// Tools, if set, reports whether the server has a tool of a name, and
 	// Problems returns the mistakes the adapter found in how mcperr is put

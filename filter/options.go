@@ -258,15 +258,9 @@ func ForTool(name string, opts ...ToolOption) Option {
 // spent: the budget is the Pipeline's, shared by every server Install gives
 // it to.
 //
-// A retried attempt gets the request as the client sent it: its arguments as
-// they were before an earlier attempt changed them (on mcp-go, which hands
-// every attempt the same map, a successful call then costs a copy of them),
-// and no progress token, so that the progress the client receives for the
-// request never goes back; the handler reports none in a later attempt.
-//
-// Each failed attempt is one record, with its attempt number and the
-// call's one ref, and tells the observers (Failure.Retry set if retried).
-// In report-only mode nothing is retried; the record says would_retry.
+// A retried attempt gets the client's arguments, whatever an earlier one did
+// to them (a copy per call on mcp-go), and no progress token, so that the
+// client's progress for the request never goes back.
 func WithRetries(max int, safe ...string) Option {
 	return optionFunc(func(p *Pipeline) error {
 		if max < 1 || max > maxRetries {

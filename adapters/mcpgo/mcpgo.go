@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"reflect"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -692,28 +691,20 @@ func textOf(content []mcp.Content) string {
 	return text
 }
 
-// cloneJSON copies v, arguments as mcp-go decodes them, down to depth 32,
-// so that a change to the copy leaves v as it was.
+// cloneJSON copies v, arguments as mcp-go decodes them, down to depth 32.
 func cloneJSON(v any, depth int) any {
-	switch x := v.(type) {
-	case map[string]any:
-		if depth < 32 {
-			m := make(map[string]any, len(x))
-			for k, e := range x {
-				m[k] = cloneJSON(e, depth+1)
-			}
-			return m
+	if m, ok := v.(map[string]any); ok && depth < 32 {
+		c := make(map[string]any, len(m))
+		for k, e := range m {
+			c[k] = cloneJSON(e, depth+1)
 		}
-	case []any:
-		if depth < 32 {
-			s := make([]any, len(x))
-			for i, e := range x {
-				s[i] = cloneJSON(e, depth+1)
-			}
-			return s
+		return c
+	} else if s, ok := v.([]any); ok && depth < 32 {
+		c := make([]any, len(s))
+		for i, e := range s {
+			c[i] = cloneJSON(e, depth+1)
 		}
-	case json.RawMessage:
-		return slices.Clone(x)
+		return c
 	}
 	return v
 }
