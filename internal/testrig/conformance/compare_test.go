@@ -46,7 +46,7 @@ func TestCompareSame(t *testing.T) {
 	with := configOf(t, "default", [3]string{"ping", "05", pass}, [3]string{"tasks-x", "05", fail},
 		[3]string{"flaky", "05", fail}, [3]string{"flaky", "06", fail}, [3]string{"flaky", "07", pass})
 	var out strings.Builder
-	if err := compare(&out, "t", []config{bare, with}); err != nil {
+	if err := compare(&out, "t", []config{bare, with}, []string{"flaky"}); err != nil {
 		t.Fatalf("compare = %v, want nil:\n%s", err, out.String())
 	}
 	if !strings.Contains(out.String(), "3 scenarios; 0 differ from bare") {
@@ -65,7 +65,7 @@ func TestCompareDiffers(t *testing.T) {
 	} {
 		bare := configOf(t, "bare", [3]string{"ping", "05", pass})
 		var out strings.Builder
-		if err := compare(&out, "t", []config{bare, other}); err != errDiffers {
+		if err := compare(&out, "t", []config{bare, other}, nil); err != errDiffers {
 			t.Errorf("%s: compare = %v, want errDiffers:\n%s", name, err, out.String())
 		}
 		if !strings.Contains(out.String(), "differs from bare") {
@@ -101,5 +101,30 @@ other:
 	}
 	if want := []string{"tools-call-with-logging", "tools-call-with-progress"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestCompareIntermittent(t *testing.T) {
+	other := `[{"id":"y","status":"FAILURE"}]`
+	bare := configOf(t, "bare", [3]string{"flaky", "05", pass}, [3]string{"flaky", "06", fail})
+	for name, tc := range map[string]struct {
+		c    config
+		want error
+	}{
+		"passes once":         {configOf(t, "x", [3]string{"flaky", "05", fail}, [3]string{"flaky", "06", pass}), nil},
+		"fails as bare did":   {configOf(t, "x", [3]string{"flaky", "05", fail}, [3]string{"flaky", "06", fail}), nil},
+		"fails as bare never": {configOf(t, "x", [3]string{"flaky", "05", other}), errDiffers},
+		"no result":           {configOf(t, "x", [3]string{"ping", "05", pass}), errDiffers},
+	} {
+		var out strings.Builder
+		if err := compare(&out, "t", []config{bare, tc.c}, []string{"flaky"}); err != tc.want {
+			t.Errorf("%s: compare = %v, want %v:\n%s", name, err, tc.want, out.String())
+		}
+	}
+	// Not listed as intermittent, the same runs differ.
+	var out strings.Builder
+	c := configOf(t, "x", [3]string{"flaky", "05", fail})
+	if err := compare(&out, "t", []config{bare, c}, nil); err != errDiffers {
+		t.Errorf("not intermittent: compare = %v, want errDiffers:\n%s", err, out.String())
 	}
 }
