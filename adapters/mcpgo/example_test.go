@@ -310,7 +310,7 @@ func ExampleAddTool_definitionErrors() {
 	fmt.Println(mcpgo.AddTool(s, getOrderTool, getOrder))
 	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("list_orders"), getOrder))
 	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("get order"), getOrder))
-	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("cancel_order"), nil))
+	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("cancel_order"), server.ToolHandlerFunc(nil)))
 	fmt.Println(len(s.ListTools()), "tools registered")
 	// Output:
 	// mcperr: NOT_INSTALLED: mcpgo.AddTool needs mcperr installed on the server first; call mcpgo.Install(s, pipeline) before adding tools

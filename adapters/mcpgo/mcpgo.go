@@ -36,6 +36,7 @@ type serverState struct {
 	self    weak.Pointer[server.MCPServer] // servers may share the hooks
 	started atomic.Bool                    // the first tool call was served
 	added   sync.Map                       // name -> []filter.ToolOption, of AddTool
+	tasks   sync.Map                       // name -> true, the task tools of AddTool
 	adding  sync.Mutex                     // AddTool's duplicate check and registration
 	schemas inputschema.Cache
 	byTool  sync.Map // name -> *toolSchema
@@ -117,18 +118,33 @@ func Install(s *server.MCPServer, p *filter.Pipeline) error {
 	return nil
 }
 
-// AddTool is the drop-in replacement for (*server.MCPServer).AddTool, on a
-// server where Install was called: it adds the tool with its own options
+// AddTool is the drop-in replacement for (*server.MCPServer).AddTool, and
+// for AddTaskTool when h returns a *mcp.CreateTaskResult, on a server where
+// Install was called: it adds the tool with its own options
 // (filter.WithFilters, ...), which apply over those of filter.ForTool. It
 // returns a *codes.DefinitionError, and adds nothing, if s is nil, Install
 // was not called on s (codes.NotInstalled), the tool's name is not a valid
 // MCP tool name (codes.InvalidToolName), s has a tool of that name already,
-// however it was added (codes.DuplicateTool), h or an option is nil or
-// misdefined (codes.NilValue, codes.InvalidOption), or the input schema is
-// not a JSON object schema that compiles or the tool carries x-mcp-header
-// annotations the SDK refuses (codes.InvalidSchema). The SDK alone registers
-// any name and silently replaces a tool added twice.
-func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts ...filter.ToolOption) (err error) {
+// added with s.AddTool or by AddTool (codes.DuplicateTool), h or an option is
+// nil or misdefined (codes.NilValue, codes.InvalidOption), or the input
+// schema is not a JSON object schema that compiles or the tool carries
+// x-mcp-header annotations the SDK refuses (codes.InvalidSchema). The SDK
+// alone registers any name and silently replaces a tool added twice.
+//
+// mcp-go runs a task tool's handler outside every tool middleware, so AddTool
+// runs it through filter.Serve itself, and a task fails as a tool call
+// would: the task is "failed", as the SDK marks it, and its statusMessage
+// (tasks/get, notifications/tasks/status) and the JSON-RPC error -32603 that
+// answers tasks/result hold the pipeline's message, such as `Internal error
+// in tool "x" (ref: R).`, never the error's text or a panic value. mcp-go
+// sends a failed task's tasks/result only as that error, without data, so the
+// envelope is in the log only; one that returned an isError result would be
+// "completed", which the protocol (2025-11-25) calls "failed". A failure that
+// answers the end of the task's context leaves it "cancelled". A success is
+// untouched, and a regular tool called as a task runs through Install's
+// middleware.
+func AddTool[H ~func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) | ~func(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error)](
+	s *server.MCPServer, tool mcp.Tool, h H, opts ...filter.ToolOption) (err error) {
 	if s == nil {
 		return &codes.DefinitionError{Mistake: codes.NilValue, Reason: "AddTool needs the *server.MCPServer to add the tool to"}
 	}
@@ -139,7 +155,7 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 	if err := toolname.Check(tool.Name); err != nil {
 		return err
 	}
-	if h == nil {
+	if reflect.ValueOf(h).IsNil() {
 		return &codes.DefinitionError{Mistake: codes.NilValue, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
 	}
 	if err := bind.CheckOptions("mcpgo", "AddTool", opts); err != nil {
@@ -153,7 +169,7 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 	}
 	st.adding.Lock()
 	defer st.adding.Unlock()
-	if s.GetTool(tool.Name) != nil { // the server is the one list of its tools, however added
+	if _, task := st.tasks.Load(tool.Name); task || s.GetTool(tool.Name) != nil { // the server is the one list of its tools
 		return &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name, Reason: "a tool with this name is already registered on this server; give each tool its own name"}
 	}
 	defer func() { // the SDK's panic for the name of a task tool, before it registers anything
@@ -161,18 +177,68 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 			err = &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name, Reason: fmt.Sprint(v)}
 		}
 	}()
-	s.AddTool(tool, h)
+	if fn, t := reflect.ValueOf(h), reflect.TypeFor[server.ToolHandlerFunc](); fn.Type().ConvertibleTo(t) {
+		s.AddTool(tool, fn.Convert(t).Interface().(server.ToolHandlerFunc))
+	} else {
+		t := reflect.TypeFor[server.TaskToolHandlerFunc]()
+		s.AddTaskTool(tool, st.task(tool, fn.Convert(t).Interface().(server.TaskToolHandlerFunc), opts))
+		st.tasks.Store(tool.Name, true)
+	}
 	st.added.Store(tool.Name, opts)
 	return nil
 }
+
+// task returns h run through filter.Serve as the handler of the task tool
+// tool: mcp-go gives task tools no middleware.
+func (st *serverState) task(tool mcp.Tool, h server.TaskToolHandlerFunc, opts []filter.ToolOption) server.TaskToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
+		th := filter.Handler[*mcp.CreateTaskResult]{
+			Run: func(c context.Context) (*mcp.CreateTaskResult, error) { return h(taskContext{ctx, c}, req) },
+			HandBuilt: func(res *mcp.CreateTaskResult) (string, bool) {
+				if res == nil || !res.IsError {
+					return "", false
+				}
+				return textOf(res.Content), true
+			},
+			Passes:     isProtocolError,
+			Arguments:  func(error) *domain.Validation { return st.compiled(&tool).check(&req) },
+			Repeatable: func() bool { return repeatable(&tool) },
+		}
+		th.Tools, th.Problems = st.firstCall(ctx, tool.Name, nil)
+		res, f, err := filter.Serve(context.WithoutCancel(ctx), st.p, callIn(ctx, filter.Call{Tool: tool.Name}), opts, th)
+		if f != nil {
+			return nil, &rpcFailure{f}
+		}
+		return res, err
+	}
+}
+
+// taskContext is the context of a task's handler: the end of the task's
+// context, the values of the call Serve prepared. mcp-go derives a task's
+// context from the tools/call that created it, which ends when that call is
+// answered, so Serve is given it without its end: a task's failure is not
+// taken for the end of its request.
+type taskContext struct {
+	context.Context
+	values context.Context
+}
+
+func (c taskContext) Value(k any) any { return c.values.Value(k) }
 
 func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		added, _ := st.added.Load(req.Params.Name)
 		opts, _ := added.([]filter.ToolOption)
+		serveCtx, task := ctx, req.Params.Task != nil // run as a task (see AddTool)
+		if task {
+			serveCtx = context.WithoutCancel(ctx)
+		}
 		h := filter.Handler[*mcp.CallToolResult]{
-			Run: func(ctx context.Context) (*mcp.CallToolResult, error) {
-				res, err := next(ctx, req)
+			Run: func(c context.Context) (*mcp.CallToolResult, error) {
+				if task {
+					c = taskContext{ctx, c}
+				}
+				res, err := next(c, req)
 				if err == nil && res != nil && res.IsError {
 					// an error result of a typed helper, as registered (Wrap's gives both)
 					if t := registeredTool(ctx, req.Params.Name); t != nil && t.Handler != nil {
@@ -197,11 +263,11 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 			},
 			Repeatable: func() bool {
 				t := registeredTool(ctx, req.Params.Name)
-				return t != nil && (isTrue(t.Tool.Annotations.ReadOnlyHint) || isTrue(t.Tool.Annotations.IdempotentHint))
+				return t != nil && repeatable(&t.Tool)
 			},
 		}
 		h.Tools, h.Problems = st.firstCall(ctx, req.Params.Name, next)
-		res, f, err := filter.Serve(ctx, st.p, callIn(ctx, filter.Call{Tool: req.Params.Name}), opts, h)
+		res, f, err := filter.Serve(serveCtx, st.p, callIn(ctx, filter.Call{Tool: req.Params.Name}), opts, h)
 		switch {
 		case f != nil:
 			return errorResult(f), nil
@@ -233,7 +299,10 @@ func (st *serverState) firstCall(ctx context.Context, name string, next server.T
 		}
 		return []string{bind.Misplaced("mcpgo", inner, "call mcpgo.Install after s.Use and the server's middleware options, so that mcp-go runs it innermost")}
 	}
-	return func(name string) bool { return registeredTool(ctx, name) != nil }, problems
+	return func(name string) bool {
+		_, task := st.tasks.Load(name)
+		return task || registeredTool(ctx, name) != nil
+	}, problems
 }
 
 // afterCallTool answers the refusal of arguments by
@@ -294,7 +363,8 @@ func serveRPC[Res any](ctx context.Context, p *filter.Pipeline, call filter.Call
 }
 
 // rpcFailure is the error whose text the SDK sends as the message of a
-// -32603. It does not unwrap, so that nothing in the chain is sent.
+// -32603, or as a failed task's statusMessage. It does not unwrap, so that
+// nothing in the chain is sent.
 type rpcFailure struct{ f *filter.Failure }
 
 func (e *rpcFailure) Error() string { return e.f.Envelope.Message }
@@ -661,7 +731,11 @@ func callIn(ctx context.Context, c filter.Call) filter.Call {
 	return c
 }
 
-func isTrue(b *bool) bool { return b != nil && *b }
+// repeatable reports whether tool is annotated read-only or idempotent.
+func repeatable(tool *mcp.Tool) bool {
+	a := tool.Annotations
+	return a.ReadOnlyHint != nil && *a.ReadOnlyHint || a.IdempotentHint != nil && *a.IdempotentHint
+}
 
 func textOf(content []mcp.Content) string {
 	text := ""
