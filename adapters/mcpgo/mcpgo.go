@@ -36,7 +36,7 @@ type serverState struct {
 	self    weak.Pointer[server.MCPServer] // servers may share the hooks
 	started atomic.Bool                    // the first tool call was served
 	added   sync.Map                       // name -> []filter.ToolOption, of AddTool
-	tasks   sync.Map                       // name -> true, the task tools of AddTool
+	tasks   sync.Map                       // name -> *server.ServerTool, a task tool of AddTool
 	adding  sync.Mutex                     // AddTool's duplicate check and registration
 	schemas inputschema.Cache
 	byTool  sync.Map // name -> *toolSchema
@@ -58,12 +58,11 @@ type serverState struct {
 //
 // A failed tool call is answered with an isError tool result: the text
 // blocks the pipeline rendered and its envelope under _meta[filter.MetaKey],
-// which EnvelopeOf reads back, and no structured content. Arguments that do
-// not fit the tool's input schema are answered VALIDATION_ERROR naming each
-// wrong field and what is wrong with it, never its value; they are checked
-// only when the handler fails, unless the server or the tool asks for the
-// check first (filter.WithArgumentCheck), so a call the handler answers
-// stays as it was. The SDK's own refusal of arguments
+// which EnvelopeOf reads back, and no structured content; a task tool is
+// covered only if added with AddTool, as mcp-go gives it no middleware.
+// Arguments that do not fit the tool's input schema are answered
+// VALIDATION_ERROR (filter.WithArgumentCheck), when the handler fails or,
+// with that option, before it runs. The SDK's own refusal of arguments
 // (server.WithInputSchemaValidation), made before any middleware with the
 // validator's text, is answered the same way, by an after-call hook. The
 // error results of mcp-go's typed helpers (mcp.NewTypedToolHandler,
@@ -131,18 +130,15 @@ func Install(s *server.MCPServer, p *filter.Pipeline) error {
 // x-mcp-header annotations the SDK refuses (codes.InvalidSchema). The SDK
 // alone registers any name and silently replaces a tool added twice.
 //
-// mcp-go runs a task tool's handler outside every tool middleware, so AddTool
-// runs it through filter.Serve itself, and a task fails as a tool call
-// would: the task is "failed", as the SDK marks it, and its statusMessage
-// (tasks/get, notifications/tasks/status) and the JSON-RPC error -32603 that
-// answers tasks/result hold the pipeline's message, such as `Internal error
-// in tool "x" (ref: R).`, never the error's text or a panic value. mcp-go
-// sends a failed task's tasks/result only as that error, without data, so the
-// envelope is in the log only; one that returned an isError result would be
-// "completed", which the protocol (2025-11-25) calls "failed". A failure that
-// answers the end of the task's context leaves it "cancelled". A success is
-// untouched, and a regular tool called as a task runs through Install's
-// middleware.
+// mcp-go runs a task tool's handler outside every middleware and makes a
+// failure's text, or a panic's value, the task's statusMessage (tasks/get,
+// notifications/tasks/status) and the message of the -32603 that answers
+// tasks/result. AddTool runs it through Install's middleware: the task is
+// "failed", as the SDK marks it, and both say only the message a tool call
+// would send, such as `Internal error in tool "x" (ref: R).`. The envelope
+// stays in the log: mcp-go answers a failed task's tasks/result with that
+// error alone, and a task whose result is an isError result is "completed",
+// which the protocol calls "failed". A success is untouched.
 func AddTool[H ~func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) | ~func(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error)](
 	s *server.MCPServer, tool mcp.Tool, h H, opts ...filter.ToolOption) (err error) {
 	if s == nil {
@@ -181,43 +177,34 @@ func AddTool[H ~func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult,
 		s.AddTool(tool, fn.Convert(t).Interface().(server.ToolHandlerFunc))
 	} else {
 		t := reflect.TypeFor[server.TaskToolHandlerFunc]()
-		s.AddTaskTool(tool, st.task(tool, fn.Convert(t).Interface().(server.TaskToolHandlerFunc), opts))
-		st.tasks.Store(tool.Name, true)
+		s.AddTaskTool(tool, st.task(fn.Convert(t).Interface().(server.TaskToolHandlerFunc)))
+		st.tasks.Store(tool.Name, &server.ServerTool{Tool: tool})
 	}
 	st.added.Store(tool.Name, opts)
 	return nil
 }
 
-// task returns h run through filter.Serve as the handler of the task tool
-// tool: mcp-go gives task tools no middleware.
-func (st *serverState) task(tool mcp.Tool, h server.TaskToolHandlerFunc, opts []filter.ToolOption) server.TaskToolHandlerFunc {
+// task returns h run by the middleware, which mcp-go does not put around
+// it: a failure is the error whose text the SDK sends (see AddTool).
+func (st *serverState) task(h server.TaskToolHandlerFunc) server.TaskToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
-		th := filter.Handler[*mcp.CreateTaskResult]{
-			Run: func(c context.Context) (*mcp.CreateTaskResult, error) { return h(taskContext{ctx, c}, req) },
-			HandBuilt: func(res *mcp.CreateTaskResult) (string, bool) {
-				if res == nil || !res.IsError {
-					return "", false
-				}
-				return textOf(res.Content), true
-			},
-			Passes:     isProtocolError,
-			Arguments:  func(error) *domain.Validation { return st.compiled(&tool).check(&req) },
-			Repeatable: func() bool { return repeatable(&tool) },
+		var out *mcp.CreateTaskResult
+		res, err := st.middleware(func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+			if out, err = h(ctx, req); out != nil && out.IsError { // an error result the handler built
+				res = &mcp.CallToolResult{Content: out.Content, IsError: true}
+			}
+			return res, err
+		})(ctx, req)
+		if env, ok := EnvelopeOf(res); ok {
+			return nil, errors.New(env.Message)
 		}
-		th.Tools, th.Problems = st.firstCall(ctx, tool.Name, nil)
-		res, f, err := filter.Serve(context.WithoutCancel(ctx), st.p, callIn(ctx, filter.Call{Tool: tool.Name}), opts, th)
-		if f != nil {
-			return nil, &rpcFailure{f}
-		}
-		return res, err
+		return out, err
 	}
 }
 
-// taskContext is the context of a task's handler: the end of the task's
-// context, the values of the call Serve prepared. mcp-go derives a task's
-// context from the tools/call that created it, which ends when that call is
-// answered, so Serve is given it without its end: a task's failure is not
-// taken for the end of its request.
+// taskContext is a task handler's context: the task's end, the values Serve
+// gives. mcp-go ends it with the tools/call that created the task, so Serve
+// is given it without its end (context.WithoutCancel).
 type taskContext struct {
 	context.Context
 	values context.Context
@@ -241,19 +228,14 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 				res, err := next(c, req)
 				if err == nil && res != nil && res.IsError {
 					// an error result of a typed helper, as registered (Wrap's gives both)
-					if t := registeredTool(ctx, req.Params.Name); t != nil && t.Handler != nil {
+					if t := st.registeredTool(ctx, req.Params.Name); t != nil && t.Handler != nil {
 						err = helperError(helperKind(t.Handler), res)
 					}
 				}
 				return res, err
 			},
-			HandBuilt: func(res *mcp.CallToolResult) (string, bool) {
-				if res == nil || !res.IsError {
-					return "", false
-				}
-				return textOf(res.Content), true
-			},
-			Passes: isProtocolError,
+			HandBuilt: errorText,
+			Passes:    isProtocolError,
 			Arguments: func(err error) *domain.Validation {
 				v := st.checkArguments(ctx, &req)
 				if _, unbound := err.(*unboundError); v == nil && unbound {
@@ -262,8 +244,8 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 				return v
 			},
 			Repeatable: func() bool {
-				t := registeredTool(ctx, req.Params.Name)
-				return t != nil && repeatable(&t.Tool)
+				t := st.registeredTool(ctx, req.Params.Name)
+				return t != nil && (isTrue(t.Tool.Annotations.ReadOnlyHint) || isTrue(t.Tool.Annotations.IdempotentHint))
 			},
 		}
 		h.Tools, h.Problems = st.firstCall(ctx, req.Params.Name, next)
@@ -272,7 +254,7 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 		case f != nil:
 			return errorResult(f), nil
 		case res != nil && res.IsError:
-			if !st.unchecked.Load() {
+			if !st.unchecked.Load() && !task { // the SDK checks no task's arguments
 				st.sawArguments(ctx, &req) // passed as it came: before the after-call hook reads it
 			}
 			return res, nil
@@ -289,7 +271,7 @@ func (st *serverState) firstCall(ctx context.Context, name string, next server.T
 		return nil, nil
 	}
 	problems := func() []string {
-		t := registeredTool(ctx, name)
+		t := st.registeredTool(ctx, name)
 		if t == nil || t.Handler == nil || reflect.ValueOf(t.Handler).Pointer() == reflect.ValueOf(next).Pointer() {
 			return nil
 		}
@@ -299,10 +281,7 @@ func (st *serverState) firstCall(ctx context.Context, name string, next server.T
 		}
 		return []string{bind.Misplaced("mcpgo", inner, "call mcpgo.Install after s.Use and the server's middleware options, so that mcp-go runs it innermost")}
 	}
-	return func(name string) bool {
-		_, task := st.tasks.Load(name)
-		return task || registeredTool(ctx, name) != nil
-	}, problems
+	return func(name string) bool { return st.registeredTool(ctx, name) != nil }, problems
 }
 
 // afterCallTool answers the refusal of arguments by
@@ -318,7 +297,7 @@ func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallTo
 		return // mcperr's own answer
 	}
 	defer func() { _ = recover() }() // outside every middleware: never take the server down
-	t := registeredTool(ctx, req.Params.Name)
+	t := st.registeredTool(ctx, req.Params.Name)
 	if t == nil || server.ServerFromContext(ctx) != st.self.Value() {
 		return
 	}
@@ -347,7 +326,7 @@ func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallTo
 // result of this server is a refusal. The validator is asked only where the
 // check finds they do not fit, so that it costs little.
 func (st *serverState) sawArguments(ctx context.Context, req *mcp.CallToolRequest) {
-	if t := registeredTool(ctx, req.Params.Name); t != nil {
+	if t := st.registeredTool(ctx, req.Params.Name); t != nil {
 		if ts := st.compiled(&t.Tool); ts.check(req) != nil && ts.refuses(req) {
 			st.unchecked.Store(true)
 		}
@@ -357,17 +336,10 @@ func (st *serverState) sawArguments(ctx context.Context, req *mcp.CallToolReques
 func serveRPC[Res any](ctx context.Context, p *filter.Pipeline, call filter.Call, opts []filter.ToolOption, next func(context.Context) (Res, error)) (Res, error) {
 	res, f, err := filter.Serve(ctx, p, call, opts, filter.Handler[Res]{Run: next, Passes: isProtocolError})
 	if f != nil {
-		return *new(Res), &rpcFailure{f}
+		return *new(Res), errors.New(f.Envelope.Message) // the SDK's -32603 says it; nothing of the chain
 	}
 	return res, err
 }
-
-// rpcFailure is the error whose text the SDK sends as the message of a
-// -32603, or as a failed task's statusMessage. It does not unwrap, so that
-// nothing in the chain is sent.
-type rpcFailure struct{ f *filter.Failure }
-
-func (e *rpcFailure) Error() string { return e.f.Envelope.Message }
 
 // Wrap returns a tool handler that runs h, for a tool that something else
 // registers. On a server with mcperr, Install covers the tool, whose options
@@ -419,36 +391,33 @@ func Structured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResu
 // without mcperr it does as Wrap does, and like Wrap it panics with a
 // *codes.DefinitionError, at start-up, if p or a filter is nil.
 func WrapPromptCompletion(p server.PromptCompletionProvider, filters ...filter.Filter) server.PromptCompletionProvider {
-	return &promptCompletion{next: p, w: mustWrapper("WrapPromptCompletion", p == nil, filters...)}
+	return &completion{prompt: p, w: mustWrapper("WrapPromptCompletion", p == nil, filters...)}
 }
 
 // WrapResourceCompletion is WrapPromptCompletion for the completion of a
 // resource template's arguments.
 func WrapResourceCompletion(p server.ResourceCompletionProvider, filters ...filter.Filter) server.ResourceCompletionProvider {
-	return &resourceCompletion{next: p, w: mustWrapper("WrapResourceCompletion", p == nil, filters...)}
+	return &completion{resource: p, w: mustWrapper("WrapResourceCompletion", p == nil, filters...)}
 }
 
-type promptCompletion struct {
-	next server.PromptCompletionProvider
-	w    *wrapper
+// completion is a completion provider of WrapPromptCompletion or WrapResourceCompletion.
+type completion struct {
+	prompt   server.PromptCompletionProvider
+	resource server.ResourceCompletionProvider
+	w        *wrapper
 }
 
 // CompletePromptArgument implements server.PromptCompletionProvider.
-func (c *promptCompletion) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+func (c *completion) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
 	return c.w.complete(ctx, rpcCallOf(ctx, "completion/complete", "", prompt), func(ctx context.Context) (*mcp.Completion, error) {
-		return c.next.CompletePromptArgument(ctx, prompt, arg, cc)
+		return c.prompt.CompletePromptArgument(ctx, prompt, arg, cc)
 	})
 }
 
-type resourceCompletion struct {
-	next server.ResourceCompletionProvider
-	w    *wrapper
-}
-
 // CompleteResourceArgument implements server.ResourceCompletionProvider.
-func (c *resourceCompletion) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+func (c *completion) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
 	return c.w.complete(ctx, rpcCallOf(ctx, "completion/complete", uri, ""), func(ctx context.Context) (*mcp.Completion, error) {
-		return c.next.CompleteResourceArgument(ctx, uri, arg, cc)
+		return c.resource.CompleteResourceArgument(ctx, uri, arg, cc)
 	})
 }
 
@@ -498,24 +467,28 @@ func (w *wrapper) warn(ctx context.Context, target string) {
 }
 
 func (st *serverState) checkArguments(ctx context.Context, req *mcp.CallToolRequest) *domain.Validation {
-	if t := registeredTool(ctx, req.Params.Name); t != nil {
+	if t := st.registeredTool(ctx, req.Params.Name); t != nil {
 		return st.compiled(&t.Tool).check(req)
 	}
 	return nil
 }
 
-// registeredTool returns the tool the server in ctx runs for a call to
-// name, found as the SDK finds it: the session's tools first.
-func registeredTool(ctx context.Context, name string) *server.ServerTool {
+// registeredTool returns the tool the server in ctx runs for name, found as
+// the SDK finds it (the session's tools first), or a task tool of AddTool.
+func (st *serverState) registeredTool(ctx context.Context, name string) *server.ServerTool {
 	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithTools); ok {
 		if st, ok := s.GetSessionTools()[name]; ok {
 			return &st
 		}
 	}
 	if srv := server.ServerFromContext(ctx); srv != nil {
-		return srv.GetTool(name)
+		if t := srv.GetTool(name); t != nil {
+			return t
+		}
 	}
-	return nil
+	t, _ := st.tasks.Load(name)
+	task, _ := t.(*server.ServerTool)
+	return task
 }
 
 // toolSchema is the input schema last seen under a tool's name.
@@ -649,7 +622,7 @@ func (ts *toolSchema) refuses(req *mcp.CallToolRequest) bool {
 // NewStructuredToolHandler, whose handler cannot build a result, the
 // handler's error, as its text.
 func helperError(kind string, res *mcp.CallToolResult) error {
-	switch text := textOf(res.Content); {
+	switch text, _ := errorText(res); {
 	case kind == "":
 		return nil
 	case strings.HasPrefix(text, "failed to bind arguments: "):
@@ -708,16 +681,14 @@ func EnvelopeOf(res *mcp.CallToolResult) (filter.Envelope, bool) {
 // wrapped, whose elicitations encode, so that neither an error's text nor a
 // broken answer leaks.
 func isProtocolError(err error) bool {
-	e, ok := err.(mcp.URLElicitationRequiredError)
 	if p, isPtr := err.(*mcp.URLElicitationRequiredError); isPtr && p != nil {
-		e, ok = *p, true
+		err = *p
 	}
-	if !ok {
-		return false
-	}
-	_, merr := json.Marshal(e.Elicitations) // a MarshalJSON that panics: Serve's recovery says no
-	return merr == nil
+	e, ok := err.(mcp.URLElicitationRequiredError)
+	return ok && encodes(json.Marshal(e.Elicitations)) // a MarshalJSON that panics: Serve's recovery says no
 }
+
+func encodes(_ []byte, err error) bool { return err == nil }
 
 func rpcCallOf(ctx context.Context, method, resource, prompt string) filter.Call {
 	return callIn(ctx, filter.Call{Method: method, Resource: resource, Prompt: prompt, ProtocolVersion: server.RequestProtocolVersion(ctx)})
@@ -731,24 +702,22 @@ func callIn(ctx context.Context, c filter.Call) filter.Call {
 	return c
 }
 
-// repeatable reports whether tool is annotated read-only or idempotent.
-func repeatable(tool *mcp.Tool) bool {
-	a := tool.Annotations
-	return a.ReadOnlyHint != nil && *a.ReadOnlyHint || a.IdempotentHint != nil && *a.IdempotentHint
-}
+func isTrue(b *bool) bool { return b != nil && *b }
 
-func textOf(content []mcp.Content) string {
-	text := ""
-	for _, c := range content {
+// errorText returns the text of res, joined, if it is an error result.
+func errorText(res *mcp.CallToolResult) (string, bool) {
+	if res == nil || !res.IsError {
+		return "", false
+	}
+	var texts []string
+	for _, c := range res.Content {
 		t, _ := c.(mcp.TextContent)
 		if p, ok := c.(*mcp.TextContent); ok && p != nil {
 			t = *p
 		}
-		if text == "" {
-			text = t.Text
-		} else if t.Text != "" {
-			text = text + "\n" + t.Text
+		if t.Text != "" {
+			texts = append(texts, t.Text)
 		}
 	}
-	return text
+	return strings.Join(texts, "\n"), true
 }
