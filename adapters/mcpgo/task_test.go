@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"regexp"
 	"strings"
@@ -353,5 +354,27 @@ func TestTaskToolOptions(t *testing.T) {
 	}
 	if err := mcpgo.AddTool(s, mcp.NewTool("other"), server.TaskToolHandlerFunc(nil)); err == nil {
 		t.Error("a task tool without a handler was added")
+	}
+}
+
+// TestTaskToolReportOnly checks a task tool in report-only mode: the client
+// reads what mcp-go alone sends, and one record says what mcperr would send.
+func TestTaskToolReportOnly(t *testing.T) {
+	var log adaptertest.Log
+	s, asked := taskServer()
+	if err := mcpgo.Install(s, testPipeline(log.Logger(), filter.WithReportOnly(true))); err != nil {
+		t.Fatal(err)
+	}
+	tool := mcp.NewTool("report", mcp.WithTaskSupport(mcp.TaskSupportRequired))
+	if err := mcpgo.AddTool(s, tool, taskHandler(asked, taskFailures[0].err)); err != nil {
+		t.Fatal(err)
+	}
+	run := connectTasks(t, s, false).runTask(t, "report")
+	if run.status != "failed" || !strings.Contains(run.statusMessage, taskSecret) {
+		t.Errorf("status %q %q, want mcp-go's own", run.status, run.statusMessage)
+	}
+	recs := log.Records(t)
+	if len(recs) != 1 || recs[0]["report_only"] != true || !taskRef.MatchString(fmt.Sprint(recs[0]["would_send"])) {
+		t.Errorf("records %v, want one saying what mcperr would send", recs)
 	}
 }
