@@ -202,30 +202,14 @@ func (st *serverState) task(h server.TaskToolHandlerFunc) server.TaskToolHandler
 	}
 }
 
-// taskContext is a task handler's context: the task's end, the values Serve
-// gives. mcp-go ends it with the tools/call that created the task, so Serve
-// is given it without its end (context.WithoutCancel).
-type taskContext struct {
-	context.Context
-	values context.Context
-}
-
-func (c taskContext) Value(k any) any { return c.values.Value(k) }
-
 func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		added, _ := st.added.Load(req.Params.Name)
 		opts, _ := added.([]filter.ToolOption)
-		serveCtx, task := ctx, req.Params.Task != nil // run as a task (see AddTool)
-		if task {
-			serveCtx = context.WithoutCancel(ctx)
-		}
+		task := req.Params.Task != nil // mcp-go ends its context with the tools/call that created it
 		h := filter.Handler[*mcp.CallToolResult]{
-			Run: func(c context.Context) (*mcp.CallToolResult, error) {
-				if task {
-					c = taskContext{ctx, c}
-				}
-				res, err := next(c, req)
+			Run: func(ctx context.Context) (*mcp.CallToolResult, error) {
+				res, err := next(ctx, req)
 				if err == nil && res != nil && res.IsError {
 					// an error result of a typed helper, as registered (Wrap's gives both)
 					if t := st.registeredTool(ctx, req.Params.Name); t != nil && t.Handler != nil {
@@ -235,6 +219,7 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 				return res, err
 			},
 			HandBuilt: errorText,
+			Detached:  task,
 			Passes:    isProtocolError,
 			Arguments: func(err error) *domain.Validation {
 				v := st.checkArguments(ctx, &req)
@@ -249,7 +234,7 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 			},
 		}
 		h.Tools, h.Problems = st.firstCall(ctx, req.Params.Name, next)
-		res, f, err := filter.Serve(serveCtx, st.p, callIn(ctx, filter.Call{Tool: req.Params.Name}), opts, h)
+		res, f, err := filter.Serve(ctx, st.p, callIn(ctx, filter.Call{Tool: req.Params.Name}), opts, h)
 		switch {
 		case f != nil:
 			return errorResult(f), nil
