@@ -6,9 +6,9 @@
 // error as a JSON-RPC error -32603 with the raw text, and lets a panic reach
 // the caller or drop the connection.
 //
-// AddTool, the drop-in for (*server.MCPServer).AddTool and AddTaskTool,
-// takes per-tool options and refuses a bad definition at start-up; a task
-// tool is covered only when added with it. Wrap, Structured,
+// AddTool and AddTaskTool, the drop-ins for the server's own methods, take
+// per-tool options and refuse a bad definition at start-up; a task tool is
+// covered only when added with AddTaskTool. Wrap, Structured,
 // WrapPromptCompletion and WrapResourceCompletion cover what mcperr does not
 // add itself. The package never sends a client the text of an error the
 // pipeline masked, a panic value, or an argument's value.

@@ -311,7 +311,7 @@ func ExampleAddTool_definitionErrors() {
 	fmt.Println(mcpgo.AddTool(s, getOrderTool, getOrder))
 	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("list_orders"), getOrder))
 	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("get order"), getOrder))
-	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("cancel_order"), server.ToolHandlerFunc(nil)))
+	fmt.Println(mcpgo.AddTool(s, mcp.NewTool("cancel_order"), nil))
 	fmt.Println(len(s.ListTools()), "tools registered")
 	// Output:
 	// mcperr: NOT_INSTALLED: mcpgo.AddTool needs mcperr installed on the server first; call mcpgo.Install(s, pipeline) before adding tools
@@ -602,13 +602,13 @@ func ExampleWithArgumentCheck() {
 // with AddTool, its failure is answered as a tool call's: the task fails,
 // and its status message and the answer to tasks/result say only what the
 // model may read, while the log keeps the error with the same ref.
-func ExampleAddTool_task() {
+func ExampleAddTaskTool() {
 	s := server.NewMCPServer("reports", "1.0.0", server.WithTaskCapabilities(true, true, true))
 	if err := mcpgo.Install(s, examplePipeline()); err != nil {
 		panic(err)
 	}
 	report := mcp.NewTool("build_report", mcp.WithTaskSupport(mcp.TaskSupportRequired))
-	err := mcpgo.AddTool(s, report, func(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
+	err := mcpgo.AddTaskTool(s, report, func(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
 		return nil, errors.New("dial 10.0.0.5: password=hunter2 refused")
 	})
 	if err != nil {

@@ -59,7 +59,7 @@ type serverState struct {
 // A failed tool call is answered with an isError tool result: the text
 // blocks the pipeline rendered and its envelope under _meta[filter.MetaKey],
 // which EnvelopeOf reads back, and no structured content; a task tool is
-// covered only if added with AddTool, as mcp-go gives it no middleware.
+// covered only if added with AddTaskTool, as mcp-go gives it no middleware.
 // Arguments that do not fit the tool's input schema are answered
 // VALIDATION_ERROR (filter.WithArgumentCheck), when the handler fails or,
 // with that option, before it runs. The SDK's own refusal of arguments
@@ -117,44 +117,53 @@ func Install(s *server.MCPServer, p *filter.Pipeline) error {
 	return nil
 }
 
-// AddTool is the drop-in replacement for (*server.MCPServer).AddTool, and
-// for AddTaskTool when h returns a *mcp.CreateTaskResult, on a server where
-// Install was called: it adds the tool with its own options
+// AddTool is the drop-in replacement for (*server.MCPServer).AddTool, on a
+// server where Install was called: it adds the tool with its own options
 // (filter.WithFilters, ...), which apply over those of filter.ForTool. It
 // returns a *codes.DefinitionError, and adds nothing, if s is nil, Install
 // was not called on s (codes.NotInstalled), the tool's name is not a valid
 // MCP tool name (codes.InvalidToolName), s has a tool of that name already,
-// added with s.AddTool or by AddTool (codes.DuplicateTool), h or an option is
-// nil or misdefined (codes.NilValue, codes.InvalidOption), or the input
-// schema is not a JSON object schema that compiles or the tool carries
+// added with s.AddTool or by AddTaskTool (codes.DuplicateTool), h or an
+// option is nil or misdefined (codes.NilValue, codes.InvalidOption), or the
+// input schema is not a JSON object schema that compiles or the tool carries
 // x-mcp-header annotations the SDK refuses (codes.InvalidSchema). The SDK
 // alone registers any name and silently replaces a tool added twice.
-//
-// mcp-go runs a task tool's handler outside every middleware and makes a
-// failure's text, or a panic's value, the task's statusMessage (tasks/get,
+func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts ...filter.ToolOption) error {
+	return add(s, "AddTool", tool, h == nil, opts, func(*serverState) { s.AddTool(tool, h) })
+}
+
+// AddTaskTool is AddTool for (*server.MCPServer).AddTaskTool. mcp-go runs a
+// task tool's handler outside every middleware and makes a failure's text,
+// or a panic's value, the task's statusMessage (tasks/get,
 // notifications/tasks/status) and the message of the -32603 that answers
-// tasks/result. AddTool runs it through Install's middleware: the task is
-// "failed", as the SDK marks it, and both say only the message a tool call
-// would send, such as `Internal error in tool "x" (ref: R).`. The envelope
-// stays in the log: mcp-go answers a failed task's tasks/result with that
-// error alone, and a task whose result is an isError result is "completed",
-// which the protocol calls "failed". A success is untouched.
-func AddTool[H ~func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) | ~func(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error)](
-	s *server.MCPServer, tool mcp.Tool, h H, opts ...filter.ToolOption) (err error) {
+// tasks/result. AddTaskTool runs it through Install's middleware: the task
+// is "failed", as the SDK marks it, and both say only the message a tool
+// call would send, such as `Internal error in tool "x" (ref: R).`. The
+// envelope stays in the log: mcp-go answers a failed task's tasks/result
+// with that error alone, and a task whose result is an isError result is
+// "completed", which the protocol calls "failed". A success is untouched.
+func AddTaskTool(s *server.MCPServer, tool mcp.Tool, h server.TaskToolHandlerFunc, opts ...filter.ToolOption) error {
+	return add(s, "AddTaskTool", tool, h == nil, opts, func(st *serverState) {
+		s.AddTaskTool(tool, st.task(h))
+		st.tasks.Store(tool.Name, &server.ServerTool{Tool: tool})
+	})
+}
+
+func add(s *server.MCPServer, fn string, tool mcp.Tool, nilHandler bool, opts []filter.ToolOption, register func(*serverState)) (err error) {
 	if s == nil {
-		return &codes.DefinitionError{Mistake: codes.NilValue, Reason: "AddTool needs the *server.MCPServer to add the tool to"}
+		return &codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs the *server.MCPServer to add the tool to"}
 	}
 	st := servers.Load(s)
 	if st == nil {
-		return bind.NotInstalled("mcpgo", "AddTool")
+		return bind.NotInstalled("mcpgo", fn)
 	}
 	if err := toolname.Check(tool.Name); err != nil {
 		return err
 	}
-	if reflect.ValueOf(h).IsNil() {
+	if nilHandler {
 		return &codes.DefinitionError{Mistake: codes.NilValue, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
 	}
-	if err := bind.CheckOptions("mcpgo", "AddTool", opts); err != nil {
+	if err := bind.CheckOptions("mcpgo", fn, opts); err != nil {
 		return err
 	}
 	if err := mcp.ValidateParamHeaderAnnotations(&tool); err != nil {
@@ -168,24 +177,18 @@ func AddTool[H ~func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult,
 	if _, task := st.tasks.Load(tool.Name); task || s.GetTool(tool.Name) != nil { // the server is the one list of its tools
 		return &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name, Reason: "a tool with this name is already registered on this server; give each tool its own name"}
 	}
-	defer func() { // the SDK's panic for the name of a task tool, before it registers anything
+	defer func() { // the SDK's panic for a name taken by the other kind of tool, before it registers anything
 		if v := recover(); v != nil {
 			err = &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name, Reason: fmt.Sprint(v)}
 		}
 	}()
-	if fn, t := reflect.ValueOf(h), reflect.TypeFor[server.ToolHandlerFunc](); fn.Type().ConvertibleTo(t) {
-		s.AddTool(tool, fn.Convert(t).Interface().(server.ToolHandlerFunc))
-	} else {
-		t := reflect.TypeFor[server.TaskToolHandlerFunc]()
-		s.AddTaskTool(tool, st.task(fn.Convert(t).Interface().(server.TaskToolHandlerFunc)))
-		st.tasks.Store(tool.Name, &server.ServerTool{Tool: tool})
-	}
+	register(st)
 	st.added.Store(tool.Name, opts)
 	return nil
 }
 
 // task returns h run by the middleware, which mcp-go does not put around
-// it: a failure is the error whose text the SDK sends (see AddTool).
+// it: a failure is the error whose text the SDK sends (see AddTaskTool).
 func (st *serverState) task(h server.TaskToolHandlerFunc) server.TaskToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
 		var out *mcp.CreateTaskResult

@@ -204,7 +204,7 @@ func TestTaskToolFailure(t *testing.T) {
 					t.Fatal(err)
 				}
 				tool := mcp.NewTool("report", mcp.WithTaskSupport(mcp.TaskSupportRequired))
-				if err := mcpgo.AddTool(s, tool, taskHandler(asked, tc.err)); err != nil {
+				if err := mcpgo.AddTaskTool(s, tool, taskHandler(asked, tc.err)); err != nil {
 					t.Fatal(err)
 				}
 				run := connectTasks(t, s, overHTTP).runTask(t, "report")
@@ -261,7 +261,7 @@ func TestTaskToolSuccess(t *testing.T) {
 			if err := mcpgo.Install(s, testPipeline(log.Logger())); err != nil {
 				t.Fatal(err)
 			}
-			if err := mcpgo.AddTool(s, tool, ok); err != nil {
+			if err := mcpgo.AddTaskTool(s, tool, ok); err != nil {
 				t.Fatal(err)
 			}
 		} else {
@@ -337,7 +337,7 @@ func TestTaskToolOptions(t *testing.T) {
 	}
 	errBusy := errors.New("busy: " + taskSecret)
 	tool := mcp.NewTool("report", mcp.WithTaskSupport(mcp.TaskSupportRequired))
-	if err := mcpgo.AddTool(s, tool, taskHandler(asked, func() error { return errBusy }),
+	if err := mcpgo.AddTaskTool(s, tool, taskHandler(asked, func() error { return errBusy }),
 		filter.WithFilters(filter.Is(errBusy, filter.Response{Message: "The reports are busy; try again in a minute."}))); err != nil {
 		t.Fatal(err)
 	}
@@ -346,13 +346,13 @@ func TestTaskToolOptions(t *testing.T) {
 		t.Errorf("status %q %q, want the filter's answer", run.status, run.statusMessage)
 	}
 	checkTaskRecord(t, &log, run.statusMessage, false)
-	if err := mcpgo.AddTool(s, tool, taskHandler(asked, nil)); err == nil {
+	if err := mcpgo.AddTaskTool(s, tool, taskHandler(asked, nil)); err == nil {
 		t.Error("a second task tool of the same name was added")
 	}
 	if err := mcpgo.AddTool(s, tool, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }); err == nil {
 		t.Error("a tool with the name of a task tool was added")
 	}
-	if err := mcpgo.AddTool(s, mcp.NewTool("other"), server.TaskToolHandlerFunc(nil)); err == nil {
+	if err := mcpgo.AddTaskTool(s, mcp.NewTool("other"), nil); err == nil {
 		t.Error("a task tool without a handler was added")
 	}
 }
@@ -366,7 +366,7 @@ func TestTaskToolReportOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	tool := mcp.NewTool("report", mcp.WithTaskSupport(mcp.TaskSupportRequired))
-	if err := mcpgo.AddTool(s, tool, taskHandler(asked, taskFailures[0].err)); err != nil {
+	if err := mcpgo.AddTaskTool(s, tool, taskHandler(asked, taskFailures[0].err)); err != nil {
 		t.Fatal(err)
 	}
 	run := connectTasks(t, s, false).runTask(t, "report")

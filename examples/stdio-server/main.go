@@ -22,7 +22,7 @@
 // the helper turns it into a result with the raw text before any
 // middleware sees it, and export_orders runs only as a task (tasks/get,
 // tasks/result) and fails as lookup does: mcp-go gives task tools no
-// middleware, so it is added with mcpgo.AddTool.
+// middleware, so it is added with mcpgo.AddTaskTool.
 // Its resources: docs://readme, db://orders (an internal error with a
 // secret in it) and the template orders://{id} (NOT_FOUND for any order but
 // ord_1); its prompt: summarize_order (a panic). They are added with the

@@ -107,7 +107,7 @@ var exportTool = mcp.NewTool("export_orders", mcp.WithDescription("Exports the o
 	mcp.WithSchemaAdditionalProperties(false), mcp.WithTaskSupport(mcp.TaskSupportRequired))
 
 // exportOrders is the task handler of export_orders. mcp-go runs task tools
-// outside every middleware: added with mcpgo.AddTool, its failure is masked
+// outside every middleware: added with mcpgo.AddTaskTool, its failure is masked
 // in the task's status message and in tasks/result as lookup's is.
 func exportOrders(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
 	_, err := Lookup()
@@ -159,7 +159,7 @@ func mcpGoServer(logger *slog.Logger, bare, sdkValidation bool, opts ...filter.O
 	if err := mcpgo.AddTool(s, forecastTool, mcpgo.Structured(forecast)); err != nil {
 		return nil, err
 	}
-	if err := mcpgo.AddTool(s, exportTool, exportOrders); err != nil { // a task tool: mcperr covers it only so
+	if err := mcpgo.AddTaskTool(s, exportTool, exportOrders); err != nil { // a task tool: mcperr covers it only so
 		return nil, err
 	}
 	addMCPGoResources(s)
