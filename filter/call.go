@@ -318,6 +318,9 @@ type Handler[R any] struct {
 	// each problem, and the tools of ForTool or WithRetries the server lacks.
 	Tools    func(name string) bool
 	Problems func() []string
+	// Detached is set for a request that outlives the one that started it,
+	// such as a task: the end of its context is not taken for its own.
+	Detached bool
 }
 
 // Serve runs the request call through p with the handler h and opts (the
@@ -331,7 +334,7 @@ type Handler[R any] struct {
 func Serve[R any](ctx context.Context, p *Pipeline, call Call, opts []ToolOption, h Handler[R]) (res R, f *Failure, err error) {
 	c := p.enter(ctx, call)
 	in := input{call: call, tool: p.toolFor(call.Tool, opts), attempt: 1}
-	ask := asks{arguments: h.Arguments, repeatable: h.Repeatable}
+	ask := asks{arguments: h.Arguments, repeatable: h.Repeatable, detached: h.Detached}
 	if h.Tools != nil || h.Problems != nil {
 		p.checkSetup(c, h.Tools, h.Problems)
 	}
@@ -425,6 +428,7 @@ type input struct {
 type asks struct {
 	arguments  func(err error) *domain.Validation
 	repeatable func() bool
+	detached   bool
 }
 
 func (p *Pipeline) toolFor(name string, own []ToolOption) toolConfig {

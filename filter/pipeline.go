@@ -277,7 +277,7 @@ func (p *Pipeline) mapped(h *handling, ask *asks) (r Response) {
 // ended answers a failure of a request whose context is done, unless a panic or public error does.
 func (p *Pipeline) ended(ctx context.Context, h *handling, ask *asks) (r Response, ok bool) {
 	done := noPanic(ctx.Err) // nil while the request is alive
-	if done != context.Canceled && done != context.DeadlineExceeded || h.facts.panicked || h.facts.public != nil {
+	if done != context.Canceled && done != context.DeadlineExceeded || ask.detached || h.facts.panicked || h.facts.public != nil {
 		return Response{}, false // alive, or for the mapping to answer
 	}
 	h.ended = true // a timeout's text gets the ref

@@ -359,7 +359,7 @@ func (st *serverState) learn(res mcp.Result) {
 }
 
 func compileSchema(cache *inputschema.Cache, schema any) *inputschema.Schema {
-	doc, err := inputschema.Marshal(schema)
+	doc, err := marshalSchema(schema)
 	if schema == nil || err != nil {
 		return nil
 	}
@@ -469,7 +469,7 @@ func compileInputSchema(tool *mcp.Tool) (*inputschema.Schema, error) {
 	if tool.InputSchema == nil {
 		return nil, invalidSchema(tool.Name, `the tool has no input schema; for a tool that takes no arguments use {"type":"object"}`)
 	}
-	doc, err := inputschema.Marshal(tool.InputSchema)
+	doc, err := marshalSchema(tool.InputSchema)
 	if err != nil {
 		return nil, invalidSchema(tool.Name, "the input schema does not marshal to JSON: "+err.Error())
 	}
@@ -673,4 +673,12 @@ func encodable(err error) error {
 		return err
 	}
 	return &jsonrpc.Error{Code: e.Code, Message: e.Message}
+}
+
+// marshalSchema returns the JSON form of a schema value of any type.
+func marshalSchema(schema any) ([]byte, error) {
+	if raw, ok := schema.(json.RawMessage); ok {
+		return raw, nil
+	}
+	return json.Marshal(schema)
 }

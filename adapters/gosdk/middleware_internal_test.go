@@ -80,3 +80,17 @@ func TestWrapAllocsServed(t *testing.T) {
 		t.Errorf("WrapRaw under the middleware: %v allocations, %v without", got, bare)
 	}
 }
+
+func TestMarshalSchema(t *testing.T) {
+	raw := json.RawMessage(`{"type":"object"}`)
+	if b, err := marshalSchema(raw); err != nil || string(b) != string(raw) {
+		t.Errorf("marshalSchema(raw) = %s, %v", b, err)
+	}
+	b, err := marshalSchema(map[string]any{"type": "object"})
+	if err != nil || string(b) != `{"type":"object"}` {
+		t.Errorf("marshalSchema(map) = %s, %v", b, err)
+	}
+	if _, err := marshalSchema(func() {}); err == nil {
+		t.Error("marshalSchema(func) succeeded")
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -595,4 +596,49 @@ func ExampleWithArgumentCheck() {
 	// Details: {"violations":[{"constraint":"is required","field":"b","pointer":"/b","reason":"required"}]}
 	// Retry: no, not with the same arguments.
 	// client: envelope {"category":"client","code":"VALIDATION_ERROR","details":{"violations":[{"constraint":"is required","field":"b","pointer":"/b","reason":"required"}]},"error":true,"message":"Validation failed for b: is required","requestId":"UUID-v7","retryable":false,"timestamp":"RFC3339-UTC","version":1}
+}
+
+// A task tool (mcp-go's AddTaskTool) runs outside every middleware; added
+// with AddTool, its failure is answered as a tool call's: the task fails,
+// and its status message and the answer to tasks/result say only what the
+// model may read, while the log keeps the error with the same ref.
+func ExampleAddTaskTool() {
+	s := server.NewMCPServer("reports", "1.0.0", server.WithTaskCapabilities(true, true, true))
+	if err := mcpgo.Install(s, examplePipeline()); err != nil {
+		panic(err)
+	}
+	report := mcp.NewTool("build_report", mcp.WithTaskSupport(mcp.TaskSupportRequired))
+	err := mcpgo.AddTaskTool(s, report, func(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
+		return nil, errors.New("dial 10.0.0.5: password=hunter2 refused")
+	})
+	if err != nil {
+		panic(err)
+	}
+	c := exampleClient(s)
+	send := func(method string, params any) (json.RawMessage, *mcp.JSONRPCErrorDetails) {
+		resp, err := c.GetTransport().SendRequest(context.Background(), transport.JSONRPCRequest{
+			JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(method), Method: method, Params: params})
+		if err != nil {
+			panic(err)
+		}
+		return resp.Result, resp.Error
+	}
+	raw, _ := send("tools/call", map[string]any{"name": "build_report", "task": map[string]any{}})
+	var created mcp.CreateTaskResult
+	if err := json.Unmarshal(raw, &created); err != nil {
+		panic(err)
+	}
+	id := map[string]any{"taskId": created.Task.TaskId}
+	_, failed := send("tasks/result", id) // waits for the task
+	raw, _ = send("tasks/get", id)
+	var task mcp.GetTaskResult
+	if err := json.Unmarshal(raw, &task); err != nil {
+		panic(err)
+	}
+	fmt.Printf("client: task %s: %s\n", task.Status, task.StatusMessage)
+	fmt.Printf("client: tasks/result: error %d: %s\n", failed.Code, failed.Message)
+	// Output:
+	// level=ERROR msg="tool call failed" tool=build_report code=INTERNAL_ERROR ref=5e1f0c2a9b3d7e68 request_id=UUID-v7 error="dial 10.0.0.5: password=hunter2 refused"
+	// client: task failed: Internal error in tool "build_report" (ref: 5e1f0c2a9b3d7e68).
+	// client: tasks/result: error -32603: Internal error in tool "build_report" (ref: 5e1f0c2a9b3d7e68).
 }

@@ -36,6 +36,7 @@ type serverState struct {
 	self    weak.Pointer[server.MCPServer] // servers may share the hooks
 	started atomic.Bool                    // the first tool call was served
 	added   sync.Map                       // name -> []filter.ToolOption, of AddTool
+	tasks   sync.Map                       // name -> *server.ServerTool, a task tool of AddTool
 	adding  sync.Mutex                     // AddTool's duplicate check and registration
 	schemas inputschema.Cache
 	byTool  sync.Map // name -> *toolSchema
@@ -57,12 +58,11 @@ type serverState struct {
 //
 // A failed tool call is answered with an isError tool result: the text
 // blocks the pipeline rendered and its envelope under _meta[filter.MetaKey],
-// which EnvelopeOf reads back, and no structured content. Arguments that do
-// not fit the tool's input schema are answered VALIDATION_ERROR naming each
-// wrong field and what is wrong with it, never its value; they are checked
-// only when the handler fails, unless the server or the tool asks for the
-// check first (filter.WithArgumentCheck), so a call the handler answers
-// stays as it was. The SDK's own refusal of arguments
+// which EnvelopeOf reads back, and no structured content; a task tool is
+// covered only if added with AddTaskTool, as mcp-go gives it no middleware.
+// Arguments that do not fit the tool's input schema are answered
+// VALIDATION_ERROR (filter.WithArgumentCheck), when the handler fails or,
+// with that option, before it runs. The SDK's own refusal of arguments
 // (server.WithInputSchemaValidation), made before any middleware with the
 // validator's text, is answered the same way, by an after-call hook. The
 // error results of mcp-go's typed helpers (mcp.NewTypedToolHandler,
@@ -123,26 +123,47 @@ func Install(s *server.MCPServer, p *filter.Pipeline) error {
 // returns a *codes.DefinitionError, and adds nothing, if s is nil, Install
 // was not called on s (codes.NotInstalled), the tool's name is not a valid
 // MCP tool name (codes.InvalidToolName), s has a tool of that name already,
-// however it was added (codes.DuplicateTool), h or an option is nil or
-// misdefined (codes.NilValue, codes.InvalidOption), or the input schema is
-// not a JSON object schema that compiles or the tool carries x-mcp-header
-// annotations the SDK refuses (codes.InvalidSchema). The SDK alone registers
-// any name and silently replaces a tool added twice.
-func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts ...filter.ToolOption) (err error) {
+// added with s.AddTool or by AddTaskTool (codes.DuplicateTool), h or an
+// option is nil or misdefined (codes.NilValue, codes.InvalidOption), or the
+// input schema is not a JSON object schema that compiles or the tool carries
+// x-mcp-header annotations the SDK refuses (codes.InvalidSchema). The SDK
+// alone registers any name and silently replaces a tool added twice.
+func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts ...filter.ToolOption) error {
+	return add(s, "AddTool", tool, h == nil, opts, func(*serverState) { s.AddTool(tool, h) })
+}
+
+// AddTaskTool is AddTool for (*server.MCPServer).AddTaskTool. mcp-go runs a
+// task tool's handler outside every middleware and makes a failure's text,
+// or a panic's value, the task's statusMessage (tasks/get,
+// notifications/tasks/status) and the message of the -32603 that answers
+// tasks/result. AddTaskTool runs it through Install's middleware: the task
+// is "failed", as the SDK marks it, and both say only the message a tool
+// call would send, such as `Internal error in tool "x" (ref: R).`. The
+// envelope stays in the log: mcp-go answers a failed task's tasks/result
+// with that error alone, and a task whose result is an isError result is
+// "completed", which the protocol calls "failed". A success is untouched.
+func AddTaskTool(s *server.MCPServer, tool mcp.Tool, h server.TaskToolHandlerFunc, opts ...filter.ToolOption) error {
+	return add(s, "AddTaskTool", tool, h == nil, opts, func(st *serverState) {
+		s.AddTaskTool(tool, st.task(h))
+		st.tasks.Store(tool.Name, &server.ServerTool{Tool: tool})
+	})
+}
+
+func add(s *server.MCPServer, fn string, tool mcp.Tool, nilHandler bool, opts []filter.ToolOption, register func(*serverState)) (err error) {
 	if s == nil {
-		return &codes.DefinitionError{Mistake: codes.NilValue, Reason: "AddTool needs the *server.MCPServer to add the tool to"}
+		return &codes.DefinitionError{Mistake: codes.NilValue, Reason: fn + " needs the *server.MCPServer to add the tool to"}
 	}
 	st := servers.Load(s)
 	if st == nil {
-		return bind.NotInstalled("mcpgo", "AddTool")
+		return bind.NotInstalled("mcpgo", fn)
 	}
 	if err := toolname.Check(tool.Name); err != nil {
 		return err
 	}
-	if h == nil {
+	if nilHandler {
 		return &codes.DefinitionError{Mistake: codes.NilValue, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
 	}
-	if err := bind.CheckOptions("mcpgo", "AddTool", opts); err != nil {
+	if err := bind.CheckOptions("mcpgo", fn, opts); err != nil {
 		return err
 	}
 	if err := mcp.ValidateParamHeaderAnnotations(&tool); err != nil {
@@ -153,41 +174,56 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 	}
 	st.adding.Lock()
 	defer st.adding.Unlock()
-	if s.GetTool(tool.Name) != nil { // the server is the one list of its tools, however added
+	if _, task := st.tasks.Load(tool.Name); task || s.GetTool(tool.Name) != nil { // the server is the one list of its tools
 		return &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name, Reason: "a tool with this name is already registered on this server; give each tool its own name"}
 	}
-	defer func() { // the SDK's panic for the name of a task tool, before it registers anything
+	defer func() { // the SDK's panic for a name taken by the other kind of tool, before it registers anything
 		if v := recover(); v != nil {
 			err = &codes.DefinitionError{Mistake: codes.DuplicateTool, Subject: tool.Name, Reason: fmt.Sprint(v)}
 		}
 	}()
-	s.AddTool(tool, h)
+	register(st)
 	st.added.Store(tool.Name, opts)
 	return nil
+}
+
+// task returns h run by the middleware, which mcp-go does not put around
+// it: a failure is the error whose text the SDK sends (see AddTaskTool).
+func (st *serverState) task(h server.TaskToolHandlerFunc) server.TaskToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
+		var out *mcp.CreateTaskResult
+		res, err := st.middleware(func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+			if out, err = h(ctx, req); out != nil && out.IsError { // an error result the handler built
+				res = &mcp.CallToolResult{Content: out.Content, IsError: true}
+			}
+			return res, err
+		})(ctx, req)
+		if env, ok := EnvelopeOf(res); ok {
+			return nil, errors.New(env.Message)
+		}
+		return out, err
+	}
 }
 
 func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		added, _ := st.added.Load(req.Params.Name)
 		opts, _ := added.([]filter.ToolOption)
-		var args any // the client's arguments, kept when the call may be retried
+		var args any                   // the client's arguments, kept when the call may be retried
+		task := req.Params.Task != nil // mcp-go ends its context with the tools/call that created it
 		h := filter.Handler[*mcp.CallToolResult]{
 			Run: func(ctx context.Context) (*mcp.CallToolResult, error) {
 				res, err := next(ctx, req)
 				if err == nil && res != nil && res.IsError {
 					// an error result of a typed helper, as registered (Wrap's gives both)
-					if t := registeredTool(ctx, req.Params.Name); t != nil && t.Handler != nil {
+					if t := st.registeredTool(ctx, req.Params.Name); t != nil && t.Handler != nil {
 						err = helperError(helperKind(t.Handler), res)
 					}
 				}
 				return res, err
 			},
-			HandBuilt: func(res *mcp.CallToolResult) (string, bool) {
-				if res == nil || !res.IsError {
-					return "", false
-				}
-				return textOf(res.Content), true
-			},
+			HandBuilt: errorText,
+			Detached:  task,
 			Fresh: func(first bool) {
 				if first { // mcp-go hands every attempt the same map
 					args = cloneJSON(req.Params.Arguments, 0)
@@ -207,7 +243,7 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 				return v
 			},
 			Repeatable: func() bool {
-				t := registeredTool(ctx, req.Params.Name)
+				t := st.registeredTool(ctx, req.Params.Name)
 				return t != nil && (isTrue(t.Tool.Annotations.ReadOnlyHint) || isTrue(t.Tool.Annotations.IdempotentHint))
 			},
 		}
@@ -217,7 +253,7 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 		case f != nil:
 			return errorResult(f), nil
 		case res != nil && res.IsError:
-			if !st.unchecked.Load() {
+			if !st.unchecked.Load() && !task { // the SDK checks no task's arguments
 				st.sawArguments(ctx, &req) // passed as it came: before the after-call hook reads it
 			}
 			return res, nil
@@ -234,7 +270,7 @@ func (st *serverState) firstCall(ctx context.Context, name string, next server.T
 		return nil, nil
 	}
 	problems := func() []string {
-		t := registeredTool(ctx, name)
+		t := st.registeredTool(ctx, name)
 		if t == nil || t.Handler == nil || reflect.ValueOf(t.Handler).Pointer() == reflect.ValueOf(next).Pointer() {
 			return nil
 		}
@@ -244,7 +280,7 @@ func (st *serverState) firstCall(ctx context.Context, name string, next server.T
 		}
 		return []string{bind.Misplaced("mcpgo", inner, "call mcpgo.Install after s.Use and the server's middleware options, so that mcp-go runs it innermost")}
 	}
-	return func(name string) bool { return registeredTool(ctx, name) != nil }, problems
+	return func(name string) bool { return st.registeredTool(ctx, name) != nil }, problems
 }
 
 // afterCallTool answers the refusal of arguments by
@@ -260,7 +296,7 @@ func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallTo
 		return // mcperr's own answer
 	}
 	defer func() { _ = recover() }() // outside every middleware: never take the server down
-	t := registeredTool(ctx, req.Params.Name)
+	t := st.registeredTool(ctx, req.Params.Name)
 	if t == nil || server.ServerFromContext(ctx) != st.self.Value() {
 		return
 	}
@@ -290,7 +326,7 @@ func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallTo
 // result of this server is a refusal. The validator is asked only where the
 // check finds they do not fit, so that it costs little.
 func (st *serverState) sawArguments(ctx context.Context, req *mcp.CallToolRequest) {
-	if t := registeredTool(ctx, req.Params.Name); t != nil {
+	if t := st.registeredTool(ctx, req.Params.Name); t != nil {
 		if ts := st.compiled(&t.Tool); ts.check(req) != nil && ts.refuses(req) {
 			st.unchecked.Store(true)
 		}
@@ -300,16 +336,10 @@ func (st *serverState) sawArguments(ctx context.Context, req *mcp.CallToolReques
 func serveRPC[Res any](ctx context.Context, p *filter.Pipeline, call filter.Call, opts []filter.ToolOption, next func(context.Context) (Res, error)) (Res, error) {
 	res, f, err := filter.Serve(ctx, p, call, opts, filter.Handler[Res]{Run: next, Passes: isProtocolError})
 	if f != nil {
-		return *new(Res), &rpcFailure{f}
+		return *new(Res), errors.New(f.Envelope.Message) // the SDK's -32603 says it; nothing of the chain
 	}
 	return res, err
 }
-
-// rpcFailure is the error whose text the SDK sends as the message of a
-// -32603. It does not unwrap, so that nothing in the chain is sent.
-type rpcFailure struct{ f *filter.Failure }
-
-func (e *rpcFailure) Error() string { return e.f.Envelope.Message }
 
 // Wrap returns a tool handler that runs h, for a tool that something else
 // registers. On a server with mcperr, Install covers the tool, whose options
@@ -361,36 +391,33 @@ func Structured[TArgs, TResult any](h mcp.StructuredToolHandlerFunc[TArgs, TResu
 // without mcperr it does as Wrap does, and like Wrap it panics with a
 // *codes.DefinitionError, at start-up, if p or a filter is nil.
 func WrapPromptCompletion(p server.PromptCompletionProvider, filters ...filter.Filter) server.PromptCompletionProvider {
-	return &promptCompletion{next: p, w: mustWrapper("WrapPromptCompletion", p == nil, filters...)}
+	return &completion{prompt: p, w: mustWrapper("WrapPromptCompletion", p == nil, filters...)}
 }
 
 // WrapResourceCompletion is WrapPromptCompletion for the completion of a
 // resource template's arguments.
 func WrapResourceCompletion(p server.ResourceCompletionProvider, filters ...filter.Filter) server.ResourceCompletionProvider {
-	return &resourceCompletion{next: p, w: mustWrapper("WrapResourceCompletion", p == nil, filters...)}
+	return &completion{resource: p, w: mustWrapper("WrapResourceCompletion", p == nil, filters...)}
 }
 
-type promptCompletion struct {
-	next server.PromptCompletionProvider
-	w    *wrapper
+// completion is a completion provider of WrapPromptCompletion or WrapResourceCompletion.
+type completion struct {
+	prompt   server.PromptCompletionProvider
+	resource server.ResourceCompletionProvider
+	w        *wrapper
 }
 
 // CompletePromptArgument implements server.PromptCompletionProvider.
-func (c *promptCompletion) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+func (c *completion) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
 	return c.w.complete(ctx, rpcCallOf(ctx, "completion/complete", "", prompt), func(ctx context.Context) (*mcp.Completion, error) {
-		return c.next.CompletePromptArgument(ctx, prompt, arg, cc)
+		return c.prompt.CompletePromptArgument(ctx, prompt, arg, cc)
 	})
 }
 
-type resourceCompletion struct {
-	next server.ResourceCompletionProvider
-	w    *wrapper
-}
-
 // CompleteResourceArgument implements server.ResourceCompletionProvider.
-func (c *resourceCompletion) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
+func (c *completion) CompleteResourceArgument(ctx context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
 	return c.w.complete(ctx, rpcCallOf(ctx, "completion/complete", uri, ""), func(ctx context.Context) (*mcp.Completion, error) {
-		return c.next.CompleteResourceArgument(ctx, uri, arg, cc)
+		return c.resource.CompleteResourceArgument(ctx, uri, arg, cc)
 	})
 }
 
@@ -440,24 +467,28 @@ func (w *wrapper) warn(ctx context.Context, target string) {
 }
 
 func (st *serverState) checkArguments(ctx context.Context, req *mcp.CallToolRequest) *domain.Validation {
-	if t := registeredTool(ctx, req.Params.Name); t != nil {
+	if t := st.registeredTool(ctx, req.Params.Name); t != nil {
 		return st.compiled(&t.Tool).check(req)
 	}
 	return nil
 }
 
-// registeredTool returns the tool the server in ctx runs for a call to
-// name, found as the SDK finds it: the session's tools first.
-func registeredTool(ctx context.Context, name string) *server.ServerTool {
+// registeredTool returns the tool the server in ctx runs for name, found as
+// the SDK finds it (the session's tools first), or a task tool of AddTool.
+func (st *serverState) registeredTool(ctx context.Context, name string) *server.ServerTool {
 	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithTools); ok {
 		if st, ok := s.GetSessionTools()[name]; ok {
 			return &st
 		}
 	}
 	if srv := server.ServerFromContext(ctx); srv != nil {
-		return srv.GetTool(name)
+		if t := srv.GetTool(name); t != nil {
+			return t
+		}
 	}
-	return nil
+	t, _ := st.tasks.Load(name)
+	task, _ := t.(*server.ServerTool)
+	return task
 }
 
 // toolSchema is the input schema last seen under a tool's name.
@@ -591,7 +622,7 @@ func (ts *toolSchema) refuses(req *mcp.CallToolRequest) bool {
 // NewStructuredToolHandler, whose handler cannot build a result, the
 // handler's error, as its text.
 func helperError(kind string, res *mcp.CallToolResult) error {
-	switch text := textOf(res.Content); {
+	switch text, _ := errorText(res); {
 	case kind == "":
 		return nil
 	case strings.HasPrefix(text, "failed to bind arguments: "):
@@ -650,16 +681,14 @@ func EnvelopeOf(res *mcp.CallToolResult) (filter.Envelope, bool) {
 // wrapped, whose elicitations encode, so that neither an error's text nor a
 // broken answer leaks.
 func isProtocolError(err error) bool {
-	e, ok := err.(mcp.URLElicitationRequiredError)
 	if p, isPtr := err.(*mcp.URLElicitationRequiredError); isPtr && p != nil {
-		e, ok = *p, true
+		err = *p
 	}
-	if !ok {
-		return false
-	}
-	_, merr := json.Marshal(e.Elicitations) // a MarshalJSON that panics: Serve's recovery says no
-	return merr == nil
+	e, ok := err.(mcp.URLElicitationRequiredError)
+	return ok && encodes(json.Marshal(e.Elicitations)) // a MarshalJSON that panics: Serve's recovery says no
 }
+
+func encodes(_ []byte, err error) bool { return err == nil }
 
 func rpcCallOf(ctx context.Context, method, resource, prompt string) filter.Call {
 	return callIn(ctx, filter.Call{Method: method, Resource: resource, Prompt: prompt, ProtocolVersion: server.RequestProtocolVersion(ctx)})
@@ -675,20 +704,22 @@ func callIn(ctx context.Context, c filter.Call) filter.Call {
 
 func isTrue(b *bool) bool { return b != nil && *b }
 
-func textOf(content []mcp.Content) string {
-	text := ""
-	for _, c := range content {
+// errorText returns the text of res, joined, if it is an error result.
+func errorText(res *mcp.CallToolResult) (string, bool) {
+	if res == nil || !res.IsError {
+		return "", false
+	}
+	var texts []string
+	for _, c := range res.Content {
 		t, _ := c.(mcp.TextContent)
 		if p, ok := c.(*mcp.TextContent); ok && p != nil {
 			t = *p
 		}
-		if text == "" {
-			text = t.Text
-		} else if t.Text != "" {
-			text = text + "\n" + t.Text
+		if t.Text != "" {
+			texts = append(texts, t.Text)
 		}
 	}
-	return text
+	return strings.Join(texts, "\n"), true
 }
 
 // cloneJSON copies v, arguments as mcp-go decodes them, down to depth 32.

@@ -20,7 +20,9 @@
 // forecast_helper is forecast with mcp-go's own NewStructuredToolHandler,
 // whose failure for Atlantis mcperr masks, as it masks forecast's, though
 // the helper turns it into a result with the raw text before any
-// middleware sees it.
+// middleware sees it, and export_orders runs only as a task (tasks/get,
+// tasks/result) and fails as lookup does: mcp-go gives task tools no
+// middleware, so it is added with mcpgo.AddTaskTool.
 // Its resources: docs://readme, db://orders (an internal error with a
 // secret in it) and the template orders://{id} (NOT_FOUND for any order but
 // ord_1); its prompt: summarize_order (a panic). They are added with the

@@ -101,6 +101,19 @@ var forecastTool = mcp.NewTool("forecast", mcp.WithDescription("Returns a city's
 var forecastHelperTool = mcp.NewTool("forecast_helper", mcp.WithDescription("forecast, with mcp-go's own typed helper."),
 	mcp.WithString("city", mcp.Required()), mcp.WithSchemaAdditionalProperties(false), mcp.WithOutputSchema[Forecast]())
 
+// exportTool runs only as a task: a client calls it with task parameters,
+// then reads its status with tasks/get and its outcome with tasks/result.
+var exportTool = mcp.NewTool("export_orders", mcp.WithDescription("Exports the orders as a task; fails the way an outage does."),
+	mcp.WithSchemaAdditionalProperties(false), mcp.WithTaskSupport(mcp.TaskSupportRequired))
+
+// exportOrders is the task handler of export_orders. mcp-go runs task tools
+// outside every middleware: added with mcpgo.AddTaskTool, its failure is masked
+// in the task's status message and in tasks/result as lookup's is.
+func exportOrders(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
+	_, err := Lookup()
+	return nil, err
+}
+
 func forecast(_ context.Context, _ mcp.CallToolRequest, args cityArgs) (Forecast, error) {
 	return GetForecast(args.City)
 }
@@ -112,7 +125,7 @@ func forecast(_ context.Context, _ mcp.CallToolRequest, args cityArgs) (Forecast
 // server.WithInputSchemaValidation, whose refusals, made before any
 // middleware, Install answers as VALIDATION_ERROR too.
 func mcpGoServer(logger *slog.Logger, bare, sdkValidation bool, opts ...filter.Option) (*server.MCPServer, error) {
-	serverOpts := []server.ServerOption{server.WithToolHandlerMiddleware(timeLimit)}
+	serverOpts := []server.ServerOption{server.WithToolHandlerMiddleware(timeLimit), server.WithTaskCapabilities(true, true, true)}
 	if sdkValidation {
 		serverOpts = append(serverOpts, server.WithInputSchemaValidation())
 	}
@@ -121,6 +134,7 @@ func mcpGoServer(logger *slog.Logger, bare, sdkValidation bool, opts ...filter.O
 		s.AddTools(mcpGoTools()...)
 		s.AddTool(forecastTool, mcp.NewStructuredToolHandler(forecast))
 		s.AddTool(forecastHelperTool, mcp.NewStructuredToolHandler(forecast))
+		s.AddTaskTool(exportTool, exportOrders)
 		addMCPGoResources(s)
 		return s, nil
 	}
@@ -143,6 +157,9 @@ func mcpGoServer(logger *slog.Logger, bare, sdkValidation bool, opts ...filter.O
 	// so that a ToolError keeps its words.
 	s.AddTool(forecastHelperTool, mcp.NewStructuredToolHandler(forecast))
 	if err := mcpgo.AddTool(s, forecastTool, mcpgo.Structured(forecast)); err != nil {
+		return nil, err
+	}
+	if err := mcpgo.AddTaskTool(s, exportTool, exportOrders); err != nil { // a task tool: mcperr covers it only so
 		return nil, err
 	}
 	addMCPGoResources(s)

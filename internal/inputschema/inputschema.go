@@ -491,11 +491,3 @@ func (c *Cache) Get(doc []byte) (*Schema, error) {
 	en.once.Do(func() { en.s, en.err = Compile(doc) })
 	return en.s, en.err
 }
-
-// Marshal returns the JSON form of a schema value of any type, for Get.
-func Marshal(schema any) ([]byte, error) {
-	if raw, ok := schema.(json.RawMessage); ok {
-		return raw, nil
-	}
-	return json.Marshal(schema)
-}
