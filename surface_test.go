@@ -25,8 +25,11 @@ import (
 // down to 145 with one engine: the adapters' Option types and their ten
 // With... functions went, a tool's options being filter.ToolOptions given
 // where it is added or to filter.ForTool, and filter gained Serve, Handler,
-// ToolOption and ForTool.
-const surfaceLimit = 145
+// ToolOption and ForTool. It went to 146 with mcpgo.AddTaskTool: mcp-go runs
+// a task tool's handler outside every middleware, so a task's failure needs
+// a drop-in of its own; taking task handlers in AddTool instead linked the
+// task code into every mcp-go server, 14.7 KB over TestWeight's bound.
+const surfaceLimit = 146
 
 // linkedLinesLimit is the most lines of Go code from this module that a
 // program using one adapter may link, as TestLinkedLines counts them for
@@ -37,8 +40,11 @@ const surfaceLimit = 145
 // was about 5,300 lines with go-sdk and 5,400 with mcp-go; one engine
 // (filter.Serve, which both adapters' calls now run through) took out what
 // the two adapters had written twice, the three walks of an error chain
-// and the recover blocks around every call into user code.
-const linkedLinesLimit = 4500
+// and the recover blocks around every call into user code, to 4,500. It
+// went to 4,575 with retries that keep the protocol (a retried attempt gets
+// the client's arguments without its progress token) and mcp-go's task
+// tools, which run through the same engine.
+const linkedLinesLimit = 4575
 
 // surfacePackages are the packages whose exported API is the library's
 // public surface.

@@ -173,7 +173,16 @@ func (st *serverState) callTool(ctx context.Context, next mcp.MethodHandler, req
 	case r != nil:
 		return answered(*r, f), nil
 	}
-	return answered(mcp.CallToolResult{}, f), nil
+	return answered(complete(req), f), nil
+}
+
+// complete returns an empty result marked complete where go-sdk marks its
+// own (protocol 2026-07-28 and later), through the one way it offers: JSON.
+func complete(req *mcp.CallToolRequest) (r mcp.CallToolResult) {
+	if init := req.Session.InitializeParams(); init != nil && init.ProtocolVersion >= "2026-07-28" {
+		_ = json.Unmarshal([]byte(`{"content":[],"resultType":"complete"}`), &r)
+	}
+	return r
 }
 
 func (st *serverState) serveRPC(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (mcp.Result, error) {
