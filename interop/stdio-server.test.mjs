@@ -277,7 +277,7 @@ for (const sdk of ["gosdk", "mcpgo"]) {
       });
     });
 
-    test("report-only: every failure is what the bare SDK sends, and logged once with what mcperr would send", async () => {
+    test("report-only: every failure is what the bare SDK sends, and logged once with what mcperr would send; a ToolError or domain error is answered", async () => {
       const bare = await connect(["-sdk", sdk, "-bare"]);
       const ro = await connect(["-sdk", sdk, "-report-only"]);
       // outcome is what a client sees of one call: the result, or the
@@ -287,18 +287,30 @@ for (const sdk of ["gosdk", "mcpgo"]) {
       try {
         await bare.client.listTools();
         await ro.client.listTools();
+        // answered: an error written for mcperr, which the bare SDK would
+        // send as its text, cause and all; report-only mode answers it as
+        // enforcing does.
         const failing = [
-          ["divide", { a: 1, b: 0 }, "TOOL_ERROR"],
-          ["get_order", { id: "ord_404" }, "NOT_FOUND"],
-          ["set_status", { id: "ord_1", status: "lost" }, "VALIDATION_ERROR"],
-          ["delete_order", { id: "ord_1" }, "FORBIDDEN"],
-          ["ship_order", { id: "ord_delivered" }, "ORDER_ALREADY_DELIVERED"],
-          ["lookup", {}, "INTERNAL_ERROR"],
-          ["divide", { a: "six", b: 2 }, "VALIDATION_ERROR"],
+          ["divide", { a: 1, b: 0 }, "TOOL_ERROR", true],
+          ["get_order", { id: "ord_404" }, "NOT_FOUND", true],
+          ["set_status", { id: "ord_1", status: "lost" }, "VALIDATION_ERROR", true],
+          ["delete_order", { id: "ord_1" }, "FORBIDDEN", true],
+          ["ship_order", { id: "ord_delivered" }, "ORDER_ALREADY_DELIVERED", true],
+          ["lookup", {}, "INTERNAL_ERROR", false],
+          ["divide", { a: "six", b: 2 }, "VALIDATION_ERROR", false],
         ];
-        for (const [name, args, code] of failing) {
+        for (const [name, args, code, answered] of failing) {
           const want = await outcome(bare.client, name, args);
           const got = await outcome(ro.client, name, args);
+          if (answered) {
+            assert.equal(got.result?._meta?.[META_KEY]?.code, code, `${name} ${JSON.stringify(args)}: ${JSON.stringify(got)}`);
+            assert.equal(got.result.isError, true, name);
+            const records = ro.log().split("\n").filter((l) => l.includes(`code=${code}`));
+            assert.equal(records.length, 1, `${name}: ${records.length} records:\n${ro.log()}`);
+            assert.ok(!records[0].includes("report_only=true"), `${name}: ${records[0]}`);
+            ro.clearLog();
+            continue;
+          }
           assert.deepEqual(got, want, `${name} ${JSON.stringify(args)}`);
           assert.equal(got.result?._meta?.[META_KEY], undefined, "report-only sent an envelope");
           const records = ro.log().split("\n").filter((l) => l.includes("report_only=true"));

@@ -39,8 +39,8 @@
 // SDK's own server.WithInputSchemaValidation refuses them first, and
 // mcperr answers its refusal the same way.
 // With -report-only it runs mcperr in report-only mode: the client receives
-// what -bare sends, and stderr says, for each failure, what mcperr would
-// have sent.
+// what -bare sends (but a ToolError or domain error, answered as mcperr
+// answers it), and stderr says, for each failure, what mcperr would have sent.
 // Either way, it reads stdio through the SDK's own transport.
 package main
 
@@ -67,7 +67,7 @@ import (
 func main() {
 	sdk := flag.String("sdk", "gosdk", "the SDK to serve with: gosdk or mcpgo")
 	bare := flag.Bool("bare", false, "serve without mcperr, as the SDK behaves alone")
-	reportOnly := flag.Bool("report-only", false, "serve with mcperr in report-only mode: answers as -bare, failures logged with what mcperr would send")
+	reportOnly := flag.Bool("report-only", false, "serve with mcperr in report-only mode: answers as -bare (but ToolErrors and domain errors), failures logged with what mcperr would send")
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this address (such as 127.0.0.1:0) instead of stdio")
 	checkArguments := flag.Bool("check-arguments", false, "check each call's arguments against the tool's input schema before its handler")
 	sdkValidation := flag.Bool("sdk-validation", false, "mcp-go only: turn on the SDK's own server.WithInputSchemaValidation")
