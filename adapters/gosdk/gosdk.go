@@ -24,7 +24,6 @@ import (
 	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/envelope"
 	"github.com/mcperr/mcperr/internal/inputschema"
-	"github.com/mcperr/mcperr/internal/toolname"
 )
 
 // servers lets AddTool refuse a server where Install was not called.
@@ -433,13 +432,7 @@ func addTool(fn string, s *mcp.Server, tool *mcp.Tool, nilHandler bool, opts []f
 	if st == nil {
 		return bind.NotInstalled("gosdk", fn)
 	}
-	if err := toolname.Check(tool.Name); err != nil {
-		return err
-	}
-	if nilHandler {
-		return &codes.DefinitionError{Mistake: codes.NilValue, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
-	}
-	if err := bind.CheckOptions("gosdk", fn, opts); err != nil {
+	if err := bind.CheckTool("gosdk", fn, tool.Name, nilHandler, opts); err != nil {
 		return err
 	}
 	if _, taken := st.tools.LoadOrStore(tool.Name, &toolEntry{}); taken {

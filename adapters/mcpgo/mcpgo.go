@@ -25,7 +25,6 @@ import (
 	"github.com/mcperr/mcperr/internal/bind"
 	"github.com/mcperr/mcperr/internal/envelope"
 	"github.com/mcperr/mcperr/internal/inputschema"
-	"github.com/mcperr/mcperr/internal/toolname"
 )
 
 // servers lets AddTool refuse a server where Install was not called.
@@ -157,13 +156,7 @@ func add(s *server.MCPServer, fn string, tool mcp.Tool, nilHandler bool, opts []
 	if st == nil {
 		return bind.NotInstalled("mcpgo", fn)
 	}
-	if err := toolname.Check(tool.Name); err != nil {
-		return err
-	}
-	if nilHandler {
-		return &codes.DefinitionError{Mistake: codes.NilValue, Subject: tool.Name, Reason: "the tool has no handler; pass the function that implements it"}
-	}
-	if err := bind.CheckOptions("mcpgo", fn, opts); err != nil {
+	if err := bind.CheckTool("mcpgo", fn, tool.Name, nilHandler, opts); err != nil {
 		return err
 	}
 	if err := mcp.ValidateParamHeaderAnnotations(&tool); err != nil {

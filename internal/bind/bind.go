@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/filter"
+	"github.com/mcperr/mcperr/internal/toolname"
 )
 
 // Table maps servers of type K, by identity, to their mcperr state. It must
@@ -76,6 +77,18 @@ func NotInstalled(pkg, fn string) error {
 // tool middleware, runs between mcperr's and the handlers, and how to fix it.
 func Misplaced(pkg, fn, fix string) string {
 	return fn + " runs between the middleware of " + pkg + ".Install and the tool handlers: it sees the handlers' errors and panics before mcperr does, and an error result it builds from one passes as built; " + fix
+}
+
+// CheckTool returns the definition error of a tool that pkg.fn adds: its
+// name, a nil handler, or one of its options.
+func CheckTool(pkg, fn, name string, nilHandler bool, opts []filter.ToolOption) error {
+	if err := toolname.Check(name); err != nil {
+		return err
+	}
+	if nilHandler {
+		return &codes.DefinitionError{Mistake: codes.NilValue, Subject: name, Reason: "the tool has no handler; pass the function that implements it"}
+	}
+	return CheckOptions(pkg, fn, opts)
 }
 
 // CheckOptions returns the definition error of the first of opts, given to
