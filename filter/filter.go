@@ -75,6 +75,23 @@ func Is(target error, r Response) Filter {
 	})
 }
 
+// Public returns a Filter that declares the errors of type E public, such as
+// a parser's error about the model's own input: an error whose chain holds
+// an E (errors.As) is answered under code with that E's own Error(), all of
+// it and no wrapper's text, bounded like any message. A nil E or an empty
+// text is passed on; E = error or no code is a definition error.
+func Public[E error](code codes.Code) Filter {
+	if _, all := any((*E)(nil)).(*error); all || code == "" {
+		return &misdefined{Mistake: codes.InvalidOption, Reason: "filter.Public needs a code and an error type other than error, such as filter.Public[*strconv.NumError](codes.ValidationError)"}
+	}
+	return typed[E](func(_ context.Context, _ Call, e E) (*Response, error) {
+		if isNil(e) || strings.TrimSpace(e.Error()) == "" {
+			return nil, nil
+		}
+		return &Response{Code: code, Message: e.Error()}, nil
+	})
+}
+
 // Response is a filter's answer to an error, which the pipeline completes
 // into a Failure (category, retry advice, ref, request id, time). All of it
 // is sent to the client, and so the model: put nothing secret in it.
