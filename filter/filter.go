@@ -78,8 +78,8 @@ func Is(target error, r Response) Filter {
 // Public returns a Filter that declares the errors of type E public, such as
 // a parser's error about the model's own input: an error whose chain holds
 // an E (errors.As) is answered under code with that E's own Error(), all of
-// it and no wrapper's text, bounded like any message. A nil E or an empty
-// text is passed on; E = error or no code is a definition error.
+// it and no wrapper's text, bounded like any message. A nil E, or a text
+// empty or blank, is passed on; E = error or no code is a definition error.
 func Public[E error](code codes.Code) Filter {
 	if _, all := any((*E)(nil)).(*error); all || code == "" {
 		return &misdefined{Mistake: codes.InvalidOption, Reason: "filter.Public needs a code and an error type other than error, such as filter.Public[*strconv.NumError](codes.ValidationError)"}
