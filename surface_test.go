@@ -29,7 +29,9 @@ import (
 // a task tool's handler outside every middleware, so a task's failure needs
 // a drop-in of its own; taking task handlers in AddTool instead linked the
 // task code into every mcp-go server, 14.7 KB over TestWeight's bound.
-const surfaceLimit = 146
+// It went to 147 with filter.Public: declaring a library's error public in
+// one line, asked by the migration issue.
+const surfaceLimit = 147
 
 // linkedLinesLimit is the most lines of Go code from this module that a
 // program using one adapter may link, as TestLinkedLines counts them for

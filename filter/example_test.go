@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	crdb "github.com/cockroachdb/errors"
@@ -358,6 +359,24 @@ func ExampleIs() {
 	// Output:
 	// level=INFO msg="tool call failed" tool=read_report code=NOT_FOUND error="read report: open /reports/2026-q3.pdf: no such file or directory"
 	// NOT_FOUND No such report; list them with list_reports.
+}
+
+// A library's error about the model's own input is declared public in one
+// line: the model reads the error's own words, not the wrapper's.
+func ExamplePublic() {
+	p, err := filter.New(
+		filter.WithLogger(stdoutLogger()),
+		filter.WithFilters(filter.Public[*strconv.NumError](codes.ValidationError)),
+	)
+	if err != nil {
+		panic(err)
+	}
+	_, err = strconv.Atoi("12x")
+	f := p.Handle(context.Background(), filter.Call{Tool: "get_page"}, fmt.Errorf("parse page of tenant acme: %w", err))
+	fmt.Println(f.Envelope.Code, f.Envelope.Message)
+	// Output:
+	// level=INFO msg="tool call failed" tool=get_page code=VALIDATION_ERROR error="parse page of tenant acme: strconv.Atoi: parsing \"12x\": invalid syntax"
+	// VALIDATION_ERROR strconv.Atoi: parsing "12x": invalid syntax
 }
 
 // A tool handler's own log lines carry the request id, the tool and the

@@ -29,18 +29,17 @@ type Filter interface {
 // as a function. A nil fn makes a filter WithFilters refuses, naming Catch.
 func Catch[E error](fn func(ctx context.Context, call Call, err E) (*Response, error)) Filter {
 	if fn == nil {
-		return misdefined{&codes.DefinitionError{Mistake: codes.NilValue,
-			Reason: "filter.Catch needs a function that answers the error type it catches"}}
+		return &misdefined{Mistake: codes.NilValue, Reason: "filter.Catch needs a function that answers the error type it catches"}
 	}
 	return typed[E](fn)
 }
 
-type misdefined struct{ err *codes.DefinitionError }
+type misdefined codes.DefinitionError
 
-func (misdefined) Catch(context.Context, Call, error) (*Response, error) { return nil, nil }
+func (*misdefined) Catch(context.Context, Call, error) (*Response, error) { return nil, nil }
 
 // DefinitionError returns the mistake the filter was built with.
-func (m misdefined) DefinitionError() *codes.DefinitionError { return m.err }
+func (m *misdefined) DefinitionError() *codes.DefinitionError { return (*codes.DefinitionError)(m) }
 
 type typed[E error] func(ctx context.Context, call Call, err E) (*Response, error)
 
@@ -59,31 +58,38 @@ func (t typed[E]) Catch(ctx context.Context, call Call, err error) (*Response, e
 func Is(target error, r Response) Filter {
 	switch {
 	case target == nil:
-		return misdefined{&codes.DefinitionError{Mistake: codes.NilValue,
-			Reason: "filter.Is needs the sentinel error to answer, such as sql.ErrNoRows; it was given nil"}}
+		return &misdefined{Mistake: codes.NilValue, Reason: "filter.Is needs the sentinel error to answer, such as sql.ErrNoRows; it was given nil"}
 	case r.Message == "":
-		return misdefined{&codes.DefinitionError{Mistake: codes.InvalidOption,
-			Reason: "filter.Is needs a Response with the message the model reads, such as {Code: codes.NotFound, Message: \"No such order.\"}"}}
+		return &misdefined{Mistake: codes.InvalidOption, Reason: "filter.Is needs a Response with the message the model reads, such as {Code: codes.NotFound, Message: \"No such order.\"}"}
 	}
 	r.Details, r.Hints = maps.Clone(r.Details), slices.Clone(r.Hints)
 	if r.Retryable != nil {
 		retry := *r.Retryable
 		r.Retryable = &retry
 	}
-	return sentinel{target: target, r: r}
-}
-
-type sentinel struct {
-	target error
-	r      Response
-}
-
-func (s sentinel) Catch(_ context.Context, _ Call, err error) (*Response, error) {
-	if !errors.Is(err, s.target) {
+	return typed[error](func(_ context.Context, _ Call, err error) (*Response, error) {
+		if r := r; errors.Is(err, target) { // a copy: the filter's own stays as it is
+			return &r, nil
+		}
 		return nil, nil
+	})
+}
+
+// Public returns a Filter that declares the errors of type E public, such as
+// a parser's error about the model's own input: an error whose chain holds
+// an E (errors.As) is answered under code with that E's own Error(), all of
+// it and no wrapper's text, bounded like any message. A nil E, or a text
+// empty or blank, is passed on; E = error or no code is a definition error.
+func Public[E error](code codes.Code) Filter {
+	if _, all := any((*E)(nil)).(*error); all || code == "" {
+		return &misdefined{Mistake: codes.InvalidOption, Reason: "filter.Public needs a code and an error type other than error, such as filter.Public[*strconv.NumError](codes.ValidationError)"}
 	}
-	r := s.r
-	return &r, nil
+	return typed[E](func(_ context.Context, _ Call, e E) (*Response, error) {
+		if isNil(e) || strings.TrimSpace(e.Error()) == "" {
+			return nil, nil
+		}
+		return &Response{Code: code, Message: e.Error()}, nil
+	})
 }
 
 // Response is a filter's answer to an error, which the pipeline completes
