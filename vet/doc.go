@@ -39,6 +39,12 @@
 // and the error as its cause: return nil, toolerr.New("failed to get
 // issue").WithCause(err).
 //
+// The analyzers see one package at a time, as go vet and golangci-lint run
+// them. The migration, mcperrvet -fix, adds a whole-program pass
+// (internal/provenance) that follows values through every package of the
+// module, and decides, where the two differ, which message is the server's
+// own, which text is another's, and what is left after the fixes.
+//
 // Run them all with the mcperrvet command, or use Analyzers with
 // multichecker.
 package vet

@@ -26,6 +26,8 @@ const (
 	// sdk: an SDK's own error naming a tool's argument (mcp-go's
 	// RequireString): not another's text, and not the server's words.
 	sdk
+	// typed: an error type of the module, made at alloc.
+	typed
 	// argErr: a library's error about the tool's own arguments, from a
 	// call given only the server's own values (strconv.Atoi(args.Limit),
 	// a query language's parser): the model read it, and mcperr masks it
@@ -35,10 +37,11 @@ const (
 
 // origin is one place an error a handler returns is made.
 type origin struct {
-	kind kind
-	call *ssa.Call // own: errors.New or fmt.Errorf
-	fn   *ssa.Function
-	i    int // param
+	kind  kind
+	call  *ssa.Call  // own: errors.New or fmt.Errorf
+	alloc *ssa.Alloc // typed: where the error is made
+	fn    *ssa.Function
+	i     int // param
 }
 
 type sumKey struct {
@@ -128,10 +131,16 @@ func (f *flow) trace(fn *ssa.Function, v ssa.Value, seen map[ssa.Value]bool) []o
 		if pkg, _ := named(v.X.Type()); strings.HasPrefix(pkg, mcperrPrefix) {
 			return []origin{{kind: kept}}
 		}
-		if _, ok := v.X.(*ssa.Call); ok {
-			return f.trace(fn, v.X, seen)
+		if os := f.trace(fn, v.X, seen); len(os) > 0 {
+			return os
 		}
 		return []origin{{kind: foreign}}
+	case *ssa.Alloc:
+		if f.p.errorType(v.Type()) != nil {
+			// &InputError{Field: name, Msg: "..."}: a typed error of the
+			// module, its text made by its Error method.
+			return []origin{{kind: typed, fn: fn, alloc: v}}
+		}
 	case *ssa.ChangeInterface:
 		return f.trace(fn, v.X, seen)
 	case *ssa.TypeAssert:

@@ -171,6 +171,46 @@ func (p *program) publicPkgs() map[string]bool {
 	return p.public
 }
 
+// errorType returns the Error method, declared in the module, of t's
+// element when t is a pointer to a named type of the module that is an
+// error (*InputError); nil otherwise.
+func (p *program) errorType(t types.Type) *ssa.Function {
+	ptr, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	n, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.TypeParams().Len() > 0 {
+		return nil
+	}
+	pkg := p.prog.Package(n.Obj().Pkg())
+	if pkg == nil || !p.own[pkg] {
+		return nil
+	}
+	sel := p.prog.MethodSets.MethodSet(ptr).Lookup(n.Obj().Pkg(), "Error")
+	if sel == nil {
+		return nil
+	}
+	m := p.prog.MethodValue(sel)
+	if m == nil || m.Blocks == nil || m.Signature.Params().Len() != 0 || m.Signature.Results().Len() != 1 {
+		return nil
+	}
+	if sel.Obj().(*types.Func).Signature().Recv() == nil {
+		return nil
+	}
+	if !isString(m.Signature.Results().At(0).Type()) {
+		return nil
+	}
+	if m.Synthetic != "" && m.Object() != nil { // a wrapper of a value method
+		if o, ok := m.Object().(*types.Func); ok {
+			if f := p.prog.FuncValue(o); f != nil {
+				return f
+			}
+		}
+	}
+	return m
+}
+
 // callees returns the module's functions a call site may call, as the call
 // graph resolves a dynamic call.
 func (p *program) callees(caller *ssa.Function, site ssa.CallInstruction) []*ssa.Function {

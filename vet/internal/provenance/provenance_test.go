@@ -88,6 +88,10 @@ func TestRouterServer(t *testing.T) {
 	if !strings.Contains(string(work), `errors.New("region is not configured")`) {
 		t.Error("the operator's configuration error was made a message for the model")
 	}
+	errsSrc, _ := os.ReadFile(filepath.Join(dir, "routerserver", "errs", "errs.go"))
+	if !strings.Contains(string(errsSrc), "func (e *InputError) PublicMessage() string { return e.Error() }") {
+		t.Error("the typed error of the server's words was not made public")
+	}
 	store, _ := os.ReadFile(filepath.Join(dir, "routerserver", "store", "store.go"))
 	if !strings.Contains(string(store), `fmt.Errorf("query on %s: %w", db.DSN, ErrConn)`) {
 		t.Error("the DSN's message was rewritten")

@@ -26,13 +26,13 @@ const (
 
 // Finding is a site the pass reports.
 type Finding struct {
-	Kind      Kind
-	Pos       token.Position
-	Message   string
-	fixable   bool
-	errorText bool      // Upstream: the text is an error's
-	call      *ssa.Call // Lost: the errors.New or fmt.Errorf to rewrite
-	text      string    // Lost: the message's constant words
+	Kind    Kind
+	Pos     token.Position
+	Message string
+	fixable bool
+	call    *ssa.Call     // Lost: the errors.New or fmt.Errorf to rewrite
+	typed   *ssa.Function // Lost: the Error method of a type to make public
+	text    string        // Lost: the message's constant words
 }
 
 // Fix is the rewrite of one site.
@@ -84,6 +84,12 @@ func Run(cfg Config) (*Result, error) {
 	f := newFlow(p)
 	res := &Result{Upstream: map[string]bool{}, Own: map[string]bool{}, NotOwn: map[string]bool{}}
 	for _, fd := range f.lost() {
+		if fd.fixable && fd.typed != nil {
+			if es, ok := p.typedEdits(fd); ok {
+				res.Fixes = append(res.Fixes, Fix{Kind: fd.Kind, Pos: fd.Pos, Edits: es})
+				continue
+			}
+		}
 		if !fd.fixable || fd.call == nil {
 			res.Findings = append(res.Findings, fd)
 			continue
@@ -121,11 +127,23 @@ func Line(pos token.Position) string { return fmt.Sprintf("%s:%d", pos.Filename,
 func (f *flow) lost() []Finding {
 	sites := map[*ssa.Call]bool{}
 	var order []*ssa.Call
+	byType := map[*ssa.Function][]origin{} // by the type's Error method
+	var typeOrder []*ssa.Function
 	var add func(os []origin)
 	add = func(os []origin) {
 		for _, o := range os {
 			if o.kind == param {
 				add(f.atCallers(o.fn, o.i))
+				continue
+			}
+			if o.kind == typed {
+				m := f.p.errorType(o.alloc.Type())
+				if _, ok := byType[m]; !ok {
+					typeOrder = append(typeOrder, m)
+				}
+				if !slices.ContainsFunc(byType[m], func(x origin) bool { return x.alloc == o.alloc }) {
+					byType[m] = append(byType[m], o)
+				}
 				continue
 			}
 			if o.kind != own && o.kind != argErr || o.call == nil || sites[o.call] {
@@ -161,6 +179,9 @@ func (f *flow) lost() []Finding {
 		}
 	}
 	var out []Finding
+	for _, m := range typeOrder {
+		out = append(out, f.typedFinding(m, byType[m]))
+	}
 	for _, c := range order {
 		pos := f.p.fset.Position(c.Pos())
 		if pkg, name := funcPath(c.Common().StaticCallee()); !(pkg == "errors" || pkg == "fmt") {
@@ -179,6 +200,60 @@ func (f *flow) lost() []Finding {
 		out = append(out, fd)
 	}
 	return out
+}
+
+// typedFinding reports an error type of the module that tools return,
+// whose text its Error method makes: where every value of it they return is
+// made of the server's own words, the fix gives the type PublicMessage and
+// ErrorCode, so that mcperr sends its text as written.
+func (f *flow) typedFinding(m *ssa.Function, made []origin) Finding {
+	pos := f.p.fset.Position(m.Pos())
+	recv := m.Signature.Recv()
+	name := types.TypeString(recv.Type(), types.RelativeTo(m.Pkg.Pkg))
+	fd := Finding{Kind: Lost, Pos: pos}
+	own := true
+	for _, o := range made {
+		if t := f.fieldsText(o.fn, o.alloc); !t.own {
+			own = false
+			at := f.p.fset.Position(o.alloc.Pos())
+			fd.Message = fmt.Sprintf("the model reads the text of %s when a tool returns it today; with mcperr it is masked, "+
+				"and a value of it made at %s:%d holds %s: return a ToolError with a message for the model where the words are the server's own",
+				name, shortFile(at.Filename), at.Line, t.why)
+			break
+		}
+	}
+	if own {
+		fd.fixable = !f.p.generated(pos.Filename)
+		fd.typed = m
+		fd.Message = fmt.Sprintf("the model reads the text of %s, made of the server's own words, when a tool returns it today; "+
+			"with mcperr it is masked: give the type a PublicMessage method returning that text and an ErrorCode method "+
+			"(toolerr.PublicError), so that mcperr sends it as written", name)
+	}
+	return fd
+}
+
+// fieldsText decides the values stored in the fields of a composite
+// literal.
+func (f *flow) fieldsText(fn *ssa.Function, a *ssa.Alloc) textVerdict {
+	for _, r := range *a.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		for _, v := range f.storesTo(fn, fa) {
+			if t := f.text(fn, v, 0); !t.own {
+				return t
+			}
+		}
+	}
+	return ownText
+}
+
+func shortFile(path string) string {
+	if i := strings.LastIndex(path, "/"); i >= 0 {
+		return path[i+1:]
+	}
+	return path
 }
 
 // errTypeOf names the error type a package's parsers return.
@@ -380,7 +455,7 @@ func (f *flow) upstream(fn *ssa.Function, pos token.Position, v textVerdict) Fin
 			"(mcp.NewToolResultError(\"The service answered 500; retry later.\")), or make it return (*mcp.CallToolResult, error) " +
 			"and its callers return the error, which mcperr masks and logs with a ref"
 	}
-	return Finding{Kind: Upstream, Pos: pos, errorText: v.errorText, Message: fmt.Sprintf(
+	return Finding{Kind: Upstream, Pos: pos, Message: fmt.Sprintf(
 		"the text of this result, which mcperr passes to the model as written, holds %s: %s", v.why, advice)}
 }
 

@@ -15,7 +15,10 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 )
 
-const toolerrPath = "github.com/mcperr/mcperr/toolerr"
+const (
+	toolerrPath = "github.com/mcperr/mcperr/toolerr"
+	codesPath   = "github.com/mcperr/mcperr/codes"
+)
 
 // Edit replaces the bytes [Start, End) of a file with New.
 type Edit struct {
@@ -77,6 +80,55 @@ func (p *program) lostEdits(fd Finding) ([]Edit, bool) {
 		es = append(es, Edit{off(call.Rparen) + 1, off(call.Rparen) + 1, closing})
 	}
 	return es, true
+}
+
+// typedEdits returns the edit that gives fd's error type PublicMessage and
+// ErrorCode methods after its Error method.
+func (p *program) typedEdits(fd Finding) ([]Edit, bool) {
+	file := p.syntax(fd.Pos.Filename)
+	if file == nil {
+		return nil, false
+	}
+	var decl *ast.FuncDecl
+	for _, d := range file.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.Pos() == fd.typed.Pos() && fn.Recv != nil && len(fn.Recv.List) == 1 {
+			decl = fn
+		}
+	}
+	if decl == nil {
+		return nil, false
+	}
+	field := decl.Recv.List[0]
+	name := "e"
+	if len(field.Names) == 1 && field.Names[0].Name != "_" {
+		name = field.Names[0].Name
+	}
+	src, err := os.ReadFile(fd.Pos.Filename)
+	if err != nil {
+		return nil, false
+	}
+	typ := string(src[p.fset.Position(field.Type.Pos()).Offset:p.fset.Position(field.Type.End()).Offset])
+	recv := "(" + name + " " + typ + ")"
+	text := "\n\n// PublicMessage returns the error's text, written for the model: mcperr\n// sends it as written.\n" +
+		"func " + recv + " PublicMessage() string { return " + name + ".Error() }\n\n" +
+		"// ErrorCode is the code mcperr answers the error with.\n" +
+		"func " + recv + " ErrorCode() codes.Code { return codes.ToolFailed }"
+	end := p.fset.Position(decl.End()).Offset
+	return []Edit{{end, end, text}}, true
+}
+
+// syntax returns the module's file named file.
+func (p *program) syntax(file string) *ast.File {
+	pkg := p.files[file]
+	if pkg == nil {
+		return nil
+	}
+	for _, f := range pkg.Syntax {
+		if p.fset.Position(f.Package).Filename == file {
+			return f
+		}
+	}
+	return nil
 }
 
 // untypedDecl reports whether parent declares a variable whose type call
@@ -148,9 +200,11 @@ func Apply(file string, es []Edit) (int, error) {
 		return 0, err
 	}
 	out := buf.Bytes()
-	if usesName(f, "toolerr") && !imports(f, toolerrPath) {
-		if out, err = addImport(out, toolerrPath); err != nil {
-			return 0, fmt.Errorf("%s: %v", file, err)
+	for name, path := range map[string]string{"toolerr": toolerrPath, "codes": codesPath} {
+		if usesName(f, name) && !imports(f, path) {
+			if out, err = addImport(out, path); err != nil {
+				return 0, fmt.Errorf("%s: %v", file, err)
+			}
 		}
 	}
 	return len(keep), os.WriteFile(file, out, 0o644)

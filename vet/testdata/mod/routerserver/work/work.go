@@ -76,6 +76,9 @@ func Delete(ctx context.Context, c *Client, a ProjectArgs) (*Project, error) {
 	if c.Region == "" {
 		return nil, errors.New("region is not configured")
 	}
+	if strings.HasPrefix(a.Name, "-") {
+		return nil, errs.Invalid("name", "must not start with a dash")
+	}
 	if _, err := strconv.Atoi(a.Name); err == nil {
 		return nil, fmt.Errorf("project names are not numbers: %q", a.Name) // want: lost
 	}
