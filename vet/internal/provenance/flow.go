@@ -40,6 +40,7 @@ type origin struct {
 	kind  kind
 	call  *ssa.Call  // own: errors.New or fmt.Errorf
 	alloc *ssa.Alloc // typed: where the error is made
+	deps  []int      // own: the parameters of fn the text is made of
 	fn    *ssa.Function
 	i     int // param
 }
@@ -54,19 +55,24 @@ type flow struct {
 	p        *program
 	roots    map[*ssa.Function]bool // tool handlers: their parameters are the tool's
 	sums     map[sumKey][]origin
-	textSums map[sumKey]textVerdict
+	textSums map[sumKey]textSum
 	params   map[*ssa.Parameter]bool
 	paramWhy map[*ssa.Parameter]textVerdict
 	visiting map[any]bool
 
 	notOwn      map[*ssa.Call]bool // errors.New and fmt.Errorf whose text holds another's
+	notModel    map[*ssa.Call]bool // own messages some call fills with another's values
+	assume      *ssa.Function      // textIn: whose parameters are taken as own
+	deps        map[int]bool       // textIn: those the verdict depends on
 	fieldStores map[fieldKey][]*ssa.Store
+	allStores   map[fieldKey][]*ssa.Store
+	fieldTexts  map[fieldKey]textVerdict
 	fieldSums   map[fieldKey][]origin
 }
 
 func newFlow(p *program) *flow {
 	f := &flow{p: p, roots: map[*ssa.Function]bool{}, sums: map[sumKey][]origin{},
-		textSums: map[sumKey]textVerdict{}, fieldSums: map[fieldKey][]origin{}, notOwn: map[*ssa.Call]bool{}, params: map[*ssa.Parameter]bool{}, paramWhy: map[*ssa.Parameter]textVerdict{}, visiting: map[any]bool{}}
+		textSums: map[sumKey]textSum{}, fieldSums: map[fieldKey][]origin{}, fieldTexts: map[fieldKey]textVerdict{}, notOwn: map[*ssa.Call]bool{}, notModel: map[*ssa.Call]bool{}, params: map[*ssa.Parameter]bool{}, paramWhy: map[*ssa.Parameter]textVerdict{}, visiting: map[any]bool{}}
 	for _, fn := range p.funcs {
 		if isHandler(fn) {
 			f.roots[fn] = true
@@ -227,7 +233,7 @@ func (f *flow) atCallers(fn *ssa.Function, i int) []origin {
 	f.sums[k] = nil
 	var out []origin
 	for _, e := range f.p.callers(fn) {
-		if e.Site == nil || e.Caller.Func == nil || !f.p.ownFunc(e.Caller.Func) {
+		if e.Site == nil || e.Caller.Func == nil || !f.p.followable(e.Caller.Func) {
 			continue
 		}
 		c := e.Site.Common()
@@ -300,7 +306,7 @@ func (f *flow) call(fn *ssa.Function, c *ssa.Call, idx int, seen map[ssa.Value]b
 		}
 	}
 	callee := common.StaticCallee()
-	if callee != nil && !f.p.ownFunc(callee) {
+	if callee != nil && !f.p.followable(callee) {
 		return f.external(fn, c, callee, seen)
 	}
 	callees := []*ssa.Function{callee}
@@ -320,6 +326,10 @@ func (f *flow) call(fn *ssa.Function, c *ssa.Call, idx int, seen map[ssa.Value]b
 	var out []origin
 	for _, g := range callees {
 		for _, o := range f.summary(g, idx) {
+			if o.kind == own && len(o.deps) > 0 {
+				out = append(out, f.given(fn, o, args))
+				continue
+			}
 			if o.kind != param {
 				out = append(out, o)
 				continue
@@ -330,6 +340,27 @@ func (f *flow) call(fn *ssa.Function, c *ssa.Call, idx int, seen map[ssa.Value]b
 		}
 	}
 	return out
+}
+
+// given returns o, a message of a called function made of its parameters
+// deps, as this call's arguments make it: the server's own, its
+// dependencies now the caller's parameters, or, where an argument is
+// another's, not the model's here (notModel).
+func (f *flow) given(fn *ssa.Function, o origin, args []ssa.Value) origin {
+	var deps []int
+	for _, d := range o.deps {
+		if d >= len(args) {
+			return origin{kind: foreign}
+		}
+		t, ds := f.textIn(fn, args[d])
+		if !t.own {
+			f.notModel[o.call] = true
+			return origin{kind: foreign}
+		}
+		deps = append(deps, ds...)
+	}
+	o.deps = deps
+	return o
 }
 
 // external returns the origins of an error another package's function
@@ -343,10 +374,13 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 	case sdkRequest(callee):
 		return []origin{{kind: sdk}}
 	case pkg == "errors" && name == "New":
-		if f.textOwn(fn, args[0]) {
-			return []origin{{kind: own, call: c, fn: fn}}
+		t, deps := f.textIn(fn, args[0])
+		if t.own {
+			return []origin{{kind: own, call: c, fn: fn, deps: deps}}
 		}
-		f.notOwn[c] = true
+		if !t.unknown {
+			f.notOwn[c] = true // another's text: a fix must not make it the model's
+		}
 		return []origin{{kind: foreign}}
 	case pkg == "errors" && name == "Join":
 		var out []origin
@@ -361,7 +395,8 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 		}
 		vs := variadic(args[1])
 		var wrapped []origin
-		textOwn := true
+		var deps []int
+		textOwn, known := true, true
 		for _, a := range vs {
 			if u := unwrapIface(a); isErrorValue(u) {
 				os := f.trace(fn, u, seen)
@@ -371,9 +406,11 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 				}
 				continue
 			}
-			textOwn = textOwn && f.textOwn(fn, a)
+			t, ds := f.textIn(fn, a)
+			textOwn, known = textOwn && t.own, known && (t.own || !t.unknown)
+			deps = append(deps, ds...)
 		}
-		if !textOwn {
+		if !textOwn && known {
 			f.notOwn[c] = true // its text holds another's: a fix must not make it the model's
 		}
 		if len(vs) == 0 && !isNilSlice(args[1]) {
@@ -381,7 +418,7 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 		}
 		if len(wrapped) == 0 && !strings.Contains(format, "%w") {
 			if textOwn {
-				return []origin{{kind: own, call: c, fn: fn}}
+				return []origin{{kind: own, call: c, fn: fn, deps: deps}}
 			}
 			return []origin{{kind: foreign}}
 		}

@@ -119,6 +119,8 @@ func load(dir string, patterns []string) (*program, error) {
 		if fn.Blocks != nil && p.ownFunc(fn) {
 			inModule[fn] = true
 			p.funcs = append(p.funcs, fn)
+		} else if p.followable(fn) {
+			inModule[fn] = true // a bound method's or an interface's wrapper
 		}
 	}
 	p.cg = vta.CallGraph(inModule, cha.CallGraph(p.prog))
@@ -132,6 +134,13 @@ func isInitial(pkgs []*packages.Package, t *types.Package) bool {
 		}
 	}
 	return false
+}
+
+// followable reports whether the pass follows calls of fn: a function of
+// the module, or a wrapper the SSA builder made (a method value's
+// $bound, an interface method's thunk), which calls what it wraps.
+func (p *program) followable(fn *ssa.Function) bool {
+	return fn.Blocks != nil && (fn.Synthetic != "" || p.ownFunc(fn))
 }
 
 // ownFunc reports whether fn is a function of the module built from source.
@@ -220,7 +229,7 @@ func (p *program) callees(caller *ssa.Function, site ssa.CallInstruction) []*ssa
 	}
 	var out []*ssa.Function
 	for _, e := range n.Out {
-		if e.Site == site && e.Callee.Func.Blocks != nil && p.ownFunc(e.Callee.Func) {
+		if e.Site == site && e.Callee.Func.Blocks != nil && p.followable(e.Callee.Func) {
 			out = append(out, e.Callee.Func)
 		}
 	}
@@ -273,10 +282,10 @@ var errorType = types.Universe.Lookup("error").Type()
 
 func isError(t types.Type) bool { return types.Identical(t, errorType) }
 
-// isHandler reports whether fn is a tool handler of either SDK: its
-// parameters begin with a context and the SDK's CallToolRequest, and its
-// last result is an error, as the SDKs' handlers and typed handlers, and
-// mcperr's, are. Its parameters are the tool's call.
+// isHandler reports whether fn is a tool handler: its parameters begin
+// with a context and a CallToolRequest, and its last result is an error, as
+// the SDKs' handlers and typed handlers, mcperr's, and those of a server's
+// own facade over an SDK are. Its parameters are the tool's call.
 func isHandler(fn *ssa.Function) bool {
 	params, res := fn.Signature.Params(), fn.Signature.Results()
 	if params.Len() < 2 || res.Len() == 0 || !isError(res.At(res.Len()-1).Type()) {
@@ -285,6 +294,8 @@ func isHandler(fn *ssa.Function) bool {
 	if pkg, name := named(params.At(0).Type()); pkg != "context" || name != "Context" {
 		return false
 	}
-	pkg, name := named(params.At(1).Type())
-	return name == "CallToolRequest" && (pkg == goSDK || pkg == mcpGo)
+	// An SDK's CallToolRequest, or a server's own facade of it named so
+	// (a package that adapts its handlers to the SDK's).
+	_, name := named(params.At(1).Type())
+	return name == "CallToolRequest"
 }

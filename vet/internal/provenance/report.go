@@ -149,6 +149,9 @@ func (f *flow) lost() []Finding {
 			if o.kind != own && o.kind != argErr || o.call == nil || sites[o.call] {
 				continue
 			}
+			if o.kind == own && !f.depsOwn(o) {
+				f.notModel[o.call] = true
+			}
 			if o.kind == argErr && f.declaredPublic(o.call) {
 				continue
 			}
@@ -195,11 +198,31 @@ func (f *flow) lost() []Finding {
 		words := messageWords(c)
 		fd := Finding{Kind: Lost, Pos: pos, call: c, text: words}
 		fd.fixable = !strings.HasSuffix(pos.Filename, "_test.go") && !f.p.generated(pos.Filename)
+		if f.notModel[c] {
+			// Some calls fill it with another's values: a ToolError would
+			// send those too.
+			out = append(out, Finding{Kind: Lost, Pos: pos, Message: fmt.Sprintf("the model reads %q when a tool returns this error today, "+
+				"and with mcperr it is masked; some calls give it values the server read elsewhere, which a ToolError would send too: "+
+				"return toolerr.New with the server's own words where the tool's arguments are given", words)})
+			continue
+		}
 		fd.Message = fmt.Sprintf("the model reads %q when a tool returns this error today; with mcperr it is masked as an internal error: "+
 			"write it as a ToolError, toolerr.New(%s), so that the model keeps the words", words, callSource(c))
 		out = append(out, fd)
 	}
 	return out
+}
+
+// depsOwn reports whether the parameters an own message is made of are
+// the server's own at every call of its function: for a message reached
+// through a result field or a stored error, where no one call decides.
+func (f *flow) depsOwn(o origin) bool {
+	for _, d := range o.deps {
+		if d >= len(o.fn.Params) || !f.text(o.fn, o.fn.Params[d], 0).own {
+			return false
+		}
+	}
+	return true
 }
 
 // typedFinding reports an error type of the module that tools return,
@@ -334,6 +357,10 @@ func (f *flow) builtResults() (up []Finding, ownSites []token.Position) {
 					// An error's text is the analyzers' to report
 					// (mcperrsdktext); a value not followed is left.
 					up = append(up, f.upstream(fn, pos, verdict))
+				case verdict.errorText && verdict.at.IsValid():
+					// An error's text that enters a result of the
+					// server's own type elsewhere, which no analyzer sees.
+					up = append(up, f.upstream(fn, pos, verdict))
 				}
 			}
 		}
@@ -349,6 +376,19 @@ func builtText(in ssa.Instruction, isError bool) (token.Pos, []ssa.Value) {
 	switch in := in.(type) {
 	case *ssa.Call:
 		pkg, name := funcPath(in.Common().StaticCallee())
+		if isError && pkg != mcpGo {
+			// A helper that makes the result's TextContent from its
+			// arguments (the server's own NewTextContent(text)).
+			if rp, rn := named(in.Type()); rn == "TextContent" && (rp == goSDK || rp == mcpGo) {
+				var texts []ssa.Value
+				for _, a := range in.Common().Args {
+					if isString(a.Type()) {
+						texts = append(texts, a)
+					}
+				}
+				return in.Pos(), texts
+			}
+		}
 		if pkg != mcpGo {
 			return 0, nil
 		}
@@ -371,7 +411,8 @@ func builtText(in ssa.Instruction, isError bool) (token.Pos, []ssa.Value) {
 	return 0, nil
 }
 
-// setsIsError reports whether fn sets a CallToolResult's IsError to true.
+// setsIsError reports whether fn sets a CallToolResult's IsError to true,
+// or to a value it has.
 func setsIsError(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
@@ -383,8 +424,8 @@ func setsIsError(fn *ssa.Function) bool {
 			if !ok || fieldName(fa) != "IsError" {
 				continue
 			}
-			if c, ok := st.Val.(*ssa.Const); ok && c.Value != nil && c.Value.String() == "true" {
-				return true
+			if c, ok := st.Val.(*ssa.Const); !ok || c.Value != nil && c.Value.String() == "true" {
+				return true // true, or as another result says (an adapter of the server's own)
 			}
 		}
 	}
@@ -419,7 +460,7 @@ func (f *flow) passedIn(fn *ssa.Function, p *ssa.Parameter, depth int) []Finding
 	}
 	var out []Finding
 	for _, e := range f.p.callers(fn) {
-		if e.Site == nil || e.Caller.Func == nil || !f.p.ownFunc(e.Caller.Func) {
+		if e.Site == nil || e.Caller.Func == nil || !f.p.followable(e.Caller.Func) {
 			continue
 		}
 		c := e.Site.Common()
@@ -439,7 +480,11 @@ func (f *flow) passedIn(fn *ssa.Function, p *ssa.Parameter, depth int) []Finding
 		if strings.HasSuffix(pos.Filename, "_test.go") {
 			continue
 		}
-		if v := f.valueText(caller, args[i]); !v.own && !v.unknown && !v.errorText {
+		// An error's text given straight to the helper that builds the
+		// result is the analyzers' to report (mcperrsdktext, through the
+		// helper's fact); two helpers away, only this pass sees it.
+		if v := f.valueText(caller, args[i]); !v.own && !v.unknown && (!v.errorText || depth > 0) {
+			v.at = 0
 			out = append(out, f.upstream(caller, pos, v))
 		}
 	}
@@ -449,6 +494,13 @@ func (f *flow) passedIn(fn *ssa.Function, p *ssa.Parameter, depth int) []Finding
 // upstream returns the finding of another's text in a result built at pos
 // in fn.
 func (f *flow) upstream(fn *ssa.Function, pos token.Position, v textVerdict) Finding {
+	if v.at.IsValid() {
+		at := f.p.fset.Position(v.at)
+		return Finding{Kind: Upstream, Pos: at, Message: fmt.Sprintf(
+			"this call gives %s to a result with isError set (built at %s:%d), which mcperr passes to the model as written: "+
+				"return the error instead, with a message for the model as a ToolError: return nil, toolerr.New(\"...\").WithCause(err)",
+			v.why, shortFile(pos.Filename), pos.Line)}
+	}
 	advice := "return the error instead, with a message for the model as a ToolError: return nil, toolerr.New(\"...\").WithCause(err)"
 	if r := fn.Signature.Results(); r.Len() == 1 {
 		advice = "this function returns only a result, so the text cannot travel as an error: write a fixed message for the model here " +

@@ -3,6 +3,8 @@ package provenance
 import (
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -17,10 +19,30 @@ type textVerdict struct {
 	errorText bool
 	// unknown says the value could not be followed.
 	unknown bool
+	// at is where another's text enters, when that is not where it is
+	// used: the call of a helper that fills its argument with it.
+	at token.Pos
 }
 
-// textOwn reports whether the value v of fn is the server's own text.
-func (f *flow) textOwn(fn *ssa.Function, v ssa.Value) bool { return f.text(fn, v, 0).own }
+// textSum is what a function returns, as resultText decides it.
+type textSum struct {
+	verdict textVerdict
+	deps    []int
+}
+
+// textIn decides v of fn taking fn's parameters as the server's own, and
+// returns which of them the verdict depends on: a message of a helper
+// (ErrRequiredString(name)) is the server's own where each call gives
+// it the server's own values, whatever other calls give it.
+func (f *flow) textIn(fn *ssa.Function, v ssa.Value) (textVerdict, []int) {
+	saved, savedDeps := f.assume, f.deps
+	f.assume, f.deps = fn, map[int]bool{}
+	t := f.text(fn, v, 0)
+	deps := slices.Sorted(maps.Keys(f.deps))
+	f.assume, f.deps = saved, savedDeps
+	return t, deps
+}
+
 
 var ownText = textVerdict{own: true}
 
@@ -79,12 +101,12 @@ func (f *flow) text(fn *ssa.Function, v ssa.Value, depth int) textVerdict {
 	case *ssa.Slice:
 		return all(v.X)
 	case *ssa.Field:
-		return f.fieldText(fn, v.X, depth)
+		return f.fieldText(fn, v.X, v.Field, depth)
 	case *ssa.FieldAddr:
 		if a, ok := v.X.(*ssa.Alloc); ok {
 			return f.allocText(fn, a, v.Field, depth)
 		}
-		return f.fieldText(fn, v.X, depth)
+		return f.fieldText(fn, v.X, v.Field, depth)
 	case *ssa.Index:
 		return all(v.X)
 	case *ssa.IndexAddr:
@@ -109,6 +131,10 @@ func (f *flow) text(fn *ssa.Function, v ssa.Value, depth int) textVerdict {
 		return all(v.X)
 	case *ssa.Alloc:
 		return f.allocText(fn, v, -1, depth)
+	case *ssa.MakeMap:
+		return f.allocText(fn, v, -1, depth)
+	case *ssa.MakeSlice:
+		return f.allocText(fn, v, -1, depth)
 	case *ssa.Call:
 		return f.callText(fn, v, depth)
 	}
@@ -118,7 +144,7 @@ func (f *flow) text(fn *ssa.Function, v ssa.Value, depth int) textVerdict {
 // allocText decides a local variable, a literal or, with field >= 0, one
 // field of a local struct: as what the function stores there, unless a
 // call fills it (json.Unmarshal(body, &v), a reader's Read).
-func (f *flow) allocText(fn *ssa.Function, a *ssa.Alloc, field, depth int) textVerdict {
+func (f *flow) allocText(fn *ssa.Function, a ssa.Value, field, depth int) textVerdict {
 	var vs []ssa.Value
 	var fill func(ssa.Value) textVerdict
 	fill = func(x ssa.Value) textVerdict {
@@ -131,6 +157,10 @@ func (f *flow) allocText(fn *ssa.Function, a *ssa.Alloc, field, depth int) textV
 			case *ssa.Store:
 				if r.Addr == x {
 					vs = append(vs, r.Val)
+				}
+			case *ssa.MapUpdate:
+				if r.Map == x {
+					vs = append(vs, r.Key, r.Value)
 				}
 			case *ssa.IndexAddr:
 				if t := fill(r); !t.own {
@@ -212,22 +242,79 @@ func plain(t types.Type) bool {
 // fieldText decides a field of base: the tool's arguments' fields are the
 // tool's; a field of anything else (a client's DSN, a response's Status)
 // is another's.
-func (f *flow) fieldText(fn *ssa.Function, base ssa.Value, depth int) textVerdict {
-	if t := f.text(fn, base, depth+1); !t.own {
+func (f *flow) fieldText(fn *ssa.Function, base ssa.Value, field, depth int) textVerdict {
+	t := f.text(fn, base, depth+1)
+	if !t.own {
+		// A value of the module's own type, made elsewhere (a result of
+		// the server's own facade): as the module fills that field.
+		if v, ok := f.storedText(base.Type(), field, depth); ok {
+			return v
+		}
+	}
+	if !t.own {
 		// Not the tool's arguments: the server's state (a client's DSN,
 		// a configured region) or another's (a response's Status).
 		if pkg, name := named(base.Type()); name != "" {
-			return another("a field of " + shortPkg(pkg) + "." + name + ", which is not the tool's arguments")
+			t.why = "a field of " + shortPkg(pkg) + "." + name + ", which is not the tool's arguments"
 		}
 		return t
 	}
 	return ownText
 }
 
+// storedText decides a field of a struct type of the module by every value
+// the module stores in it; false when it stores none.
+func (f *flow) storedText(t types.Type, field, depth int) (textVerdict, bool) {
+	k := keyOf(t, field)
+	if pkg, _ := named(t); pkg == "" || !strings.HasPrefix(pkg, f.p.module) || f.p.module == "" {
+		return textVerdict{}, false
+	}
+	if v, ok := f.fieldTexts[k]; ok {
+		return v, true
+	}
+	if f.allStores == nil {
+		f.allStores = map[fieldKey][]*ssa.Store{}
+		for _, fn := range f.p.funcs {
+			for _, b := range fn.Blocks {
+				for _, in := range b.Instrs {
+					if st, ok := in.(*ssa.Store); ok {
+						if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+							k := keyOf(fa.X.Type(), fa.Field)
+							f.allStores[k] = append(f.allStores[k], st)
+						}
+					}
+				}
+			}
+		}
+	}
+	stores := f.allStores[k]
+	if len(stores) == 0 {
+		return textVerdict{}, false
+	}
+	f.fieldTexts[k] = ownText // a store of the field's own value adds nothing
+	v := ownText
+	for _, st := range stores {
+		if t := f.text(st.Parent(), st.Val, depth+1); !t.own {
+			v = t
+			if !t.at.IsValid() {
+				v.at = st.Pos()
+			}
+			break
+		}
+	}
+	f.fieldTexts[k] = v
+	return v, true
+}
+
 // paramText decides a parameter: a tool handler's are the tool's own; any
 // other function's are as the values its callers give it.
 func (f *flow) paramText(fn *ssa.Function, p *ssa.Parameter, depth int) textVerdict {
 	if f.roots[fn] {
+		return ownText
+	}
+	if f.assume == fn {
+		// Decided where fn is called: each call's own argument.
+		f.deps[slices.Index(fn.Params, p)] = true
 		return ownText
 	}
 	if v, ok := f.params[p]; ok {
@@ -253,7 +340,7 @@ func (f *flow) paramText(fn *ssa.Function, p *ssa.Parameter, depth int) textVerd
 	f.params[p] = true // a recursive call adds nothing of its own
 	bad := unknownText("an argument of " + fn.Name())
 	for _, e := range edges {
-		if e.Site == nil || e.Caller.Func == nil || !f.p.ownFunc(e.Caller.Func) {
+		if e.Site == nil || e.Caller.Func == nil || !f.p.followable(e.Caller.Func) {
 			f.params[p] = false
 			break
 		}
@@ -269,6 +356,9 @@ func (f *flow) paramText(fn *ssa.Function, p *ssa.Parameter, depth int) textVerd
 		if t := f.text(e.Caller.Func, args[i], depth+1); !t.own {
 			f.params[p] = false
 			bad = t
+			if !bad.at.IsValid() {
+				bad.at = e.Site.Pos()
+			}
 			bad.why = "an argument of " + fn.Name() + " that a caller fills with " + t.why
 			break
 		}
@@ -335,7 +425,7 @@ func (f *flow) callText(fn *ssa.Function, c *ssa.Call, depth int) textVerdict {
 		}
 	}
 	callee := common.StaticCallee()
-	if callee != nil && !f.p.ownFunc(callee) {
+	if callee != nil && !f.p.followable(callee) {
 		pkg, name := funcPath(callee)
 		if name == "Error" && callee.Signature.Recv() != nil && len(args) == 1 {
 			return f.errText(fn, args[0])
@@ -360,33 +450,54 @@ func (f *flow) callText(fn *ssa.Function, c *ssa.Call, depth int) textVerdict {
 	if len(callees) == 0 {
 		return unknownText("what a call the migration cannot resolve returns")
 	}
-	idx := 0 // the verdict covers every result of the callee
+	// Each callee's results, its parameters taken as the server's own, and
+	// then this call's arguments for the parameters they are made of.
 	for _, g := range callees {
-		for i := range g.Signature.Results().Len() {
-			idx = i
-			for _, r := range returned(g, idx) {
-				t := f.textWithArgs(g, r, fn, args, depth+1)
-				if !t.own {
-					return t
-				}
+		t, deps := f.resultText(g)
+		if !t.own {
+			return t
+		}
+		for _, d := range deps {
+			if d >= len(args) {
+				return unknownText("an argument the migration cannot follow")
+			}
+			if t := f.text(fn, args[d], depth+1); !t.own {
+				return t
 			}
 		}
 	}
 	return ownText
 }
 
-// textWithArgs decides v of g as g's call from caller with args makes it:
-// g's parameters are those arguments.
-func (f *flow) textWithArgs(g *ssa.Function, v ssa.Value, caller *ssa.Function, args []ssa.Value, depth int) textVerdict {
-	if p, ok := v.(*ssa.Parameter); ok {
-		for i, q := range g.Params {
-			if q == p && i < len(args) {
-				return f.text(caller, args[i], depth+1)
+// resultText decides what g returns, its parameters taken as the server's
+// own, and which of them that depends on.
+func (f *flow) resultText(g *ssa.Function) (textVerdict, []int) {
+	k := sumKey{g, 0}
+	if s, ok := f.textSums[k]; ok {
+		return s.verdict, s.deps
+	}
+	f.textSums[k] = textSum{verdict: ownText} // a recursive call adds nothing of its own
+	var deps []int
+	verdict := ownText
+	for i := range g.Signature.Results().Len() {
+		for _, r := range returned(g, i) {
+			t, ds := f.textIn(g, r)
+			if !t.own {
+				verdict, deps = t, nil
+				break
 			}
+			deps = append(deps, ds...)
+		}
+		if !verdict.own {
+			break
 		}
 	}
-	return f.text(g, v, depth)
+	slices.Sort(deps)
+	deps = slices.Compact(deps)
+	f.textSums[k] = textSum{verdict, deps}
+	return verdict, deps
 }
+
 
 // errText decides an error's text: the server's own when every origin of
 // the error is.
