@@ -4,7 +4,6 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/analysis"
@@ -103,32 +102,28 @@ func foreign(t *tainter, v ssa.Value, seen map[ssa.Value]bool) bool {
 	return t.errTainted(nil, v)
 }
 
-// modules caches, by directory, whether the module there requires mcperr.
-var modules sync.Map // string -> bool
-
 // bareModule reports whether the package of pass belongs to a module whose
 // go.mod neither is mcperr nor requires it; false when no go.mod is found.
+// It is read once per package, for every analyzer.
 func bareModule(pass *analysis.Pass) bool {
-	if len(pass.Files) == 0 {
+	s := stateOf(pass)
+	s.modOnce.Do(func() { s.bare = s.bareModule() })
+	return s.bare
+}
+
+func (s *state) bareModule() bool {
+	if len(s.files) == 0 {
 		return false
 	}
-	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
-	if v, ok := modules.Load(dir); ok {
-		return v.(bool)
-	}
-	bare := false
-	for d := dir; ; d = filepath.Dir(d) {
+	for d := filepath.Dir(s.fset.File(s.files[0].Pos()).Name()); ; d = filepath.Dir(d) {
 		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
 		if err == nil {
-			bare = !requiresMcperr(data)
-			break
+			return !requiresMcperr(data)
 		}
 		if filepath.Dir(d) == d {
-			break
+			return false
 		}
 	}
-	modules.Store(dir, bare)
-	return bare
 }
 
 // requiresMcperr reports whether the go.mod data is mcperr's own or

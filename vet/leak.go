@@ -24,7 +24,8 @@ client as written. Text taken from an error (err.Error(), an error formatted
 with fmt, errors.Join) or from domain.Authorization's Permission or Subject is
 for the log: it may hold SQL, paths, hosts or secrets. Write a message for the
 model and keep the error as the cause: toolerr.New("...").WithCause(err).`,
-	Run: runPublicErrorText,
+	Requires: []*analysis.Analyzer{pkgState},
+	Run:      runPublicErrorText,
 }
 
 // SDKErrorText reports error text sent through the SDKs' own error results,
@@ -43,7 +44,7 @@ mcperr map and log it.
 In a module whose go.mod does not require mcperr, the SDK also sends as
 written each error a tool handler returns, or gives to SetError: those whose
 text may be a library's or an upstream's are reported too. Install mcperr.`,
-	Requires:  []*analysis.Analyzer{inspect.Analyzer},
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, pkgState},
 	Run:       runSDKErrorText,
 	FactTypes: []analysis.Fact{new(sdkHelper), new(errorsFixed)},
 }

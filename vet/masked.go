@@ -40,6 +40,7 @@ handler, registered as a value, puts there (api.NewToolCallResult("",
 errors.New("..."))) are reported too, since an adapter that keeps the error
 for mcperr has them masked. A prompt's handler, whose arguments are
 strings, is not a tool's and is left alone.`,
+	Requires:  []*analysis.Analyzer{pkgState},
 	Run:       runMaskedMessage,
 	FactTypes: []analysis.Fact{new(modelMessage), new(resultError), new(argValue)},
 }

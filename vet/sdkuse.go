@@ -48,6 +48,7 @@ a struct of the package (&Server{server: mcp.NewServer(...)}) is followed
 into every function of the package that reads the field, where a bound
 s.server.AddTool and a closure that gives the server to the SDK
 (NewStreamableHTTPHandler's getServer) are the SDK's uses.`,
+	Requires:  []*analysis.Analyzer{pkgState},
 	Run:       runNotInstalled,
 	FactTypes: []analysis.Fact{new(addsTools)},
 }
