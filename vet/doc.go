@@ -12,10 +12,11 @@
 //   - SDKErrorText (mcperrsdktext): the same text in mcp-go's
 //     NewToolResultError, NewToolResultErrorf and NewToolResultErrorFromErr,
 //     in go-sdk's *jsonrpc.Error, or in a CallToolResult with IsError set,
-//     which mcperr passes through untouched; and, in a module whose go.mod
-//     does not require mcperr, each error whose text may be a library's or
-//     an upstream's that a tool handler returns or gives to SetError, which
-//     the SDK sends as written;
+//     which mcperr passes through untouched; and, in a module without
+//     mcperr (its go.mod does not require it and none of its files imports
+//     it), each error whose text may be a library's or an upstream's that a
+//     tool handler returns or gives to SetError, which the SDK sends as
+//     written;
 //   - MaskedMessage (mcperrmasked): a message for the model that a tool
 //     handler, or a work function given to a server's own tool framework,
 //     returns as a plain error, or that a handler of the server's own shape

@@ -41,9 +41,10 @@ either SDK with IsError set (to true or to a condition such as err != nil).
 Their text reaches the model as written, so an error's text in them leaks. Return the error instead (toolerr.New("...").WithCause(err)) and let
 mcperr map and log it.
 
-In a module whose go.mod does not require mcperr, the SDK also sends as
-written each error a tool handler returns, or gives to SetError: those whose
-text may be a library's or an upstream's are reported too. Install mcperr.`,
+In a module without mcperr (its go.mod does not require it, and none of its
+Go files imports it), the SDK also sends as written each error a tool handler
+returns, or gives to SetError: those whose text may be a library's or an
+upstream's are reported too. Install mcperr.`,
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, pkgState},
 	Run:       runSDKErrorText,
 	FactTypes: []analysis.Fact{new(sdkHelper), new(errorsFixed)},

@@ -70,8 +70,8 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 		exportArgValues(pass, ssainfo)
 		exportMessages(pass, ssainfo)
 		exportResultErrors(pass, ssainfo)
-		if !bareModule(pass) {
-			framework = frameworkHandlers(ssainfo)
+		if framework = frameworkHandlers(ssainfo); len(framework) > 0 && bareModule(pass) {
+			framework = nil
 		}
 	}
 	if !sdk && len(framework) == 0 {

@@ -36,7 +36,7 @@ var NotInstalled = &analysis.Analyzer{
 	Name: "mcperrinstall",
 	Doc: `report tools added to a server that mcperr was never installed on
 
-In a package that uses mcperr, or of a module that requires it, a server
+In a package that uses mcperr, or of a module that has it, a server
 created with mcp.NewServer (go-sdk) or server.NewMCPServer (mcp-go) whose tools
 are added with the SDK's own AddTool, and which is never given to gosdk.Install
 or mcpgo.Install, answers its tools' errors and panics without mcperr. The
@@ -180,9 +180,7 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 	if importsPath(pass.Pkg, isSDK) {
 		exportAddsTools(pass, ssainfo, adds)
 	}
-	if !importsPath(pass.Pkg, isMcperr) && bareModule(pass) {
-		return nil, nil // mcperr is in neither: mcperrsdktext reports what reaches the client
-	}
+	var reports []analysis.Diagnostic
 	for _, fn := range srcFuncs(ssainfo) {
 		if callsAdapter(fn) {
 			// The function uses mcperr's adapters (Wrap, Structured...)
@@ -210,10 +208,16 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 					add = fieldServerWithoutInstall(ssainfo, call, sdk, adds)
 				}
 				if add != nil {
-					pass.Reportf(add.Pos(), "a tool is added with the SDK's own AddTool to a server mcperr is not installed on, so its errors and panics reach the client without mcperr: call %s", install)
+					reports = append(reports, analysis.Diagnostic{Pos: add.Pos(), Message: "a tool is added with the SDK's own AddTool to a server mcperr is not installed on, so its errors and panics reach the client without mcperr: call " + install})
 				}
 			}
 		}
+	}
+	if len(reports) > 0 && !importsPath(pass.Pkg, isMcperr) && bareModule(pass) {
+		return nil, nil // mcperr is in neither: mcperrsdktext reports what reaches the client
+	}
+	for _, d := range reports {
+		pass.Report(d)
 	}
 	return nil, nil
 }

@@ -54,6 +54,21 @@ func TestBareModule(t *testing.T) {
 	analysistest.Run(t, dir, vet.NotInstalled, "./server")
 }
 
+// TestTidiedModule checks a module whose go.mod does not require mcperr,
+// as after go mod tidy ran before mcperr was imported, though a package of
+// it imports mcperr: the module has mcperr, so the errors its handlers
+// return are not reported as sent by the SDK as written, and a server
+// without Install is reported.
+func TestTidiedModule(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.Abs(filepath.Join("testdata", "tidy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, vet.SDKErrorText, "./handlers")
+	analysistest.Run(t, dir, vet.NotInstalled, "./cmd/bareserver")
+}
+
 // TestMaskedMessageOfAnotherPackage checks the errors a handler returns
 // from functions of another package of the module that return messages
 // for the model, found by a fact: as they are, wrapped with %w, and through
@@ -104,8 +119,9 @@ func TestNotInstalled(t *testing.T) {
 // TestDriversAgree runs mcperrvet both ways a user does, directly and under
 // go vet -vettool (which also runs it over every dependency, the standard
 // library included, for their facts), over the test module's packages, one
-// that imports crypto/x509 and net/http, and the packages of a module
-// without mcperr: both finish, and report the same findings.
+// that imports crypto/x509 and net/http, the packages of a module without
+// mcperr, and those of a module whose go.mod lost mcperr to go mod tidy:
+// both finish, and report the same findings.
 func TestDriversAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds mcperrvet and runs go vet")
@@ -145,6 +161,7 @@ func TestDriversAgree(t *testing.T) {
 	}{
 		{mod, []string{"./sdktext", "./publictext", "./reslice", "./install", "./stdlib"}},
 		{filepath.Join(filepath.Dir(mod), "bare"), []string{"./handlers", "./provider"}},
+		{filepath.Join(filepath.Dir(mod), "tidy"), []string{"./handlers", "./cmd/bareserver"}},
 	} {
 		direct := findings(m.dir, "mcperrvet", append([]string{tool, "-json"}, m.pkgs...)...)
 		vet := findings(m.dir, "go vet", append([]string{"go", "vet", "-vettool=" + tool, "-json"}, m.pkgs...)...)
