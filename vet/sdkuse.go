@@ -2,6 +2,7 @@ package vet
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -47,7 +48,12 @@ Install elsewhere cannot be missed. A server kept in an unexported field of
 a struct of the package (&Server{server: mcp.NewServer(...)}) is followed
 into every function of the package that reads the field, where a bound
 s.server.AddTool and a closure that gives the server to the SDK
-(NewStreamableHTTPHandler's getServer) are the SDK's uses.`,
+(NewStreamableHTTPHandler's getServer) are the SDK's uses. Only a server
+that one of those uses serves to clients is reported (go-sdk's Run, Connect,
+NewStreamableHTTPHandler, NewSSEHandler; mcp-go's ServeStdio,
+NewStdioServer, NewStreamableHTTPServer, NewSSEServer): a program that
+builds the server only to list its tools, to write docs, answers no client.
+Test files, which build bare servers on purpose, are not checked.`,
 	Requires:  []*analysis.Analyzer{pkgState},
 	Run:       runNotInstalled,
 	FactTypes: []analysis.Fact{new(addsTools)},
@@ -203,11 +209,15 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 				default:
 					continue
 				}
-				add := toolAddedWithoutInstall(call, sdk, adds)
+				add, served := servedWithoutInstall(call, sdk, adds)
 				if add == nil {
-					add = fieldServerWithoutInstall(ssainfo, call, sdk, adds)
+					add, served = fieldServerWithoutInstall(ssainfo, call, sdk, adds)
 				}
-				if add != nil {
+				// A server never served (a generator that lists its tools
+				// to write docs, one given only to mcp-go's NewTestServer)
+				// answers no client; test files build bare servers on
+				// purpose.
+				if add != nil && served && !inTestFile(pass, call.Pos()) && !inTestFile(pass, add.Pos()) {
 					reports = append(reports, analysis.Diagnostic{Pos: add.Pos(), Message: "a tool is added with the SDK's own AddTool to a server mcperr is not installed on, so its errors and panics reach the client without mcperr: call " + install})
 				}
 			}
@@ -228,19 +238,49 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 // call c does so with its argument i), so that srv never reaches an
 // Install; nil otherwise.
 func toolAddedWithoutInstall(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) ssa.Instruction {
-	first, escapes := serverUses(srv, sdk, adds)
-	if escapes {
-		return nil
-	}
+	first, _ := servedWithoutInstall(srv, sdk, adds)
 	return first
 }
 
-// serverUses returns the first call that adds a tool to the server srv,
-// and whether srv is used otherwise than by the SDK's functions and
-// methods and the module's functions that add tools to it (adds says
-// whether the call c does so with its argument i): given to Install, kept
-// somewhere, or handed to code the analysis does not follow.
-func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) (first ssa.Instruction, escapes bool) {
+// servedWithoutInstall returns what toolAddedWithoutInstall does, and
+// whether srv is served to a client there (serving).
+func servedWithoutInstall(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) (ssa.Instruction, bool) {
+	first, served, escapes := serverUses(srv, sdk, adds)
+	if escapes {
+		return nil, false
+	}
+	return first, served
+}
+
+// serving reports whether the function name of the SDK's package pkg
+// serves the server it is given to clients: go-sdk's Server.Run and
+// Server.Connect, and the getServer of NewStreamableHTTPHandler and
+// NewSSEHandler; mcp-go's ServeStdio, NewStdioServer,
+// NewStreamableHTTPServer and NewSSEServer. (mcp-go's
+// servertest.NewTestServer serves a test; as a function of another
+// package, serverUses does not follow a server given to it.)
+func serving(pkg, name string) bool {
+	switch pkg {
+	case pathSDK:
+		return name == "Run" || name == "Connect" || name == "NewStreamableHTTPHandler" || name == "NewSSEHandler"
+	case pathMCPGoS:
+		return name == "ServeStdio" || name == "NewStdioServer" || name == "NewStreamableHTTPServer" || name == "NewSSEServer"
+	}
+	return false
+}
+
+// inTestFile reports whether pos is in a _test.go file.
+func inTestFile(pass *analysis.Pass, pos token.Pos) bool {
+	return strings.HasSuffix(pass.Fset.Position(pos).Filename, "_test.go")
+}
+
+// serverUses returns the first call that adds a tool to the server srv;
+// whether one of its uses serves it to clients; and whether srv is used
+// otherwise than by the SDK's functions and methods and the module's
+// functions that add tools to it (adds says whether the call c does so
+// with its argument i): given to Install, kept somewhere, or handed to
+// code the analysis does not follow.
+func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) (first ssa.Instruction, served, escapes bool) {
 	for _, r := range *srv.Referrers() {
 		switch r := r.(type) {
 		case *ssa.DebugRef:
@@ -248,7 +288,7 @@ func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) b
 		case ssa.CallInstruction:
 			c := r.Common()
 			if c.IsInvoke() || c.Value == srv {
-				return nil, true
+				return nil, false, true
 			}
 			if i := slices.Index(c.Args, srv); i >= 0 && c.StaticCallee() != nil && adds(c, i) {
 				if first == nil || r.Pos() < first.Pos() {
@@ -258,8 +298,9 @@ func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) b
 			}
 			pkg, name := funcPath(c.StaticCallee())
 			if pkg != sdk && !(sdk == pathMCPGoS && pkg == pathMCPGo) {
-				return nil, true
+				return nil, false, true
 			}
+			served = served || serving(pkg, name)
 			switch name {
 			case "AddTool", "AddTools", "SetTools":
 				// A handler wrapped by mcperr (gosdk.Wrap, mcpgo.Wrap) is,
@@ -272,7 +313,7 @@ func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) b
 			fn, _ := r.Fn.(*ssa.Function)
 			pkg, name := funcPath(fn)
 			if pkg != sdk && !(sdk == pathMCPGoS && pkg == pathMCPGo) {
-				return nil, true
+				return nil, false, true
 			}
 			if name == "AddTool" || name == "AddTools" || name == "SetTools" {
 				if first == nil {
@@ -280,22 +321,25 @@ func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) b
 				}
 			}
 		case *ssa.Return: // func(*http.Request) *mcp.Server { return s.server }, given to the SDK
-			if !givenToSDK(srv.Parent(), sdk) {
-				return nil, true
+			given, serves := givenToSDK(srv.Parent(), sdk)
+			if !given {
+				return nil, false, true
 			}
+			served = served || serves
 		default:
-			return nil, true
+			return nil, false, true
 		}
 	}
-	return first, false
+	return first, served, false
 }
 
 // givenToSDK reports whether fn is a closure whose every use is as an
 // argument of a function of the SDK, such as the getServer of go-sdk's
-// NewStreamableHTTPHandler.
-func givenToSDK(fn *ssa.Function, sdk string) bool {
+// NewStreamableHTTPHandler, and whether one of those serves the server it
+// returns.
+func givenToSDK(fn *ssa.Function, sdk string) (given, serves bool) {
 	if fn.Parent() == nil {
-		return false
+		return false, false
 	}
 	used := false
 	for _, b := range fn.Parent().Blocks {
@@ -310,25 +354,26 @@ func givenToSDK(fn *ssa.Function, sdk string) bool {
 					continue
 				}
 				if !ok || c.Common().Value == mc {
-					return false
+					return false, false
 				}
-				if pkg, _ := funcPath(c.Common().StaticCallee()); pkg != sdk {
-					return false
+				pkg, name := funcPath(c.Common().StaticCallee())
+				if pkg != sdk {
+					return false, false
 				}
-				used = true
+				used, serves = true, serves || serving(pkg, name)
 			}
 		}
 	}
-	return used
+	return used, serves
 }
 
 // fieldServerWithoutInstall returns the first call that adds a tool to
 // the server srv makes, when srv is kept only in an unexported field of a
 // struct of the package (&Server{server: mcp.NewServer(...)}, as the
 // Kubernetes server keeps its own) and every value read from that field,
-// in any function of the package, is used only as serverUses allows; nil
-// otherwise.
-func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) ssa.Instruction {
+// in any function of the package, is used only as serverUses allows, nil
+// otherwise; and whether one of those uses serves it.
+func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) (first ssa.Instruction, served bool) {
 	var st *types.Struct
 	field := -1
 	for _, r := range *srv.Referrers() {
@@ -337,25 +382,24 @@ func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, ad
 		case *ssa.Store:
 			fa, ok := r.Addr.(*ssa.FieldAddr)
 			if !ok || r.Val != srv || field >= 0 {
-				return nil
+				return nil, false
 			}
 			s, isStruct := deref(fa.X.Type()).Underlying().(*types.Struct)
 			if !isStruct || s.Field(fa.Field).Exported() || s.Field(fa.Field).Pkg() != info.Pkg.Pkg {
-				return nil
+				return nil, false
 			}
 			st, field = s, fa.Field
 		default:
-			return nil
+			return nil, false
 		}
 	}
 	if st == nil {
-		return nil
+		return nil, false
 	}
 	fns := srcFuncs(info)
 	if init := info.Pkg.Func("init"); init != nil {
 		fns = append(fns, init)
 	}
-	var first ssa.Instruction
 	for _, fn := range fns {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
@@ -371,11 +415,11 @@ func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, ad
 							loads = append(loads, r)
 						case *ssa.Store:
 							if r.Addr != x {
-								return nil // the field's address is kept
+								return nil, false // the field's address is kept
 							}
 						case *ssa.DebugRef:
 						default:
-							return nil
+							return nil, false
 						}
 					}
 				case *ssa.Field:
@@ -384,9 +428,10 @@ func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, ad
 					}
 				}
 				for _, v := range loads {
-					add, escapes := serverUses(v, sdk, adds)
+					add, serves, escapes := serverUses(v, sdk, adds)
+					served = served || serves
 					if escapes {
-						return nil
+						return nil, false
 					}
 					if add != nil && (first == nil || add.Pos() < first.Pos()) {
 						first = add
@@ -395,7 +440,7 @@ func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, ad
 			}
 		}
 	}
-	return first
+	return first, served
 }
 
 // exportAddsTools gives the addsTools fact to the package's functions that

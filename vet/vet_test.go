@@ -113,7 +113,7 @@ func TestStructuredHandler(t *testing.T) {
 
 func TestNotInstalled(t *testing.T) {
 	t.Parallel()
-	analysistest.Run(t, testdata(t), vet.NotInstalled, "./install", "./installnomcperr", "./installreg", "./installcmd", "./installfield")
+	analysistest.Run(t, testdata(t), vet.NotInstalled, "./install", "./installnomcperr", "./installreg", "./installcmd", "./installfield", "./cmd/gendocs")
 }
 
 // TestDriversAgree runs mcperrvet both ways a user does, directly and under
