@@ -40,6 +40,9 @@
 // and the error as its cause: return nil, toolerr.New("failed to get
 // issue").WithCause(err).
 //
+// No fix is offered in a _test.go file, and MaskedMessage and NotInstalled
+// report nothing there: test doubles are written as they are on purpose.
+//
 // Run them all with the mcperrvet command, or use Analyzers with
 // multichecker.
 package vet

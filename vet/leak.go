@@ -225,13 +225,13 @@ func runSDKErrorText(pass *analysis.Pass) (any, error) {
 	}
 	for _, fn := range srcFuncs(ssainfo) {
 		for _, h := range sdkSinks(t, fn, nil) {
-			pass.Report(analysis.Diagnostic{Pos: h.pos, Message: h.msg, SuggestedFixes: migrateFix(pass, h.pos)})
+			report(pass, analysis.Diagnostic{Pos: h.pos, Message: h.msg, SuggestedFixes: migrateFix(pass, h.pos)})
 		}
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
 				if call, ok := in.(*ssa.Call); ok {
 					if msg := helperSinkOf(t, call, sdkSinks); msg != "" {
-						pass.Report(analysis.Diagnostic{Pos: call.Pos(), Message: msg, SuggestedFixes: migrateFix(pass, call.Pos())})
+						report(pass, analysis.Diagnostic{Pos: call.Pos(), Message: msg, SuggestedFixes: migrateFix(pass, call.Pos())})
 					}
 				}
 			}

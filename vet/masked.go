@@ -160,13 +160,13 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 		errs, _ := errorsOf(fn)
 		for _, v := range errs {
 			for _, call := range messages(v, 0) {
-				if seen[call.Pos()] || !deliberate(call.Common(), param) {
+				if seen[call.Pos()] || inTestFile(pass, call.Pos()) || !deliberate(call.Common(), param) {
 					continue
 				}
 				seen[call.Pos()] = true
 				d := analysis.Diagnostic{Pos: call.Pos(), Message: "a message for the model returned as a plain error: mcperr masks it as an internal error; return toolerr.New with the same words (WithCode(codes.ValidationError) for a missing argument) to send it as written"}
 				d.SuggestedFixes = maskedFix(pass, call.Pos())
-				pass.Report(d)
+				report(pass, d)
 			}
 			// The errors of a function of another package of the module
 			// that returns messages for the model.
@@ -177,7 +177,7 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 					g = o
 				}
 				obj, ok := g.Object().(*types.Func)
-				if !ok || g.Pkg == ssainfo.Pkg || seen[c.Pos()] || !pass.ImportObjectFact(obj, &m) || !givenArgs(c, m.Params, param) {
+				if !ok || g.Pkg == ssainfo.Pkg || seen[c.Pos()] || inTestFile(pass, c.Pos()) || !pass.ImportObjectFact(obj, &m) || !givenArgs(c, m.Params, param) {
 					continue
 				}
 				seen[c.Pos()] = true

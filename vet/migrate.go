@@ -16,6 +16,20 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
+// report reports d, without its fixes where d is in a _test.go file: -fix
+// never rewrites a test double, which a test keeps as it is on purpose.
+func report(pass *analysis.Pass, d analysis.Diagnostic) {
+	if inTestFile(pass, d.Pos) {
+		d.SuggestedFixes = nil
+	}
+	pass.Report(d)
+}
+
+// inTestFile reports whether pos is in a _test.go file.
+func inTestFile(pass *analysis.Pass, pos token.Pos) bool {
+	return strings.HasSuffix(pass.Fset.Position(pos).Filename, "_test.go")
+}
+
 // migrateFix returns the fix that migrates the error result reported at
 // pos: a handler's
 //

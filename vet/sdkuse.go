@@ -2,7 +2,6 @@ package vet
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -138,7 +137,7 @@ func runStructuredHandler(pass *analysis.Pass) (any, error) {
 					}},
 				}}
 			}
-			pass.Report(d)
+			report(pass, d)
 		case "NewTypedToolHandler":
 			pass.Reportf(call.Pos(), "mcp.NewTypedToolHandler answers bad arguments with \"failed to bind arguments: <err>\", which mcperr passes through untouched: bind the arguments in the handler and return the error, or use mcpgo.Structured with a handler that returns (result, error)")
 		}
@@ -267,11 +266,6 @@ func serving(pkg, name string) bool {
 		return name == "ServeStdio" || name == "NewStdioServer" || name == "NewStreamableHTTPServer" || name == "NewSSEServer"
 	}
 	return false
-}
-
-// inTestFile reports whether pos is in a _test.go file.
-func inTestFile(pass *analysis.Pass, pos token.Pos) bool {
-	return strings.HasSuffix(pass.Fset.Position(pos).Filename, "_test.go")
 }
 
 // serverUses returns the first call that adds a tool to the server srv;
