@@ -78,6 +78,7 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 		return nil, nil // no handler is written here
 	}
 	tools := toolFuncs(ssainfo)
+	outside := outsideMiddleware(ssainfo)
 	// errorsOf returns the errors fn gives its caller: those it returns,
 	// and those it puts in a framework result; and the calls of the
 	// package's functions whose result it returns.
@@ -93,7 +94,7 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 	reached := map[*ssa.Function][]site{}
 	var queue []*ssa.Function
 	for _, fn := range srcFuncs(ssainfo) {
-		if handler(fn.Signature) || tools[fn] || framework[fn] {
+		if handler(fn.Signature) && !outside[fn] || tools[fn] || framework[fn] {
 			own[fn] = true
 			reached[fn] = nil
 			queue = append(queue, fn)
@@ -470,6 +471,86 @@ func toolFuncs(info *buildssa.SSA) map[*ssa.Function]bool {
 		}
 	}
 	return out
+}
+
+// outsideMiddleware returns the functions of the package with a tool
+// handler's shape that belong to an mcp-go tool middleware which runs
+// before mcperr's: one given to server.WithToolHandlerMiddleware, or to
+// (*MCPServer).Use unless mcpgo.Install was called on the same server
+// before, in the same function. mcp-go runs its middleware in the order
+// they are registered, and Install adds mcperr's with Use: the errors of
+// an earlier one never reach mcperr, and mcp-go sends them as written, so
+// mcperr does not mask them. (go-sdk runs the receiving middleware added
+// last first: one added before gosdk.Install runs inside mcperr's; its
+// shape is a method handler's, which is not looked into.)
+func outsideMiddleware(info *buildssa.SSA) map[*ssa.Function]bool {
+	out := map[*ssa.Function]bool{}
+	var mark func(v ssa.Value)
+	var handlers func(fn *ssa.Function)
+	handlers = func(fn *ssa.Function) {
+		if handler(fn.Signature) {
+			out[fn] = true
+		}
+		for _, anon := range fn.AnonFuncs {
+			handlers(anon)
+		}
+	}
+	mark = func(v ssa.Value) {
+		switch v := v.(type) {
+		case *ssa.Function: // rateLimit, or a literal that captures nothing
+			if v.Pkg == info.Pkg {
+				handlers(v)
+			}
+		case *ssa.MakeClosure:
+			mark(v.Fn)
+		case *ssa.ChangeType: // a func converted to server.ToolHandlerMiddleware
+			mark(v.X)
+		case *ssa.Call: // newRateLimiter(100), which returns the middleware
+			if g := v.Common().StaticCallee(); g != nil && g.Pkg == info.Pkg {
+				handlers(g)
+			}
+		}
+	}
+	fns := srcFuncs(info)
+	if init := info.Pkg.Func("init"); init != nil {
+		fns = append(fns, init)
+	}
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				call, ok := in.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				c := call.Common()
+				switch pkg, name := funcPath(c.StaticCallee()); {
+				case pkg == pathMCPGoS && name == "WithToolHandlerMiddleware" && len(c.Args) == 1:
+					mark(c.Args[0])
+				case pkg == pathMCPGoS && name == "Use" && len(c.Args) == 2 && !installedBefore(fn, c.Args[0], call.Pos()):
+					for _, mw := range variadicArgs(c.Args[1]) {
+						mark(mw)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// installedBefore reports whether fn calls mcpgo.Install on the server srv
+// before pos.
+func installedBefore(fn *ssa.Function, srv ssa.Value, pos token.Pos) bool {
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if call, ok := in.(*ssa.Call); ok && call.Pos() < pos {
+				c := call.Common()
+				if pkg, name := funcPath(c.StaticCallee()); pkg == pathMcpgoA && name == "Install" && len(c.Args) > 0 && c.Args[0] == srv {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // toolShaped reports whether sig is func(context.Context, Args) (Result,
