@@ -762,13 +762,10 @@ func maskedFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 	if !isLit {
 		return nil
 	}
-	var edits []analysis.TextEdit
-	name, edit, ok := importFor(pass, file, pos, pathToolerr, "toolerr")
+	im := newImporter(pass, file, pos)
+	name, ok := im.name(pathToolerr, "toolerr")
 	if !ok {
 		return nil
-	}
-	if edit != nil {
-		edits = append(edits, *edit)
 	}
 	words := ""
 	pkg, fn := calleeName(pass, call)
@@ -783,15 +780,13 @@ func maskedFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 	}
 	suffix := ""
 	if requiredArg.MatchString(lit) && len(call.Args) == 1 {
-		codes, edit, ok := importFor(pass, file, pos, pathCodes, "codes")
+		codes, ok := im.name(pathCodes, "codes")
 		if !ok {
 			return nil
 		}
-		if edit != nil {
-			edits = append(edits, *edit)
-		}
 		suffix = ".WithCode(" + codes + ".ValidationError)"
 	}
+	edits := im.edits()
 	if words == "" { // the words as written: only the function changes, and the source keeps its lines and comments
 		edits = append(edits, analysis.TextEdit{Pos: call.Fun.Pos(), End: call.Fun.End(), NewText: []byte(name + ".New")})
 		if suffix != "" {

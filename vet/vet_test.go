@@ -35,7 +35,7 @@ func TestMigrate(t *testing.T) {
 // as plain errors, and their fixes against golden files.
 func TestMaskedMessage(t *testing.T) {
 	t.Parallel()
-	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.MaskedMessage, "./masked", "./middleware")
+	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.MaskedMessage, "./masked", "./middleware", "./stdimports")
 }
 
 // TestBareModule checks, in a module that does not require mcperr, the
