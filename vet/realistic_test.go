@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -48,9 +46,11 @@ func TestRealisticServerMigrates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds mcperrvet and the servers")
 	}
+	t.Parallel()
 	tool := buildTool(t)
 	for _, srv := range realisticServers {
 		t.Run(srv.pkg, func(t *testing.T) {
+			t.Parallel()
 			bare, fixed := copyModule(t, srv.pkg), copyModule(t, srv.pkg)
 			pattern := "./" + srv.pkg + "/..."
 
@@ -76,11 +76,12 @@ func TestRealisticServerMigrates(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("mcperrvet after -fix and the reports followed: exit status %d, want 0\n%s", code, out)
 			}
-			before := drive(t, bare, srv.pkg, "")
-			after := drive(t, fixed, srv.pkg, "1")
+			bareDrive, fixedDrive := driveBinary(t, bare, srv.pkg), driveBinary(t, fixed, srv.pkg)
+			before := drive(t, bareDrive, "")
+			after := drive(t, fixedDrive, "1")
 			checkAdoptionSteps(t, srv.migrated, srv.leaking, []step{
-				{"bare", before}, {"report-only", drive(t, bare, srv.pkg, "report")},
-				{"-fix, report-only", drive(t, fixed, srv.pkg, "report")}, {"enforcing", after}})
+				{"bare", before}, {"report-only", drive(t, bareDrive, "report")},
+				{"-fix, report-only", drive(t, fixedDrive, "report")}, {"enforcing", after}})
 
 			kept := 0
 			for name, b := range before {
@@ -326,19 +327,35 @@ type answer struct {
 	RPC     string         `json:"rpc"`
 }
 
-// drive runs the TestDrive of the package pkg in the module dir, with
-// mcperr installed as install says ("": not; "1": enforcing; "report":
-// report-only), and returns its answers by name. A masked answer's text is
-// cut before its ref, which differs from run to run.
-func drive(t *testing.T, dir, pkg string, install string) map[string]answer {
+// driver is the test binary of a server's package, built once, whose
+// TestDrive calls every tool.
+type driver struct {
+	bin, dir string
+}
+
+// driveBinary builds the test binary of the package pkg in the module dir.
+func driveBinary(t *testing.T, dir, pkg string) driver {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), pkg+".test")
+	if out, code := run(t, dir, nil, "go", "test", "-c", "-o", bin, "./"+pkg); code != 0 {
+		t.Fatalf("go test -c ./%s: exit status %d\n%s", pkg, code, out)
+	}
+	return driver{bin, filepath.Join(dir, pkg)}
+}
+
+// drive runs the TestDrive of d, with mcperr installed as install says
+// ("": not; "1": enforcing; "report": report-only), and returns its
+// answers by name. A masked answer's text is cut before its ref, which
+// differs from run to run.
+func drive(t *testing.T, d driver, install string) map[string]answer {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "answers.json")
-	env := []string{"DRIVE_OUT=" + file}
+	env := withEnv(moduleEnv, "DRIVE_OUT="+file)
 	if install != "" {
 		env = append(env, "DRIVE_INSTALL="+install)
 	}
-	if out, code := run(t, dir, env, "go", "test", "-count=1", "-run", "^TestDrive$", "./"+pkg); code != 0 {
-		t.Fatalf("go test ./%s: exit status %d\n%s", pkg, code, out)
+	if out, code := run(t, d.dir, env, d.bin, "-test.run", "^TestDrive$", "-test.count=1"); code != 0 {
+		t.Fatalf("%s: exit status %d\n%s", filepath.Base(d.bin), code, out)
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -361,23 +378,6 @@ func drive(t *testing.T, dir, pkg string, install string) map[string]answer {
 		byName[a.Name] = a
 	}
 	return byName
-}
-
-// run runs the command name in dir with env added, and returns its
-// combined output and exit status.
-func run(t *testing.T, dir string, env []string, name string, args ...string) ([]byte, int) {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		return out, exit.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return out, 0
 }
 
 // copyModule copies the test module's go.mod and go.sum, with mcperr
