@@ -43,7 +43,6 @@ func (f *flow) textIn(fn *ssa.Function, v ssa.Value) (textVerdict, []int) {
 	return t, deps
 }
 
-
 var ownText = textVerdict{own: true}
 
 func another(why string) textVerdict { return textVerdict{why: why} }
@@ -497,7 +496,6 @@ func (f *flow) resultText(g *ssa.Function) (textVerdict, []int) {
 	f.textSums[k] = textSum{verdict, deps}
 	return verdict, deps
 }
-
 
 // errText decides an error's text: the server's own when every origin of
 // the error is.
