@@ -183,7 +183,9 @@ func (f *flow) lost() []Finding {
 	}
 	var out []Finding
 	for _, m := range typeOrder {
-		out = append(out, f.typedFinding(m, byType[m]))
+		if fd, ok := f.typedFinding(m, byType[m]); ok {
+			out = append(out, fd)
+		}
 	}
 	for _, c := range order {
 		pos := f.p.fset.Position(c.Pos())
@@ -229,30 +231,36 @@ func (f *flow) depsOwn(o origin) bool {
 // whose text its Error method makes: where every value of it they return is
 // made of the server's own words, the fix gives the type PublicMessage and
 // ErrorCode, so that mcperr sends its text as written.
-func (f *flow) typedFinding(m *ssa.Function, made []origin) Finding {
+func (f *flow) typedFinding(m *ssa.Function, made []origin) (Finding, bool) {
 	pos := f.p.fset.Position(m.Pos())
 	recv := m.Signature.Recv()
 	name := types.TypeString(recv.Type(), types.RelativeTo(m.Pkg.Pkg))
 	fd := Finding{Kind: Lost, Pos: pos}
-	own := true
+	var mixed string
+	own := 0
 	for _, o := range made {
 		if t := f.fieldsText(o.fn, o.alloc); !t.own {
-			own = false
 			at := f.p.fset.Position(o.alloc.Pos())
-			fd.Message = fmt.Sprintf("the model reads the text of %s when a tool returns it today; with mcperr it is masked, "+
-				"and a value of it made at %s:%d holds %s: return a ToolError with a message for the model where the words are the server's own",
-				name, shortFile(at.Filename), at.Line, t.why)
-			break
+			mixed = fmt.Sprintf("%s:%d holds %s", shortFile(at.Filename), at.Line, t.why)
+			continue
 		}
+		own++
 	}
-	if own {
-		fd.fixable = !f.p.generated(pos.Filename)
-		fd.typed = m
-		fd.Message = fmt.Sprintf("the model reads the text of %s, made of the server's own words, when a tool returns it today; "+
-			"with mcperr it is masked: give the type a PublicMessage method returning that text and an ErrorCode method "+
-			"(toolerr.PublicError), so that mcperr sends it as written", name)
+	switch {
+	case own == 0:
+		return fd, false // another's text: mcperr is right to mask it
+	case mixed != "":
+		fd.Message = fmt.Sprintf("the model reads the text of %s when a tool returns it today, and with mcperr it is masked; "+
+			"some values of it are made of the server's own words, but the one made at %s: "+
+			"return a ToolError with a message for the model where the words are the server's own", name, mixed)
+		return fd, true
 	}
-	return fd
+	fd.fixable = !f.p.generated(pos.Filename)
+	fd.typed = m
+	fd.Message = fmt.Sprintf("the model reads the text of %s, made of the server's own words, when a tool returns it today; "+
+		"with mcperr it is masked: give the type a PublicMessage method returning that text and an ErrorCode method "+
+		"(toolerr.PublicError), so that mcperr sends it as written", name)
+	return fd, true
 }
 
 // fieldsText decides the values stored in the fields of a composite
@@ -356,10 +364,6 @@ func (f *flow) builtResults() (up []Finding, ownSites []token.Position) {
 				case !verdict.unknown && !verdict.errorText:
 					// An error's text is the analyzers' to report
 					// (mcperrsdktext); a value not followed is left.
-					up = append(up, f.upstream(fn, pos, verdict))
-				case verdict.errorText && verdict.at.IsValid():
-					// An error's text that enters a result of the
-					// server's own type elsewhere, which no analyzer sees.
 					up = append(up, f.upstream(fn, pos, verdict))
 				}
 			}
