@@ -199,6 +199,10 @@ func TestFixNeverHides(t *testing.T) {
 	if !bytes.Contains(out, []byte("nofix.go:12:40: mcp.NewToolResultErrorFromErr appends")) {
 		t.Errorf("the finding without a fix is not printed:\n%s", out)
 	}
+	if !regexp.MustCompile(`mcperrvet -fix rewrote [1-9]\d* site\(s\), mcperrsdktext [1-9]`).Match(out) ||
+		!regexp.MustCompile(`(?m)^\s+\S*sdktext\.go\s+mcperrsdktext [1-9]`).Match(out) {
+		t.Errorf("what -fix rewrote, per kind and per file, is not printed:\n%s", out)
+	}
 	fixed, err := os.ReadFile(filepath.Join(dir, "sdktext", "sdktext.go"))
 	if err != nil {
 		t.Fatal(err)

@@ -97,6 +97,7 @@ func migrate(args []string, i int) int {
 		edits[fx.Pos.Filename] = append(edits[fx.Pos.Filename], fx.Edits...)
 		count(fx.Pos.Filename, string(fx.Kind))
 	}
+	changed := len(edits) > 0
 	if err := applyAll(edits); err != nil {
 		fmt.Fprintf(os.Stderr, "mcperrvet: %v\n", err)
 		return 1
@@ -113,6 +114,7 @@ func migrate(args []string, i int) int {
 		if len(prov.Fixes) == 0 {
 			break
 		}
+		changed = true
 		edits = map[string][]provenance.Edit{}
 		for _, fx := range prov.Fixes {
 			edits[fx.Pos.Filename] = append(edits[fx.Pos.Filename], fx.Edits...)
@@ -125,10 +127,12 @@ func migrate(args []string, i int) int {
 	}
 	printRewritten(done)
 
-	// Look again: what is left, by both.
-	diags, code = analyze(args)
-	if code != 0 {
-		return code
+	// Look again: what is left, by both; the analyzers' findings stand as
+	// they are where nothing was rewritten.
+	if changed {
+		if diags, code = analyze(args); code != 0 {
+			return code
+		}
 	}
 	prov, err = provenance.Run(provenance.Config{Dir: ".", Patterns: patterns})
 	if err != nil {
