@@ -129,7 +129,7 @@ func (s *state) bareModule() bool {
 	for d := filepath.Dir(s.fset.File(s.files[0].Pos()).Name()); ; d = filepath.Dir(d) {
 		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
 		if err == nil {
-			return !requiresMcperr(data) && !importsMcperr(d)
+			return !requiresMcperr(data) && !importsMcperr(d, ignoredDirs(data))
 		}
 		if filepath.Dir(d) == d {
 			return false
@@ -140,9 +140,10 @@ func (s *state) bareModule() bool {
 // importsMcperr reports whether a Go file of the module whose root is the
 // directory root, test files included, imports a package of mcperr, as go
 // mod tidy reads them: the directories testdata and vendor, those whose
-// names start with "." or "_", nested modules and files built only with
+// names start with "." or "_", those go.mod's ignore directives name
+// (ignore, slash-separated paths), nested modules and files built only with
 // the tag ignore are left out.
-func importsMcperr(root string) bool {
+func importsMcperr(root string, ignore []string) bool {
 	found := false
 	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		switch {
@@ -154,6 +155,9 @@ func importsMcperr(root string) bool {
 			}
 			name := d.Name()
 			if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return filepath.SkipDir
+			}
+			if rel, err := filepath.Rel(root, path); err == nil && ignoredDir(filepath.ToSlash(rel), ignore) {
 				return filepath.SkipDir
 			}
 			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
@@ -176,6 +180,36 @@ func importsMcperr(root string) bool {
 		return nil
 	})
 	return found
+}
+
+// ignoredDirs returns the paths of the ignore directives of the go.mod
+// data.
+func ignoredDirs(data []byte) []string {
+	f, err := modfile.ParseLax("go.mod", data, nil)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, ig := range f.Ignore {
+		out = append(out, ig.Path)
+	}
+	return out
+}
+
+// ignoredDir reports whether rel, a directory's slash-separated path
+// relative to the module's root, is one an ignore directive names: a path
+// that starts with "./" from the root, another at any depth.
+func ignoredDir(rel string, ignore []string) bool {
+	for _, p := range ignore {
+		if strings.HasPrefix(p, "./") {
+			if rel == strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/") {
+				return true
+			}
+		} else if p = strings.Trim(p, "/"); rel == p || strings.HasSuffix(rel, "/"+p) {
+			return true
+		}
+	}
+	return false
 }
 
 // ignored reports whether f is built only with the tag ignore, as a

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -32,6 +34,16 @@ func TestMain(m *testing.M) {
 }
 
 func runTests(m *testing.M) int {
+	// The analyses, here and in the go commands and mcperrvet the tests
+	// start, spend much of their time collecting garbage: with twice the
+	// heap (a few hundred MB more at most), about a tenth less CPU time.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+		if err := os.Setenv("GOGC", strconv.Itoa(gcPercent)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
 	userEnv = os.Environ()
 	moduleEnv = withEnv(userEnv, "GOWORK=off", "GOFLAGS=-mod=readonly", "GOPROXY=off")
 	// analysistest loads the test modules with the process's environment.
@@ -61,6 +73,10 @@ func runTests(m *testing.M) int {
 	}
 	return m.Run()
 }
+
+// gcPercent is GOGC for the tests and the processes they start, unless the
+// environment sets it.
+const gcPercent = 200
 
 // withEnv returns env with the variables kvs (NAME=value) set, replacing
 // any earlier value.
