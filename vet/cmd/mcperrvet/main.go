@@ -10,9 +10,10 @@
 //
 //	go run ./vet/cmd/mcperrvet ./examples/...
 //
-// or inside the vet module, on a directory of that module:
+// or, built once, inside a module of its own, such as the test servers:
 //
-//	cd vet && go run ./cmd/mcperrvet ./internal/realistic/...
+//	(cd vet && go build -o /tmp/mcperrvet ./cmd/mcperrvet)
+//	cd vet/testdata/mod && GOWORK=off /tmp/mcperrvet ./realistic/...
 //
 // Or install it and let go vet drive it, which also checks test files:
 //
