@@ -12,10 +12,11 @@
 //   - SDKErrorText (mcperrsdktext): the same text in mcp-go's
 //     NewToolResultError, NewToolResultErrorf and NewToolResultErrorFromErr,
 //     in go-sdk's *jsonrpc.Error, or in a CallToolResult with IsError set,
-//     which mcperr passes through untouched; and, in a module whose go.mod
-//     does not require mcperr, each error whose text may be a library's or
-//     an upstream's that a tool handler returns or gives to SetError, which
-//     the SDK sends as written;
+//     which mcperr passes through untouched; and, in a module without
+//     mcperr (its go.mod does not require it and none of its files imports
+//     it), each error whose text may be a library's or an upstream's that a
+//     tool handler returns or gives to SetError, which the SDK sends as
+//     written;
 //   - MaskedMessage (mcperrmasked): a message for the model that a tool
 //     handler, or a work function given to a server's own tool framework,
 //     returns as a plain error, or that a handler of the server's own shape
@@ -38,6 +39,15 @@
 // error into the error returned, the site's words as a ToolError's message
 // and the error as its cause: return nil, toolerr.New("failed to get
 // issue").WithCause(err).
+//
+// No fix is offered in a _test.go file, and MaskedMessage and NotInstalled
+// report nothing there: test doubles are written as they are on purpose.
+//
+// The analyzers see one package at a time, as go vet and golangci-lint run
+// them. The migration, mcperrvet -fix, adds a whole-program pass
+// (internal/provenance) that follows values through every package of the
+// module, and decides, where the two differ, which message is the server's
+// own, which text is another's, and what is left after the fixes.
 //
 // Run them all with the mcperrvet command, or use Analyzers with
 // multichecker.

@@ -27,7 +27,9 @@ func TestExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the examples with the go command")
 	}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: "..", Tests: true}
+	t.Parallel()
+	// In the checkout, as a user loads it.
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: "..", Tests: true, Env: withEnv(userEnv, "GOWORK=", "GOFLAGS=", "GOPROXY=")}
 	pkgs, err := packages.Load(cfg, "./examples/...")
 	if err != nil {
 		t.Fatal(err)

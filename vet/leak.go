@@ -24,7 +24,8 @@ client as written. Text taken from an error (err.Error(), an error formatted
 with fmt, errors.Join) or from domain.Authorization's Permission or Subject is
 for the log: it may hold SQL, paths, hosts or secrets. Write a message for the
 model and keep the error as the cause: toolerr.New("...").WithCause(err).`,
-	Run: runPublicErrorText,
+	Requires: []*analysis.Analyzer{pkgState},
+	Run:      runPublicErrorText,
 }
 
 // SDKErrorText reports error text sent through the SDKs' own error results,
@@ -40,10 +41,11 @@ either SDK with IsError set (to true or to a condition such as err != nil).
 Their text reaches the model as written, so an error's text in them leaks. Return the error instead (toolerr.New("...").WithCause(err)) and let
 mcperr map and log it.
 
-In a module whose go.mod does not require mcperr, the SDK also sends as
-written each error a tool handler returns, or gives to SetError: those whose
-text may be a library's or an upstream's are reported too. Install mcperr.`,
-	Requires:  []*analysis.Analyzer{inspect.Analyzer},
+In a module without mcperr (its go.mod does not require it, and none of its
+Go files imports it), the SDK also sends as written each error a tool handler
+returns, or gives to SetError: those whose text may be a library's or an
+upstream's are reported too. Install mcperr.`,
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, pkgState},
 	Run:       runSDKErrorText,
 	FactTypes: []analysis.Fact{new(sdkHelper), new(errorsFixed)},
 }
@@ -223,13 +225,13 @@ func runSDKErrorText(pass *analysis.Pass) (any, error) {
 	}
 	for _, fn := range srcFuncs(ssainfo) {
 		for _, h := range sdkSinks(t, fn, nil) {
-			pass.Report(analysis.Diagnostic{Pos: h.pos, Message: h.msg, SuggestedFixes: migrateFix(pass, h.pos)})
+			report(pass, analysis.Diagnostic{Pos: h.pos, Message: h.msg, SuggestedFixes: migrateFix(pass, h.pos)})
 		}
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
 				if call, ok := in.(*ssa.Call); ok {
 					if msg := helperSinkOf(t, call, sdkSinks); msg != "" {
-						pass.Report(analysis.Diagnostic{Pos: call.Pos(), Message: msg, SuggestedFixes: migrateFix(pass, call.Pos())})
+						report(pass, analysis.Diagnostic{Pos: call.Pos(), Message: msg, SuggestedFixes: migrateFix(pass, call.Pos())})
 					}
 				}
 			}

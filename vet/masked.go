@@ -40,6 +40,7 @@ handler, registered as a value, puts there (api.NewToolCallResult("",
 errors.New("..."))) are reported too, since an adapter that keeps the error
 for mcperr has them masked. A prompt's handler, whose arguments are
 strings, is not a tool's and is left alone.`,
+	Requires:  []*analysis.Analyzer{pkgState},
 	Run:       runMaskedMessage,
 	FactTypes: []analysis.Fact{new(modelMessage), new(resultError), new(argValue)},
 }
@@ -69,14 +70,15 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 		exportArgValues(pass, ssainfo)
 		exportMessages(pass, ssainfo)
 		exportResultErrors(pass, ssainfo)
-		if !bareModule(pass) {
-			framework = frameworkHandlers(ssainfo)
+		if framework = frameworkHandlers(ssainfo); len(framework) > 0 && bareModule(pass) {
+			framework = nil
 		}
 	}
 	if !sdk && len(framework) == 0 {
 		return nil, nil // no handler is written here
 	}
 	tools := toolFuncs(ssainfo)
+	outside := outsideMiddleware(ssainfo)
 	// errorsOf returns the errors fn gives its caller: those it returns,
 	// and those it puts in a framework result; and the calls of the
 	// package's functions whose result it returns.
@@ -92,7 +94,7 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 	reached := map[*ssa.Function][]site{}
 	var queue []*ssa.Function
 	for _, fn := range srcFuncs(ssainfo) {
-		if handler(fn.Signature) || tools[fn] || framework[fn] {
+		if handler(fn.Signature) && !outside[fn] || tools[fn] || framework[fn] {
 			own[fn] = true
 			reached[fn] = nil
 			queue = append(queue, fn)
@@ -159,13 +161,13 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 		errs, _ := errorsOf(fn)
 		for _, v := range errs {
 			for _, call := range messages(v, 0) {
-				if seen[call.Pos()] || !deliberate(call.Common(), param) {
+				if seen[call.Pos()] || inTestFile(pass, call.Pos()) || !deliberate(call.Common(), param) {
 					continue
 				}
 				seen[call.Pos()] = true
 				d := analysis.Diagnostic{Pos: call.Pos(), Message: "a message for the model returned as a plain error: mcperr masks it as an internal error; return toolerr.New with the same words (WithCode(codes.ValidationError) for a missing argument) to send it as written"}
 				d.SuggestedFixes = maskedFix(pass, call.Pos())
-				pass.Report(d)
+				report(pass, d)
 			}
 			// The errors of a function of another package of the module
 			// that returns messages for the model.
@@ -176,7 +178,7 @@ func runMaskedMessage(pass *analysis.Pass) (any, error) {
 					g = o
 				}
 				obj, ok := g.Object().(*types.Func)
-				if !ok || g.Pkg == ssainfo.Pkg || seen[c.Pos()] || !pass.ImportObjectFact(obj, &m) || !givenArgs(c, m.Params, param) {
+				if !ok || g.Pkg == ssainfo.Pkg || seen[c.Pos()] || inTestFile(pass, c.Pos()) || !pass.ImportObjectFact(obj, &m) || !givenArgs(c, m.Params, param) {
 					continue
 				}
 				seen[c.Pos()] = true
@@ -471,6 +473,86 @@ func toolFuncs(info *buildssa.SSA) map[*ssa.Function]bool {
 	return out
 }
 
+// outsideMiddleware returns the functions of the package with a tool
+// handler's shape that belong to an mcp-go tool middleware which runs
+// before mcperr's: one given to server.WithToolHandlerMiddleware, or to
+// (*MCPServer).Use unless mcpgo.Install was called on the same server
+// before, in the same function. mcp-go runs its middleware in the order
+// they are registered, and Install adds mcperr's with Use: the errors of
+// an earlier one never reach mcperr, and mcp-go sends them as written, so
+// mcperr does not mask them. (go-sdk runs the receiving middleware added
+// last first: one added before gosdk.Install runs inside mcperr's; its
+// shape is a method handler's, which is not looked into.)
+func outsideMiddleware(info *buildssa.SSA) map[*ssa.Function]bool {
+	out := map[*ssa.Function]bool{}
+	var mark func(v ssa.Value)
+	var handlers func(fn *ssa.Function)
+	handlers = func(fn *ssa.Function) {
+		if handler(fn.Signature) {
+			out[fn] = true
+		}
+		for _, anon := range fn.AnonFuncs {
+			handlers(anon)
+		}
+	}
+	mark = func(v ssa.Value) {
+		switch v := v.(type) {
+		case *ssa.Function: // rateLimit, or a literal that captures nothing
+			if v.Pkg == info.Pkg {
+				handlers(v)
+			}
+		case *ssa.MakeClosure:
+			mark(v.Fn)
+		case *ssa.ChangeType: // a func converted to server.ToolHandlerMiddleware
+			mark(v.X)
+		case *ssa.Call: // newRateLimiter(100), which returns the middleware
+			if g := v.Common().StaticCallee(); g != nil && g.Pkg == info.Pkg {
+				handlers(g)
+			}
+		}
+	}
+	fns := srcFuncs(info)
+	if init := info.Pkg.Func("init"); init != nil {
+		fns = append(fns, init)
+	}
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				call, ok := in.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				c := call.Common()
+				switch pkg, name := funcPath(c.StaticCallee()); {
+				case pkg == pathMCPGoS && name == "WithToolHandlerMiddleware" && len(c.Args) == 1:
+					mark(c.Args[0])
+				case pkg == pathMCPGoS && name == "Use" && len(c.Args) == 2 && !installedBefore(fn, c.Args[0], call.Pos()):
+					for _, mw := range variadicArgs(c.Args[1]) {
+						mark(mw)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// installedBefore reports whether fn calls mcpgo.Install on the server srv
+// before pos.
+func installedBefore(fn *ssa.Function, srv ssa.Value, pos token.Pos) bool {
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if call, ok := in.(*ssa.Call); ok && call.Pos() < pos {
+				c := call.Common()
+				if pkg, name := funcPath(c.StaticCallee()); pkg == pathMcpgoA && name == "Install" && len(c.Args) > 0 && c.Args[0] == srv {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // toolShaped reports whether sig is func(context.Context, Args) (Result,
 // error).
 func toolShaped(sig *types.Signature) bool {
@@ -680,13 +762,10 @@ func maskedFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 	if !isLit {
 		return nil
 	}
-	var edits []analysis.TextEdit
-	name, edit, ok := importFor(pass, file, pos, pathToolerr, "toolerr")
+	im := newImporter(pass, file, pos)
+	name, ok := im.name(pathToolerr, "toolerr")
 	if !ok {
 		return nil
-	}
-	if edit != nil {
-		edits = append(edits, *edit)
 	}
 	words := ""
 	pkg, fn := calleeName(pass, call)
@@ -701,15 +780,13 @@ func maskedFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 	}
 	suffix := ""
 	if requiredArg.MatchString(lit) && len(call.Args) == 1 {
-		codes, edit, ok := importFor(pass, file, pos, pathCodes, "codes")
+		codes, ok := im.name(pathCodes, "codes")
 		if !ok {
 			return nil
 		}
-		if edit != nil {
-			edits = append(edits, *edit)
-		}
 		suffix = ".WithCode(" + codes + ".ValidationError)"
 	}
+	edits := im.edits()
 	if words == "" { // the words as written: only the function changes, and the source keeps its lines and comments
 		edits = append(edits, analysis.TextEdit{Pos: call.Fun.Pos(), End: call.Fun.End(), NewText: []byte(name + ".New")})
 		if suffix != "" {

@@ -16,6 +16,20 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
+// report reports d, without its fixes where d is in a _test.go file: -fix
+// never rewrites a test double, which a test keeps as it is on purpose.
+func report(pass *analysis.Pass, d analysis.Diagnostic) {
+	if inTestFile(pass, d.Pos) {
+		d.SuggestedFixes = nil
+	}
+	pass.Report(d)
+}
+
+// inTestFile reports whether pos is in a _test.go file.
+func inTestFile(pass *analysis.Pass, pos token.Pos) bool {
+	return strings.HasSuffix(pass.Fset.Position(pos).Filename, "_test.go")
+}
+
 // migrateFix returns the fix that migrates the error result reported at
 // pos: a handler's
 //
@@ -75,28 +89,23 @@ func migrateFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 			return nil
 		}
 	}
-	var edits []analysis.TextEdit
+	im := newImporter(pass, file, ret.Pos())
 	repl := src(pass, cause)
 	if words != "" {
-		name, edit, ok := importFor(pass, file, ret.Pos(), pathToolerr, "toolerr")
+		name, ok := im.name(pathToolerr, "toolerr")
 		if !ok {
 			return nil
 		}
-		if edit != nil {
-			edits = append(edits, *edit)
-		}
 		if strings.HasPrefix(words, "fmt.Sprintf(") {
-			fname, fedit, ok := importFor(pass, file, ret.Pos(), "fmt", "fmt")
+			fname, ok := im.name("fmt", "fmt")
 			if !ok {
 				return nil
-			}
-			if fedit != nil {
-				edits = append(edits, *fedit)
 			}
 			words = fname + strings.TrimPrefix(words, "fmt")
 		}
 		repl = name + ".New(" + words + ").WithCause(" + repl + ")"
 	}
+	edits := im.edits()
 	middle := ""
 	if len(ret.Results) == 3 {
 		middle = src(pass, ret.Results[1]) + ", "
@@ -143,17 +152,15 @@ func setErrorFix(pass *analysis.Pass, file *ast.File, sig *types.Signature, ret 
 		return nil
 	}
 	kept, msg := src(pass, cause), "Keep the error in the result with SetError"
-	var edits []analysis.TextEdit
+	im := newImporter(pass, file, ret.Pos())
 	if words != "" {
-		te, edit, ok := importFor(pass, file, ret.Pos(), pathToolerr, "toolerr")
+		te, ok := im.name(pathToolerr, "toolerr")
 		if !ok {
 			return nil
 		}
-		if edit != nil {
-			edits = append(edits, *edit)
-		}
 		kept, msg = te+".New("+words+").WithCause("+kept+")", msg+", as a ToolError with the site's words"
 	}
+	edits := im.edits()
 	indent := "\n" + strings.Repeat("\t", pass.Fset.Position(ret.Pos()).Column-1)
 	edits = append(edits, analysis.TextEdit{Pos: ret.Pos(), End: ret.End(), NewText: []byte(name + " := &" + mcpName + ".CallToolResult{}" +
 		indent + name + ".SetError(" + kept + ")" + indent + "return " + name)})
@@ -508,34 +515,4 @@ func src(pass *analysis.Pass, x ast.Expr) string {
 		return ""
 	}
 	return b.String()
-}
-
-// importFor returns the name under which file refers to the package path at
-// pos, with the edit that imports it if the file does not yet; ok is false
-// if want, the package's name, means something else there.
-func importFor(pass *analysis.Pass, file *ast.File, pos token.Pos, path, want string) (name string, edit *analysis.TextEdit, ok bool) {
-	if name := importName(pass, file, path); name != "" {
-		return name, nil, true
-	}
-	if scope := pass.Pkg.Scope().Innermost(pos); scope != nil {
-		if _, obj := scope.LookupParent(want, pos); obj != nil {
-			return "", nil, false
-		}
-	}
-	if fs := pass.TypesInfo.Scopes[file]; fs != nil && fs.Lookup(want) != nil {
-		return "", nil, false
-	}
-	spec := strconv.Quote(path)
-	for _, d := range file.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && g.Rparen.IsValid() {
-			return want, &analysis.TextEdit{Pos: g.Rparen, End: g.Rparen, NewText: []byte("\t" + spec + "\n")}, true
-		}
-	}
-	for _, d := range file.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
-			// Before a one-line import, so that a comment on the package clause stays there.
-			return want, &analysis.TextEdit{Pos: g.Pos(), End: g.Pos(), NewText: []byte("import " + spec + "\n")}, true
-		}
-	}
-	return want, &analysis.TextEdit{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}, true
 }

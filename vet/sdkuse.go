@@ -36,7 +36,7 @@ var NotInstalled = &analysis.Analyzer{
 	Name: "mcperrinstall",
 	Doc: `report tools added to a server that mcperr was never installed on
 
-In a package that uses mcperr, or of a module that requires it, a server
+In a package that uses mcperr, or of a module that has it, a server
 created with mcp.NewServer (go-sdk) or server.NewMCPServer (mcp-go) whose tools
 are added with the SDK's own AddTool, and which is never given to gosdk.Install
 or mcpgo.Install, answers its tools' errors and panics without mcperr. The
@@ -47,7 +47,13 @@ Install elsewhere cannot be missed. A server kept in an unexported field of
 a struct of the package (&Server{server: mcp.NewServer(...)}) is followed
 into every function of the package that reads the field, where a bound
 s.server.AddTool and a closure that gives the server to the SDK
-(NewStreamableHTTPHandler's getServer) are the SDK's uses.`,
+(NewStreamableHTTPHandler's getServer) are the SDK's uses. Only a server
+that one of those uses serves to clients is reported (go-sdk's Run, Connect,
+NewStreamableHTTPHandler, NewSSEHandler; mcp-go's ServeStdio,
+NewStdioServer, NewStreamableHTTPServer, NewSSEServer): a program that
+builds the server only to list its tools, to write docs, answers no client.
+Test files, which build bare servers on purpose, are not checked.`,
+	Requires:  []*analysis.Analyzer{pkgState},
 	Run:       runNotInstalled,
 	FactTypes: []analysis.Fact{new(addsTools)},
 }
@@ -131,7 +137,7 @@ func runStructuredHandler(pass *analysis.Pass) (any, error) {
 					}},
 				}}
 			}
-			pass.Report(d)
+			report(pass, d)
 		case "NewTypedToolHandler":
 			pass.Reportf(call.Pos(), "mcp.NewTypedToolHandler answers bad arguments with \"failed to bind arguments: <err>\", which mcperr passes through untouched: bind the arguments in the handler and return the error, or use mcpgo.Structured with a handler that returns (result, error)")
 		}
@@ -179,9 +185,7 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 	if importsPath(pass.Pkg, isSDK) {
 		exportAddsTools(pass, ssainfo, adds)
 	}
-	if !importsPath(pass.Pkg, isMcperr) && bareModule(pass) {
-		return nil, nil // mcperr is in neither: mcperrsdktext reports what reaches the client
-	}
+	var reports []analysis.Diagnostic
 	for _, fn := range srcFuncs(ssainfo) {
 		if callsAdapter(fn) {
 			// The function uses mcperr's adapters (Wrap, Structured...)
@@ -204,15 +208,25 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 				default:
 					continue
 				}
-				add := toolAddedWithoutInstall(call, sdk, adds)
+				add, served := servedWithoutInstall(call, sdk, adds)
 				if add == nil {
-					add = fieldServerWithoutInstall(ssainfo, call, sdk, adds)
+					add, served = fieldServerWithoutInstall(ssainfo, call, sdk, adds)
 				}
-				if add != nil {
-					pass.Reportf(add.Pos(), "a tool is added with the SDK's own AddTool to a server mcperr is not installed on, so its errors and panics reach the client without mcperr: call %s", install)
+				// A server never served (a generator that lists its tools
+				// to write docs, one given only to mcp-go's NewTestServer)
+				// answers no client; test files build bare servers on
+				// purpose.
+				if add != nil && served && !inTestFile(pass, call.Pos()) && !inTestFile(pass, add.Pos()) {
+					reports = append(reports, analysis.Diagnostic{Pos: add.Pos(), Message: "a tool is added with the SDK's own AddTool to a server mcperr is not installed on, so its errors and panics reach the client without mcperr: call " + install})
 				}
 			}
 		}
+	}
+	if len(reports) > 0 && !importsPath(pass.Pkg, isMcperr) && bareModule(pass) {
+		return nil, nil // mcperr is in neither: mcperrsdktext reports what reaches the client
+	}
+	for _, d := range reports {
+		pass.Report(d)
 	}
 	return nil, nil
 }
@@ -223,19 +237,44 @@ func runNotInstalled(pass *analysis.Pass) (any, error) {
 // call c does so with its argument i), so that srv never reaches an
 // Install; nil otherwise.
 func toolAddedWithoutInstall(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) ssa.Instruction {
-	first, escapes := serverUses(srv, sdk, adds)
-	if escapes {
-		return nil
-	}
+	first, _ := servedWithoutInstall(srv, sdk, adds)
 	return first
 }
 
-// serverUses returns the first call that adds a tool to the server srv,
-// and whether srv is used otherwise than by the SDK's functions and
-// methods and the module's functions that add tools to it (adds says
-// whether the call c does so with its argument i): given to Install, kept
-// somewhere, or handed to code the analysis does not follow.
-func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) (first ssa.Instruction, escapes bool) {
+// servedWithoutInstall returns what toolAddedWithoutInstall does, and
+// whether srv is served to a client there (serving).
+func servedWithoutInstall(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) (ssa.Instruction, bool) {
+	first, served, escapes := serverUses(srv, sdk, adds)
+	if escapes {
+		return nil, false
+	}
+	return first, served
+}
+
+// serving reports whether the function name of the SDK's package pkg
+// serves the server it is given to clients: go-sdk's Server.Run and
+// Server.Connect, and the getServer of NewStreamableHTTPHandler and
+// NewSSEHandler; mcp-go's ServeStdio, NewStdioServer,
+// NewStreamableHTTPServer and NewSSEServer. (mcp-go's
+// servertest.NewTestServer serves a test; as a function of another
+// package, serverUses does not follow a server given to it.)
+func serving(pkg, name string) bool {
+	switch pkg {
+	case pathSDK:
+		return name == "Run" || name == "Connect" || name == "NewStreamableHTTPHandler" || name == "NewSSEHandler"
+	case pathMCPGoS:
+		return name == "ServeStdio" || name == "NewStdioServer" || name == "NewStreamableHTTPServer" || name == "NewSSEServer"
+	}
+	return false
+}
+
+// serverUses returns the first call that adds a tool to the server srv;
+// whether one of its uses serves it to clients; and whether srv is used
+// otherwise than by the SDK's functions and methods and the module's
+// functions that add tools to it (adds says whether the call c does so
+// with its argument i): given to Install, kept somewhere, or handed to
+// code the analysis does not follow.
+func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) (first ssa.Instruction, served, escapes bool) {
 	for _, r := range *srv.Referrers() {
 		switch r := r.(type) {
 		case *ssa.DebugRef:
@@ -243,7 +282,7 @@ func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) b
 		case ssa.CallInstruction:
 			c := r.Common()
 			if c.IsInvoke() || c.Value == srv {
-				return nil, true
+				return nil, false, true
 			}
 			if i := slices.Index(c.Args, srv); i >= 0 && c.StaticCallee() != nil && adds(c, i) {
 				if first == nil || r.Pos() < first.Pos() {
@@ -253,8 +292,9 @@ func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) b
 			}
 			pkg, name := funcPath(c.StaticCallee())
 			if pkg != sdk && !(sdk == pathMCPGoS && pkg == pathMCPGo) {
-				return nil, true
+				return nil, false, true
 			}
+			served = served || serving(pkg, name)
 			switch name {
 			case "AddTool", "AddTools", "SetTools":
 				// A handler wrapped by mcperr (gosdk.Wrap, mcpgo.Wrap) is,
@@ -267,7 +307,7 @@ func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) b
 			fn, _ := r.Fn.(*ssa.Function)
 			pkg, name := funcPath(fn)
 			if pkg != sdk && !(sdk == pathMCPGoS && pkg == pathMCPGo) {
-				return nil, true
+				return nil, false, true
 			}
 			if name == "AddTool" || name == "AddTools" || name == "SetTools" {
 				if first == nil {
@@ -275,22 +315,25 @@ func serverUses(srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) b
 				}
 			}
 		case *ssa.Return: // func(*http.Request) *mcp.Server { return s.server }, given to the SDK
-			if !givenToSDK(srv.Parent(), sdk) {
-				return nil, true
+			given, serves := givenToSDK(srv.Parent(), sdk)
+			if !given {
+				return nil, false, true
 			}
+			served = served || serves
 		default:
-			return nil, true
+			return nil, false, true
 		}
 	}
-	return first, false
+	return first, served, false
 }
 
 // givenToSDK reports whether fn is a closure whose every use is as an
 // argument of a function of the SDK, such as the getServer of go-sdk's
-// NewStreamableHTTPHandler.
-func givenToSDK(fn *ssa.Function, sdk string) bool {
+// NewStreamableHTTPHandler, and whether one of those serves the server it
+// returns.
+func givenToSDK(fn *ssa.Function, sdk string) (given, serves bool) {
 	if fn.Parent() == nil {
-		return false
+		return false, false
 	}
 	used := false
 	for _, b := range fn.Parent().Blocks {
@@ -305,25 +348,26 @@ func givenToSDK(fn *ssa.Function, sdk string) bool {
 					continue
 				}
 				if !ok || c.Common().Value == mc {
-					return false
+					return false, false
 				}
-				if pkg, _ := funcPath(c.Common().StaticCallee()); pkg != sdk {
-					return false
+				pkg, name := funcPath(c.Common().StaticCallee())
+				if pkg != sdk {
+					return false, false
 				}
-				used = true
+				used, serves = true, serves || serving(pkg, name)
 			}
 		}
 	}
-	return used
+	return used, serves
 }
 
 // fieldServerWithoutInstall returns the first call that adds a tool to
 // the server srv makes, when srv is kept only in an unexported field of a
 // struct of the package (&Server{server: mcp.NewServer(...)}, as the
 // Kubernetes server keeps its own) and every value read from that field,
-// in any function of the package, is used only as serverUses allows; nil
-// otherwise.
-func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) ssa.Instruction {
+// in any function of the package, is used only as serverUses allows, nil
+// otherwise; and whether one of those uses serves it.
+func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, adds func(c *ssa.CallCommon, i int) bool) (first ssa.Instruction, served bool) {
 	var st *types.Struct
 	field := -1
 	for _, r := range *srv.Referrers() {
@@ -332,25 +376,24 @@ func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, ad
 		case *ssa.Store:
 			fa, ok := r.Addr.(*ssa.FieldAddr)
 			if !ok || r.Val != srv || field >= 0 {
-				return nil
+				return nil, false
 			}
 			s, isStruct := deref(fa.X.Type()).Underlying().(*types.Struct)
 			if !isStruct || s.Field(fa.Field).Exported() || s.Field(fa.Field).Pkg() != info.Pkg.Pkg {
-				return nil
+				return nil, false
 			}
 			st, field = s, fa.Field
 		default:
-			return nil
+			return nil, false
 		}
 	}
 	if st == nil {
-		return nil
+		return nil, false
 	}
 	fns := srcFuncs(info)
 	if init := info.Pkg.Func("init"); init != nil {
 		fns = append(fns, init)
 	}
-	var first ssa.Instruction
 	for _, fn := range fns {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
@@ -366,11 +409,11 @@ func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, ad
 							loads = append(loads, r)
 						case *ssa.Store:
 							if r.Addr != x {
-								return nil // the field's address is kept
+								return nil, false // the field's address is kept
 							}
 						case *ssa.DebugRef:
 						default:
-							return nil
+							return nil, false
 						}
 					}
 				case *ssa.Field:
@@ -379,9 +422,10 @@ func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, ad
 					}
 				}
 				for _, v := range loads {
-					add, escapes := serverUses(v, sdk, adds)
+					add, serves, escapes := serverUses(v, sdk, adds)
+					served = served || serves
 					if escapes {
-						return nil
+						return nil, false
 					}
 					if add != nil && (first == nil || add.Pos() < first.Pos()) {
 						first = add
@@ -390,7 +434,7 @@ func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, ad
 			}
 		}
 	}
-	return first
+	return first, served
 }
 
 // exportAddsTools gives the addsTools fact to the package's functions that

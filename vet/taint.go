@@ -143,7 +143,7 @@ func (t *tainter) compute(e *env, v ssa.Value) bool {
 			return e.params[v]
 		}
 		// An error parameter outside a summary: its text is unknown error text.
-		return isErrorValue(v) && !isPublicMessageOnly(v.Type())
+		return isErrorValue(v)
 	case *ssa.Phi:
 		for _, x := range v.Edges {
 			if t.taintedIn(e, x) {
@@ -278,10 +278,6 @@ func isLogOnlyField(typ types.Type, i int) bool {
 	name := st.Field(i).Name()
 	return name == "Permission" || name == "Subject"
 }
-
-// isPublicMessageOnly is a hook for error types whose Error text is known to
-// be public; none is, so every error text counts.
-func isPublicMessageOnly(types.Type) bool { return false }
 
 func funcPath(fn *ssa.Function) (pkg, name string) {
 	if fn == nil {

@@ -3,53 +3,23 @@ package vet_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sync"
 	"testing"
 
 	"github.com/mcperr/mcperr/vet"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
-// downloadOnce fetches the modules of the test module into the module
-// cache, through the proxy the environment names, once per test binary:
-// the analyses then load them with no network, and a fresh machine has
-// them too, whatever the rest of the checkout happened to download.
-var downloadOnce sync.Once
-
-// testdata returns the module-mode test module: it requires the real SDKs
-// and replaces mcperr with this repository, resolved from the module cache
-// with no network.
-func testdata(t *testing.T) string {
-	t.Helper()
-	downloadOnce.Do(func() {
-		cmd := exec.Command("go", "mod", "download")
-		cmd.Dir = filepath.Join("testdata", "mod")
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Logf("go mod download in %s: %v\n%s", cmd.Dir, err, out)
-		}
-	})
-	t.Setenv("GOWORK", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
-	t.Setenv("GOPROXY", "off")
-	dir, err := filepath.Abs(filepath.Join("testdata", "mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 func TestPublicErrorText(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, testdata(t), vet.PublicErrorText, "./publictext")
 }
 
 func TestSDKErrorText(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.SDKErrorText, "./sdktext")
 }
 
@@ -57,13 +27,15 @@ func TestSDKErrorText(t *testing.T) {
 // against golden files, and that the sites with no mechanical fix are
 // still reported.
 func TestMigrate(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.SDKErrorText, "./migrate")
 }
 
 // TestMaskedMessage checks the messages for the model that handlers return
 // as plain errors, and their fixes against golden files.
 func TestMaskedMessage(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.MaskedMessage, "./masked")
+	t.Parallel()
+	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.MaskedMessage, "./masked", "./middleware", "./stdimports")
 }
 
 // TestBareModule checks, in a module that does not require mcperr, the
@@ -73,7 +45,7 @@ func TestMaskedMessage(t *testing.T) {
 // package's function that returns only those, and a middleware's answer
 // are not reported.
 func TestBareModule(t *testing.T) {
-	testdata(t) // the modules, downloaded once
+	t.Parallel()
 	dir, err := filepath.Abs(filepath.Join("testdata", "bare"))
 	if err != nil {
 		t.Fatal(err)
@@ -82,11 +54,27 @@ func TestBareModule(t *testing.T) {
 	analysistest.Run(t, dir, vet.NotInstalled, "./server")
 }
 
+// TestTidiedModule checks a module whose go.mod does not require mcperr,
+// as after go mod tidy ran before mcperr was imported, though a package of
+// it imports mcperr: the module has mcperr, so the errors its handlers
+// return are not reported as sent by the SDK as written, and a server
+// without Install is reported.
+func TestTidiedModule(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.Abs(filepath.Join("testdata", "tidy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, vet.SDKErrorText, "./handlers")
+	analysistest.Run(t, dir, vet.NotInstalled, "./cmd/bareserver")
+}
+
 // TestMaskedMessageOfAnotherPackage checks the errors a handler returns
 // from functions of another package of the module that return messages
 // for the model, found by a fact: as they are, wrapped with %w, and through
 // a function of that package; a library's error is not reported.
 func TestMaskedMessageOfAnotherPackage(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, testdata(t), vet.MaskedMessage, "./maskedlib", "./maskedremote")
 }
 
@@ -94,6 +82,7 @@ func TestMaskedMessageOfAnotherPackage(t *testing.T) {
 // function, through a pointer or a value, before it reaches an error
 // result; a field that holds a message is not reported.
 func TestFields(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./fields")
 }
 
@@ -104,6 +93,7 @@ func TestFields(t *testing.T) {
 // arguments, a helper of a helper; a deliberate message and a success are
 // not reported.
 func TestHelpersOfAnotherPackage(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./helpers", "./crosspkg")
 }
 
@@ -112,35 +102,38 @@ func TestHelpersOfAnotherPackage(t *testing.T) {
 // search exponential (twelve took minutes): each value is now computed
 // once a question, within a bound on the steps, and the leak is found.
 func TestReslicedLocalFinishes(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, testdata(t), vet.SDKErrorText, "./reslice")
 }
 
 func TestStructuredHandler(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.StructuredHandler, "./structured", "./structurednoadapter", "./structuredrenamed")
 }
 
 func TestNotInstalled(t *testing.T) {
-	analysistest.Run(t, testdata(t), vet.NotInstalled, "./install", "./installnomcperr", "./installreg", "./installcmd", "./installfield")
+	t.Parallel()
+	analysistest.Run(t, testdata(t), vet.NotInstalled, "./install", "./installnomcperr", "./installreg", "./installcmd", "./installfield", "./cmd/gendocs")
 }
 
 // TestDriversAgree runs mcperrvet both ways a user does, directly and under
 // go vet -vettool (which also runs it over every dependency, the standard
 // library included, for their facts), over the test module's packages, one
-// that imports crypto/x509 and net/http, and the packages of a module
-// without mcperr: both finish, and report the same findings.
+// that imports crypto/x509 and net/http, the packages of a module without
+// mcperr, and those of a module whose go.mod lost mcperr to go mod tidy:
+// both finish, and report the same findings.
 func TestDriversAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds mcperrvet and runs go vet")
 	}
+	t.Parallel()
 	mod := testdata(t)
 	tool := buildTool(t)
 	findings := func(dir, name string, args ...string) map[string]bool {
 		t.Helper()
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, out)
+		out, code := run(t, dir, nil, args[0], args[1:]...)
+		if code != 0 {
+			t.Fatalf("%s: exit status %d\n%s", name, code, out)
 		}
 		got := map[string]bool{}
 		// go vet writes a "# package" line before each package's JSON.
@@ -168,6 +161,7 @@ func TestDriversAgree(t *testing.T) {
 	}{
 		{mod, []string{"./sdktext", "./publictext", "./reslice", "./install", "./stdlib"}},
 		{filepath.Join(filepath.Dir(mod), "bare"), []string{"./handlers", "./provider"}},
+		{filepath.Join(filepath.Dir(mod), "tidy"), []string{"./handlers", "./cmd/bareserver"}},
 	} {
 		direct := findings(m.dir, "mcperrvet", append([]string{tool, "-json"}, m.pkgs...)...)
 		vet := findings(m.dir, "go vet", append([]string{"go", "vet", "-vettool=" + tool, "-json"}, m.pkgs...)...)
@@ -188,19 +182,6 @@ func TestDriversAgree(t *testing.T) {
 	}
 }
 
-// buildTool builds mcperrvet into a temporary directory and returns its
-// path.
-func buildTool(t *testing.T) string {
-	t.Helper()
-	tool := filepath.Join(t.TempDir(), "mcperrvet")
-	build := exec.Command("go", "build", "-o", tool, "./cmd/mcperrvet")
-	build.Env = append(os.Environ(), "GOWORK=", "GOFLAGS=", "GOPROXY=")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return tool
-}
-
 // TestFixNeverHides runs mcperrvet -fix on a copy of a package with
 // findings of both kinds: the fix is applied, and every finding without
 // one is printed, with the exit status of a finding (3). It used to print
@@ -209,16 +190,18 @@ func TestFixNeverHides(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds mcperrvet")
 	}
+	t.Parallel()
 	dir, files := fixModule(t, "install/install.go")
-	cmd := exec.Command(buildTool(t), "-fix", "./sdktext")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
-		t.Fatalf("mcperrvet -fix: %v, want exit status 3\n%s", err, out)
+	out, code := run(t, dir, nil, buildTool(t), "-fix", "./sdktext")
+	if code != 3 {
+		t.Fatalf("mcperrvet -fix: exit status %d, want 3\n%s", code, out)
 	}
 	if !bytes.Contains(out, []byte("nofix.go:12:40: mcp.NewToolResultErrorFromErr appends")) {
 		t.Errorf("the finding without a fix is not printed:\n%s", out)
+	}
+	if !regexp.MustCompile(`mcperrvet -fix rewrote [1-9]\d* site\(s\), mcperrsdktext [1-9]`).Match(out) ||
+		!regexp.MustCompile(`(?m)^\s+\S*sdktext\.go\s+mcperrsdktext [1-9]`).Match(out) {
+		t.Errorf("what -fix rewrote, per kind and per file, is not printed:\n%s", out)
 	}
 	fixed, err := os.ReadFile(filepath.Join(dir, "sdktext", "sdktext.go"))
 	if err != nil {
@@ -237,13 +220,11 @@ func TestFixNeedsInstall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds mcperrvet")
 	}
+	t.Parallel()
 	dir, files := fixModule(t)
-	cmd := exec.Command(buildTool(t), "-fix", "./...")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 2 || !bytes.Contains(out, []byte("install mcperr first")) {
-		t.Fatalf("mcperrvet -fix: %v, want exit status 2 and what to do\n%s", err, out)
+	out, code := run(t, dir, nil, buildTool(t), "-fix", "./...")
+	if code != 2 || !bytes.Contains(out, []byte("install mcperr first")) {
+		t.Fatalf("mcperrvet -fix: exit status %d, want 2 and what to do\n%s", code, out)
 	}
 	if fixed, err := os.ReadFile(filepath.Join(dir, "sdktext", "sdktext.go")); err != nil || !bytes.Equal(fixed, files["sdktext/sdktext.go"]) {
 		t.Errorf("-fix changed the file (%v)", err)
@@ -287,5 +268,6 @@ func fixModule(t *testing.T, extra ...string) (string, map[string][]byte) {
 // of a server's own tool framework put in their result's error field, and
 // their fixes against golden files.
 func TestFrameworkMessages(t *testing.T) {
+	t.Parallel()
 	analysistest.RunWithSuggestedFixes(t, testdata(t), vet.MaskedMessage, "./fwapi", "./fwtools")
 }

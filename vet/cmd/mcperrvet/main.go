@@ -10,9 +10,10 @@
 //
 //	go run ./vet/cmd/mcperrvet ./examples/...
 //
-// or inside the vet module, on a directory of that module:
+// or, built once, inside a module of its own, such as the test servers:
 //
-//	cd vet && go run ./cmd/mcperrvet ./internal/realistic/...
+//	(cd vet && go build -o /tmp/mcperrvet ./cmd/mcperrvet)
+//	cd vet/testdata/mod && GOWORK=off /tmp/mcperrvet ./realistic/...
 //
 // Or install it and let go vet drive it, which also checks test files:
 //
@@ -22,16 +23,27 @@
 // It accepts the flags of every analysis driver: -json prints the findings
 // as JSON and exits 0, -fix applies suggested fixes, and each analyzer can
 // be turned off by name (-NAME=false). It exits 3 when it reports a finding
-// (go vet exits 1). With -fix it applies the fixes (twice: a fix can bring
-// another site into view), then checks again and prints every finding that
-// remains, exiting 3 if there is one: a finding without a fix is never
-// hidden by -fix. -fix refuses, exiting 2, in a module where no package
-// imports mcperr's adapter: the fixes return errors, which only an
-// installed mcperr keeps from the client.
+// (go vet exits 1).
+//
+// With -fix it migrates the module: the analyzers' fixes, and those of a
+// whole-program pass (internal/provenance) that follows every value through
+// the module's packages, generics, closures and the function values a
+// router is given, so that each message of the server's own words that a
+// tool returns as a plain error, wherever it is written, becomes a
+// ToolError of the same words (with WithRetryable(true) where the message
+// tells the model to retry later). Both are decided on the code as it is and
+// made once; a fix is never made in a test file or a generated file, nor
+// turns another's text (an upstream's string, a response's body) into a
+// message for the model. It prints what it rewrote, per file and kind, then
+// looks again and prints every site left: a message the model would lose,
+// another's text in a result built by hand (mcperrupstream), an analyzer's
+// finding without a fix. It exits 0 only when none is left, 3 otherwise.
+// -fix refuses, exiting 2, in a module where no package imports mcperr's
+// adapter: the fixes return errors, which only an installed mcperr keeps
+// from the client.
 package main
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"slices"
@@ -44,7 +56,7 @@ import (
 
 func main() {
 	if i := slices.IndexFunc(os.Args[1:], isFix); i >= 0 && !vetTool(os.Args[1:]) && os.Getenv(childEnv) == "" {
-		os.Exit(fixThenCheck(os.Args[1:], i))
+		os.Exit(migrate(os.Args[1:], i))
 	}
 	multichecker.Main(vet.Analyzers...)
 }
@@ -80,40 +92,4 @@ func installs() bool {
 		}
 	}
 	return false
-}
-
-// fixThenCheck runs the command with args, which turn -fix on (args[i]), so
-// that it applies the suggested fixes, twice, and then without -fix, so that
-// every finding that remains is printed; it returns the last run's exit
-// status.
-func fixThenCheck(args []string, i int) int {
-	run := func(args []string) int {
-		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), childEnv+"=1")
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-		err := cmd.Run()
-		var exit *exec.ExitError
-		switch {
-		case err == nil:
-			return 0
-		case errors.As(err, &exit):
-			return exit.ExitCode()
-		}
-		os.Stderr.WriteString("mcperrvet: " + err.Error() + "\n")
-		return 1
-	}
-	if !installs() {
-		os.Stderr.WriteString("mcperrvet: -fix turns error results into returned errors, which only mcperr keeps from the client, " +
-			"and no package of this module imports gosdk or mcpgo: install mcperr first (gosdk.Install or mcpgo.Install, " +
-			"report-only is enough), then run -fix\n")
-		return 2
-	}
-	// Twice: a fix can bring a site into view, as a handler that now
-	// returns a helper's error makes the helper's messages the model's.
-	for range 2 {
-		if code := run(args); code != 0 && code != 3 {
-			return code // the fixes could not be applied: say nothing more
-		}
-	}
-	return run(slices.Delete(slices.Clone(args), i, i+1))
 }

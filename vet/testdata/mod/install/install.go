@@ -4,9 +4,11 @@ package install
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 
 	mcpgomcp "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mark3labs/mcp-go/server/servertest"
 	"github.com/mcperr/mcperr/adapters/gosdk"
 	"github.com/mcperr/mcperr/adapters/mcpgo"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -89,6 +91,14 @@ func captured() http.Handler {
 	s := mcp.NewServer(&mcp.Implementation{Name: "orders", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "lookup"}, lookup)
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+}
+
+// The server is given only to mcp-go's servertest.NewTestServer, which
+// serves a test.
+func testServer() *httptest.Server {
+	s := server.NewMCPServer("orders", "1")
+	s.AddTool(mcpgomcp.NewTool("lookup"), mcpgoHandler)
+	return servertest.NewTestServer(s)
 }
 
 // The server is stored.

@@ -1,14 +1,4 @@
-// Package realistic holds two MCP servers written the way teams write them,
-// and the test that measures mcperrvet's precision and recall on them.
-//
-// Each line that should be reported ends with "// want: leak" (or "//
-// want: masked", a message for the model that mcperr would mask); the test
-// counts a finding on such a statement as a true positive, a finding
-// anywhere else as a false positive (the test fails), and a marked statement
-// without a finding as a false negative (reported, not failed: the analyzers
-// prefer silence to noise). The examples of the repository are checked by
-// TestExamples in the vet package.
-package realistic
+package vet_test
 
 import (
 	"go/ast"
@@ -24,18 +14,19 @@ import (
 	"github.com/mcperr/mcperr/vet"
 )
 
-// finding is one diagnostic of one analyzer.
-type finding struct {
+// precisionFinding is one diagnostic of one analyzer.
+type precisionFinding struct {
 	pos      token.Position
 	analyzer string
 	message  string
 }
 
-// analyze loads the packages matching patterns, runs every analyzer of
-// vet.Analyzers and returns the findings, sorted, with the loaded packages.
-func analyze(t *testing.T, patterns ...string) ([]finding, []*packages.Package) {
+// analyze loads the packages matching patterns in the test module, runs
+// every analyzer of vet.Analyzers and returns the findings, sorted, with
+// the loaded packages.
+func analyze(t *testing.T, patterns ...string) ([]precisionFinding, []*packages.Package) {
 	t.Helper()
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: testdata(t), Env: moduleEnv}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		t.Fatalf("load %v: %v", patterns, err)
@@ -50,17 +41,17 @@ func analyze(t *testing.T, patterns ...string) ([]finding, []*packages.Package) 
 	if err != nil {
 		t.Fatalf("analyze: %v", err)
 	}
-	var out []finding
+	var out []precisionFinding
 	for _, act := range g.Roots {
 		if act.Err != nil {
 			t.Errorf("%s on %s: %v", act.Analyzer.Name, act.Package.PkgPath, act.Err)
 			continue
 		}
 		for _, d := range act.Diagnostics {
-			out = append(out, finding{act.Package.Fset.Position(d.Pos), act.Analyzer.Name, d.Message})
+			out = append(out, precisionFinding{act.Package.Fset.Position(d.Pos), act.Analyzer.Name, d.Message})
 		}
 	}
-	slices.SortFunc(out, func(a, b finding) int {
+	slices.SortFunc(out, func(a, b precisionFinding) int {
 		if c := strings.Compare(a.pos.Filename, b.pos.Filename); c != 0 {
 			return c
 		}
@@ -116,10 +107,22 @@ func statement(stmts []span, pos token.Position) span {
 	return best
 }
 
+// TestPrecision measures mcperrvet's precision and recall on the two MCP
+// servers under testdata/mod/realistic, written the way teams write them.
+//
+// Each line that should be reported ends with "// want: leak" (or "//
+// want: masked", a message for the model that mcperr would mask); the test
+// counts a finding on such a statement as a true positive, a finding
+// anywhere else as a false positive (the test fails), and a marked statement
+// without a finding as a false negative (reported, not failed: the analyzers
+// prefer silence to noise). The examples of the repository are checked by
+// TestExamples.
 func TestPrecision(t *testing.T) {
+	t.Parallel()
 	for _, server := range []string{"dbservice", "httpwrapper"} {
 		t.Run(server, func(t *testing.T) {
-			findings, pkgs := analyze(t, "./"+server)
+			t.Parallel()
+			findings, pkgs := analyze(t, "./realistic/"+server)
 			want, stmts := markers(pkgs)
 			if len(want) == 0 {
 				t.Fatalf("no line of %s is marked // want: leak", server)

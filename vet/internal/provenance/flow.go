@@ -1,0 +1,533 @@
+package provenance
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// kind is where an error comes from.
+type kind uint8
+
+const (
+	// own: made by errors.New or fmt.Errorf (no error inside) from the
+	// server's own text: a message for the model, which mcperr masks.
+	own kind = iota + 1
+	// kept: a ToolError, a domain error or another error of mcperr's, which
+	// the model reads.
+	kept
+	// foreign: a library's or an upstream's error.
+	foreign
+	// param: the function's parameter i (a summary's placeholder).
+	param
+	// sdk: an SDK's own error naming a tool's argument (mcp-go's
+	// RequireString): not another's text, and not the server's words.
+	sdk
+	// typed: an error type of the module, made at alloc.
+	typed
+	// argErr: a library's error about the tool's own arguments, from a
+	// call given only the server's own values (strconv.Atoi(args.Limit),
+	// a query language's parser): the model read it, and mcperr masks it
+	// unless the server declares its type public (filter.Public).
+	argErr
+)
+
+// origin is one place an error a handler returns is made.
+type origin struct {
+	kind  kind
+	call  *ssa.Call  // own: errors.New or fmt.Errorf
+	alloc *ssa.Alloc // typed: where the error is made
+	deps  []int      // own: the parameters of fn the text is made of
+	fn    *ssa.Function
+	i     int // param
+}
+
+type sumKey struct {
+	fn  *ssa.Function
+	idx int
+}
+
+// flow follows values through a program; its memos live as long as it.
+type flow struct {
+	p        *program
+	roots    map[*ssa.Function]bool // tool handlers: their parameters are the tool's
+	sums     map[sumKey][]origin
+	textSums map[sumKey]textSum
+	params   map[*ssa.Parameter]bool
+	paramWhy map[*ssa.Parameter]textVerdict
+	visiting map[any]bool
+
+	notOwn      map[*ssa.Call]bool // errors.New and fmt.Errorf whose text holds another's
+	notModel    map[*ssa.Call]bool // own messages some call fills with another's values
+	assume      *ssa.Function      // textIn: whose parameters are taken as own
+	deps        map[int]bool       // textIn: those the verdict depends on
+	fieldStores map[fieldKey][]*ssa.Store
+	allStores   map[fieldKey][]*ssa.Store
+	fieldTexts  map[fieldKey]textVerdict
+	fieldSums   map[fieldKey][]origin
+}
+
+func newFlow(p *program) *flow {
+	f := &flow{p: p, roots: map[*ssa.Function]bool{}, sums: map[sumKey][]origin{},
+		textSums: map[sumKey]textSum{}, fieldSums: map[fieldKey][]origin{}, fieldTexts: map[fieldKey]textVerdict{}, notOwn: map[*ssa.Call]bool{}, notModel: map[*ssa.Call]bool{}, params: map[*ssa.Parameter]bool{}, paramWhy: map[*ssa.Parameter]textVerdict{}, visiting: map[any]bool{}}
+	for _, fn := range p.funcs {
+		if isHandler(fn) {
+			f.roots[fn] = true
+		}
+	}
+	return f
+}
+
+// returned returns the values fn returns at result idx.
+func returned(fn *ssa.Function, idx int) []ssa.Value {
+	var out []ssa.Value
+	for _, b := range fn.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && idx < len(r.Results) {
+			out = append(out, r.Results[idx])
+		}
+	}
+	return out
+}
+
+// summary returns the origins of the errors fn returns at idx, its
+// parameters as placeholders.
+func (f *flow) summary(fn *ssa.Function, idx int) []origin {
+	k := sumKey{fn, idx}
+	if s, ok := f.sums[k]; ok {
+		return s
+	}
+	f.sums[k] = nil // a recursive call adds nothing of its own
+	var out []origin
+	seen := map[ssa.Value]bool{}
+	for _, v := range returned(fn, idx) {
+		out = append(out, f.trace(fn, v, seen)...)
+	}
+	f.sums[k] = out
+	return out
+}
+
+// trace returns the origins of the error v in fn.
+func (f *flow) trace(fn *ssa.Function, v ssa.Value, seen map[ssa.Value]bool) []origin {
+	if seen[v] {
+		return nil
+	}
+	seen[v] = true
+	switch v := v.(type) {
+	case *ssa.Const:
+		return nil
+	case *ssa.Parameter:
+		for i, p := range fn.Params {
+			if p == v {
+				return []origin{{kind: param, i: i, fn: fn}}
+			}
+		}
+	case *ssa.Phi:
+		var out []origin
+		for _, e := range v.Edges {
+			out = append(out, f.trace(fn, e, seen)...)
+		}
+		return out
+	case *ssa.MakeInterface:
+		if publicType(v.X.Type()) {
+			return []origin{{kind: kept}}
+		}
+		if pkg, _ := named(v.X.Type()); strings.HasPrefix(pkg, mcperrPrefix) {
+			return []origin{{kind: kept}}
+		}
+		if os := f.trace(fn, v.X, seen); len(os) > 0 {
+			return os
+		}
+		return []origin{{kind: foreign}}
+	case *ssa.Alloc:
+		if f.p.errorType(v.Type()) != nil {
+			// &InputError{Field: name, Msg: "..."}: a typed error of the
+			// module, its text made by its Error method.
+			return []origin{{kind: typed, fn: fn, alloc: v}}
+		}
+	case *ssa.ChangeInterface:
+		return f.trace(fn, v.X, seen)
+	case *ssa.TypeAssert:
+		return f.trace(fn, v.X, seen)
+	case *ssa.Extract:
+		if c, ok := v.Tuple.(*ssa.Call); ok {
+			return f.call(fn, c, v.Index, seen)
+		}
+	case *ssa.Call:
+		return f.call(fn, v, 0, seen)
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			if fa, ok := v.X.(*ssa.FieldAddr); ok {
+				return f.fieldOrigins(fa.X.Type(), fa.Field)
+			}
+			return f.stored(fn, v.X, seen)
+		}
+	case *ssa.Field:
+		return f.fieldOrigins(v.X.Type(), v.Field)
+	}
+	return nil
+}
+
+// fieldKey names a field of a struct type of the module.
+type fieldKey struct {
+	typ   string
+	field int
+}
+
+func keyOf(t types.Type, field int) fieldKey {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return fieldKey{types.TypeString(t, nil), field}
+}
+
+// fieldOrigins returns the origins of the errors the module stores in a
+// field, wherever it does (&api.ToolCallResult{Error: err}, a constructor
+// that stores its argument there): a framework's result that carries a
+// handler's failure to the SDK's answer.
+func (f *flow) fieldOrigins(t types.Type, field int) []origin {
+	if f.fieldStores == nil {
+		f.fieldStores = map[fieldKey][]*ssa.Store{}
+		for _, fn := range f.p.funcs {
+			for _, b := range fn.Blocks {
+				for _, in := range b.Instrs {
+					if st, ok := in.(*ssa.Store); ok {
+						if fa, ok := st.Addr.(*ssa.FieldAddr); ok && isErrorValue(st.Val) {
+							k := keyOf(fa.X.Type(), fa.Field)
+							f.fieldStores[k] = append(f.fieldStores[k], st)
+						}
+					}
+				}
+			}
+		}
+	}
+	k := keyOf(t, field)
+	if os, ok := f.fieldSums[k]; ok {
+		return os
+	}
+	f.fieldSums[k] = nil // a store of the field's own value adds nothing
+	var out []origin
+	for _, st := range f.fieldStores[k] {
+		fn := st.Parent()
+		for _, o := range f.trace(fn, st.Val, map[ssa.Value]bool{}) {
+			if o.kind == param {
+				out = append(out, f.atCallers(o.fn, o.i)...)
+				continue
+			}
+			out = append(out, o)
+		}
+	}
+	f.fieldSums[k] = out
+	return out
+}
+
+// atCallers returns the origins of the errors that the module's calls of
+// fn give as its parameter i.
+func (f *flow) atCallers(fn *ssa.Function, i int) []origin {
+	k := sumKey{fn, -1 - i}
+	if os, ok := f.sums[k]; ok {
+		return os
+	}
+	f.sums[k] = nil
+	var out []origin
+	for _, e := range f.p.callers(fn) {
+		if e.Site == nil || e.Caller.Func == nil || !f.p.followable(e.Caller.Func) {
+			continue
+		}
+		c := e.Site.Common()
+		args := c.Args
+		if c.IsInvoke() {
+			args = append([]ssa.Value{c.Value}, args...)
+		}
+		if i >= len(args) {
+			continue
+		}
+		for _, o := range f.trace(e.Caller.Func, args[i], map[ssa.Value]bool{}) {
+			if o.kind == param {
+				out = append(out, f.atCallers(o.fn, o.i)...)
+				continue
+			}
+			out = append(out, o)
+		}
+	}
+	f.sums[k] = out
+	return out
+}
+
+// stored returns the origins of the errors stored at addr: a package
+// variable of the module (a sentinel), a local variable.
+func (f *flow) stored(fn *ssa.Function, addr ssa.Value, seen map[ssa.Value]bool) []origin {
+	switch a := addr.(type) {
+	case *ssa.Global:
+		if !f.p.own[a.Pkg] {
+			return []origin{{kind: foreign}}
+		}
+		var out []origin
+		for _, st := range f.storesTo(a.Pkg.Func("init"), a) {
+			out = append(out, f.trace(a.Pkg.Func("init"), st, map[ssa.Value]bool{})...)
+		}
+		return out
+	case *ssa.Alloc:
+		var out []origin
+		for _, st := range f.storesTo(fn, a) {
+			out = append(out, f.trace(fn, st, seen)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// storesTo returns the values fn stores at addr.
+func (f *flow) storesTo(fn *ssa.Function, addr ssa.Value) []ssa.Value {
+	if fn == nil {
+		return nil
+	}
+	var out []ssa.Value
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if st, ok := in.(*ssa.Store); ok && st.Addr == addr {
+				out = append(out, st.Val)
+			}
+		}
+	}
+	return out
+}
+
+// call returns the origins of the error result idx of call.
+func (f *flow) call(fn *ssa.Function, c *ssa.Call, idx int, seen map[ssa.Value]bool) []origin {
+	common := c.Common()
+	if common.IsInvoke() {
+		if m := common.Method.Name(); m == "Err" || m == "Cause" { // ctx.Err(): mcperr answers a cancelled call
+			if pkg, _ := named(common.Value.Type()); pkg == "context" {
+				return nil
+			}
+		}
+	}
+	callee := common.StaticCallee()
+	if callee != nil && !f.p.followable(callee) {
+		return f.external(fn, c, callee, seen)
+	}
+	callees := []*ssa.Function{callee}
+	if callee == nil || callee.Blocks == nil {
+		callees = f.p.callees(fn, c)
+	}
+	if len(callees) == 0 {
+		if pkg, _ := named(common.Signature().Results().At(idx).Type()); strings.HasPrefix(pkg, mcperrPrefix) {
+			return []origin{{kind: kept}}
+		}
+		return []origin{{kind: foreign}}
+	}
+	args := common.Args
+	if common.IsInvoke() {
+		args = append([]ssa.Value{common.Value}, args...)
+	}
+	var out []origin
+	for _, g := range callees {
+		for _, o := range f.summary(g, idx) {
+			if o.kind == own && len(o.deps) > 0 {
+				out = append(out, f.given(fn, o, args))
+				continue
+			}
+			if o.kind != param {
+				out = append(out, o)
+				continue
+			}
+			if o.i < len(args) && isError(args[o.i].Type()) {
+				out = append(out, f.trace(fn, args[o.i], seen)...)
+			}
+		}
+	}
+	return out
+}
+
+// given returns o, a message of a called function made of its parameters
+// deps, as this call's arguments make it: the server's own, its
+// dependencies now the caller's parameters, or, where an argument is
+// another's, not the model's here (notModel).
+func (f *flow) given(fn *ssa.Function, o origin, args []ssa.Value) origin {
+	var deps []int
+	for _, d := range o.deps {
+		if d >= len(args) {
+			return origin{kind: foreign}
+		}
+		t, ds := f.textIn(fn, args[d])
+		if !t.own {
+			f.notModel[o.call] = true
+			return origin{kind: foreign}
+		}
+		deps = append(deps, ds...)
+	}
+	o.deps = deps
+	return o
+}
+
+// external returns the origins of an error another package's function
+// returns.
+func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, seen map[ssa.Value]bool) []origin {
+	pkg, name := funcPath(callee)
+	args := c.Common().Args
+	switch {
+	case strings.HasPrefix(pkg, mcperrPrefix):
+		return []origin{{kind: kept}}
+	case sdkRequest(callee):
+		return []origin{{kind: sdk}}
+	case pkg == "errors" && name == "New":
+		t, deps := f.textIn(fn, args[0])
+		if t.own {
+			return []origin{{kind: own, call: c, fn: fn, deps: deps}}
+		}
+		if !t.unknown {
+			f.notOwn[c] = true // another's text: a fix must not make it the model's
+		}
+		return []origin{{kind: foreign}}
+	case pkg == "errors" && name == "Join":
+		var out []origin
+		for _, a := range variadic(args[0]) {
+			out = append(out, f.trace(fn, a, seen)...)
+		}
+		return out
+	case pkg == "fmt" && name == "Errorf":
+		format, ok := constString(args[0])
+		if !ok {
+			return []origin{{kind: foreign}}
+		}
+		vs := variadic(args[1])
+		var wrapped []origin
+		var deps []int
+		textOwn, known := true, true
+		for _, a := range vs {
+			if u := unwrapIface(a); isErrorValue(u) {
+				os := f.trace(fn, u, seen)
+				wrapped = append(wrapped, os...)
+				for _, o := range os {
+					textOwn = textOwn && (o.kind == own || o.kind == kept || o.kind == sdk)
+				}
+				continue
+			}
+			t, ds := f.textIn(fn, a)
+			textOwn, known = textOwn && t.own, known && (t.own || !t.unknown)
+			deps = append(deps, ds...)
+		}
+		if !textOwn && known {
+			f.notOwn[c] = true // its text holds another's: a fix must not make it the model's
+		}
+		if len(vs) == 0 && !isNilSlice(args[1]) {
+			textOwn = false
+		}
+		if len(wrapped) == 0 && !strings.Contains(format, "%w") {
+			if textOwn {
+				return []origin{{kind: own, call: c, fn: fn, deps: deps}}
+			}
+			return []origin{{kind: foreign}}
+		}
+		// A wrapper: what the model may read is what it wraps.
+		return wrapped
+	}
+	if f.argsOwn(fn, c) {
+		return []origin{{kind: argErr, call: c, fn: fn}}
+	}
+	return []origin{{kind: foreign}}
+}
+
+// argsOwn reports whether every argument of c, its receiver included, is
+// the server's own and c's error is what a parser says of them.
+func (f *flow) argsOwn(fn *ssa.Function, c *ssa.Call) bool {
+	common := c.Common()
+	if common.IsInvoke() || len(common.Args) == 0 {
+		return false
+	}
+	if pkg, name := funcPath(common.StaticCallee()); !strings.Contains(pkg, ".") && (!parses(c) || strings.HasPrefix(name, "Marshal")) {
+		return false // the standard library: only its parsers speak of their input
+	}
+	given := false // a value, not only constants
+	for _, a := range common.Args {
+		if t := f.text(fn, a, 0); !t.own {
+			return false
+		}
+		if _, ok := unwrapIface(a).(*ssa.Const); !ok {
+			given = true
+		}
+	}
+	return given
+}
+
+// publicType reports whether t is an error type of the module's that says
+// it is public: it has PublicMessage and ErrorCode methods.
+func publicType(t types.Type) bool {
+	return hasMethod(t, "PublicMessage")
+}
+
+func hasMethod(t types.Type, name string) bool {
+	if _, ok := t.Underlying().(*types.Pointer); !ok {
+		t = types.NewPointer(t)
+	}
+	ms := types.NewMethodSet(t)
+	for i := range ms.Len() {
+		if ms.At(i).Obj().Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+func isErrorValue(v ssa.Value) bool {
+	return types.Implements(v.Type(), errorType.Underlying().(*types.Interface)) && !isString(v.Type())
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// unwrapIface returns what v converts to an interface, as fmt's ...any
+// arguments are made.
+func unwrapIface(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		return x.X
+	case *ssa.ChangeInterface:
+		return x.X
+	}
+	return v
+}
+
+// variadic returns the values of a ...T argument, or nil when they cannot
+// be seen.
+func variadic(v ssa.Value) []ssa.Value {
+	s, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	a, ok := s.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []ssa.Value
+	for _, r := range *a.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+				out = append(out, st.Val)
+			}
+		}
+	}
+	return out
+}
+
+func isNilSlice(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value == nil
+}
+
+func constString(v ssa.Value) (string, bool) {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(c.Value), true
+}

@@ -1,0 +1,271 @@
+package provenance
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+const (
+	toolerrPath = "github.com/mcperr/mcperr/toolerr"
+	codesPath   = "github.com/mcperr/mcperr/codes"
+)
+
+// Edit replaces the bytes [Start, End) of a file with New.
+type Edit struct {
+	Start, End int
+	New        string
+}
+
+// lostEdits returns the edits that make fd's errors.New or fmt.Errorf a
+// ToolError of the same words.
+func (p *program) lostEdits(fd Finding) ([]Edit, bool) {
+	pkg := p.files[fd.Pos.Filename]
+	if pkg == nil {
+		return nil, false
+	}
+	var file *ast.File
+	for _, f := range pkg.Syntax {
+		if p.fset.Position(f.Package).Filename == fd.Pos.Filename {
+			file = f
+		}
+	}
+	if file == nil {
+		return nil, false
+	}
+	var call *ast.CallExpr
+	ast.Inspect(file, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && c.Lparen == fd.call.Pos() {
+			call = c
+		}
+		return call == nil
+	})
+	if call == nil {
+		return nil, false
+	}
+	off := func(pos token.Pos) int { return p.fset.Position(pos).Offset }
+	_, name := funcPath(fd.call.Common().StaticCallee())
+	conv := false
+	if path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End()); len(path) > 1 {
+		conv = untypedDecl(path[1]) // the variable stays an error
+	}
+	sprintf := name == "Errorf" && len(call.Args) > 1
+	open, closing := "toolerr.New", ""
+	if conv {
+		open = "error(" + open
+	}
+	end := off(call.Fun.End())
+	if sprintf {
+		open += "(fmt.Sprintf("
+		end = off(call.Lparen) + 1
+		closing = ")"
+	}
+	if saysRetry(fd.text) {
+		closing += ".WithRetryable(true)"
+	}
+	if conv {
+		closing += ")"
+	}
+	es := []Edit{{off(call.Fun.Pos()), end, open}}
+	if closing != "" {
+		es = append(es, Edit{off(call.Rparen) + 1, off(call.Rparen) + 1, closing})
+	}
+	return es, true
+}
+
+// typedEdits returns the edit that gives fd's error type PublicMessage and
+// ErrorCode methods after its Error method.
+func (p *program) typedEdits(fd Finding) ([]Edit, bool) {
+	file := p.syntax(fd.Pos.Filename)
+	if file == nil {
+		return nil, false
+	}
+	var decl *ast.FuncDecl
+	for _, d := range file.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.Pos() == fd.typed.Pos() && fn.Recv != nil && len(fn.Recv.List) == 1 {
+			decl = fn
+		}
+	}
+	if decl == nil {
+		return nil, false
+	}
+	field := decl.Recv.List[0]
+	name := "e"
+	if len(field.Names) == 1 && field.Names[0].Name != "_" {
+		name = field.Names[0].Name
+	}
+	src, err := os.ReadFile(fd.Pos.Filename)
+	if err != nil {
+		return nil, false
+	}
+	typ := string(src[p.fset.Position(field.Type.Pos()).Offset:p.fset.Position(field.Type.End()).Offset])
+	recv := "(" + name + " " + typ + ")"
+	text := "\n\n// PublicMessage returns the error's text, written for the model: mcperr\n// sends it as written.\n" +
+		"func " + recv + " PublicMessage() string { return " + name + ".Error() }\n\n" +
+		"// ErrorCode is the code mcperr answers the error with.\n" +
+		"func " + recv + " ErrorCode() codes.Code { return codes.ToolFailed }"
+	end := p.fset.Position(decl.End()).Offset
+	return []Edit{{end, end, text}}, true
+}
+
+// syntax returns the module's file named file.
+func (p *program) syntax(file string) *ast.File {
+	pkg := p.files[file]
+	if pkg == nil {
+		return nil
+	}
+	for _, f := range pkg.Syntax {
+		if p.fset.Position(f.Package).Filename == file {
+			return f
+		}
+	}
+	return nil
+}
+
+// untypedDecl reports whether parent declares a variable whose type call
+// decides (x := errors.New(...), var x = errors.New(...)).
+func untypedDecl(parent ast.Node) bool {
+	switch n := parent.(type) {
+	case *ast.AssignStmt:
+		return n.Tok == token.DEFINE
+	case *ast.ValueSpec:
+		return n.Type == nil
+	}
+	return false
+}
+
+// saysRetry reports whether a message tells the model to try again later,
+// which a ToolError must then not contradict with "Retry: no".
+func saysRetry(words string) bool {
+	w := strings.ToLower(words)
+	if strings.Contains(w, "not retry") || strings.Contains(w, "n't retry") || strings.Contains(w, "not try again") {
+		return false
+	}
+	return strings.Contains(w, "retry") || strings.Contains(w, "try again") || strings.Contains(w, "temporarily unavailable")
+}
+
+// Apply makes the edits in file, the same edit given twice made once and
+// one that overlaps an edit made before it left out, then imports toolerr
+// where the file now uses it, drops an import left unused and formats the
+// file. It returns how many edits it made.
+func Apply(file string, es []Edit) (int, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return 0, err
+	}
+	slices.SortStableFunc(es, func(a, b Edit) int { return a.Start - b.Start })
+	var keep []Edit
+	seen := map[Edit]bool{}
+	for _, e := range es {
+		if seen[e] {
+			continue
+		}
+		seen[e] = true
+		if n := len(keep); n > 0 {
+			last := keep[n-1]
+			if e.Start < last.End || e.Start == last.Start && last.End > last.Start {
+				continue
+			}
+		}
+		keep = append(keep, e)
+	}
+	for i := len(keep) - 1; i >= 0; i-- {
+		e := keep[i]
+		if e.Start < 0 || e.End > len(src) || e.Start > e.End {
+			return 0, fmt.Errorf("%s: an edit out of the file's bounds", file)
+		}
+		src = slices.Concat(src[:e.Start], []byte(e.New), src[e.End:])
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, src, parser.ParseComments)
+	if err != nil {
+		return 0, fmt.Errorf("%s: the rewrite does not parse: %v", file, err)
+	}
+	for _, path := range []string{"errors", "fmt"} {
+		if !astutil.UsesImport(f, path) {
+			astutil.DeleteImport(fset, f, path)
+		}
+	}
+	var buf bytes.Buffer
+	if err := format.Node(&buf, fset, f); err != nil {
+		return 0, err
+	}
+	out := buf.Bytes()
+	for name, path := range map[string]string{"toolerr": toolerrPath, "codes": codesPath} {
+		if usesName(f, name) && !imports(f, path) {
+			if out, err = addImport(out, path); err != nil {
+				return 0, fmt.Errorf("%s: %v", file, err)
+			}
+		}
+	}
+	return len(keep), os.WriteFile(file, out, 0o644)
+}
+
+func imports(f *ast.File, path string) bool {
+	for _, s := range f.Imports {
+		if s.Path.Value == strconv.Quote(path) {
+			return true
+		}
+	}
+	return false
+}
+
+// addImport adds path to src's imports as goimports would: in the last
+// group of imports that are not the standard library's, or in a group of
+// its own after them.
+func addImport(src []byte, path string) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly|parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	spec := strconv.Quote(path)
+	var last *ast.GenDecl
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			last = g
+		}
+	}
+	var at int
+	var text string
+	switch {
+	case last == nil:
+		at, text = fset.Position(f.Name.End()).Offset, "\n\nimport "+spec+"\n"
+	case !last.Lparen.IsValid():
+		at = fset.Position(last.Pos()).Offset
+		end := fset.Position(last.End()).Offset
+		one := string(src[fset.Position(last.Specs[0].Pos()).Offset:end])
+		return format.Source(slices.Concat(src[:at], []byte("import (\n\t"+one+"\n\n\t"+spec+"\n)"), src[end:]))
+	default:
+		lastSpec := last.Specs[len(last.Specs)-1].(*ast.ImportSpec)
+		at = fset.Position(lastSpec.End()).Offset
+		text = "\n\n\t" + spec
+		if p, _ := strconv.Unquote(lastSpec.Path.Value); strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
+			text = "\n\t" + spec // the last group is already not the standard library's
+		}
+	}
+	return format.Source(slices.Concat(src[:at], []byte(text), src[at:]))
+}
+
+// usesName reports whether f refers to the package name in a selector.
+func usesName(f *ast.File, name string) bool {
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := s.X.(*ast.Ident); ok && id.Name == name {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
