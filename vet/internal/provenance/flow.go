@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -33,6 +34,11 @@ const (
 	// a query language's parser): the model read it, and mcperr masks it
 	// unless the server declares its type public (filter.Public).
 	argErr
+	// flat: an error the model would read (a ToolError, a library's error
+	// about the arguments) formatted into a new plain error with %v or %s
+	// (fmt.Errorf("invalid id: %v", err)): the chain ends there, and mcperr
+	// masks the wrapper; %w keeps it.
+	flat
 )
 
 // origin is one place an error a handler returns is made.
@@ -40,9 +46,12 @@ type origin struct {
 	kind  kind
 	call  *ssa.Call  // own: errors.New or fmt.Errorf
 	alloc *ssa.Alloc // typed: where the error is made
-	deps  []int      // own: the parameters of fn the text is made of
+	deps  []int      // own: the parameters of at the text is made of
+	at    *ssa.Function
 	fn    *ssa.Function
-	i     int // param
+	i     int       // param; flat: the argument of the format that is the error
+	inner kind      // flat: what the wrapper formats
+	lib   *ssa.Call // flat: the library's call whose error it formats
 }
 
 type sumKey struct {
@@ -359,7 +368,7 @@ func (f *flow) given(fn *ssa.Function, o origin, args []ssa.Value) origin {
 		}
 		deps = append(deps, ds...)
 	}
-	o.deps = deps
+	o.deps, o.at = deps, fn
 	return o
 }
 
@@ -376,7 +385,7 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 	case pkg == "errors" && name == "New":
 		t, deps := f.textIn(fn, args[0])
 		if t.own {
-			return []origin{{kind: own, call: c, fn: fn, deps: deps}}
+			return []origin{{kind: own, call: c, fn: fn, at: fn, deps: deps}}
 		}
 		if !t.unknown {
 			f.notOwn[c] = true // another's text: a fix must not make it the model's
@@ -397,6 +406,7 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 		var wrapped []origin
 		var deps []int
 		textOwn, known := true, true
+		restOwn := true // the arguments that are not errors
 		for _, a := range vs {
 			if u := unwrapIface(a); isErrorValue(u) {
 				os := f.trace(fn, u, seen)
@@ -408,6 +418,7 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 			}
 			t, ds := f.textIn(fn, a)
 			textOwn, known = textOwn && t.own, known && (t.own || !t.unknown)
+			restOwn = restOwn && t.own
 			deps = append(deps, ds...)
 		}
 		if !textOwn && known {
@@ -418,9 +429,12 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 		}
 		if len(wrapped) == 0 && !strings.Contains(format, "%w") {
 			if textOwn {
-				return []origin{{kind: own, call: c, fn: fn, deps: deps}}
+				return []origin{{kind: own, call: c, fn: fn, at: fn, deps: deps}}
 			}
 			return []origin{{kind: foreign}}
+		}
+		if !strings.Contains(format, "%w") {
+			return f.flattened(fn, c, vs, wrapped, restOwn && len(vs) > 0, deps)
 		}
 		// A wrapper: what the model may read is what it wraps.
 		return wrapped
@@ -429,6 +443,53 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 		return []origin{{kind: argErr, call: c, fn: fn}}
 	}
 	return []origin{{kind: foreign}}
+}
+
+// flattened returns the origin of fmt.Errorf without %w given errors
+// (fmt.Errorf("invalid time_spent format: %v", err)): a new plain error,
+// the chain ended. Its text is the server's own where every error it
+// formats is (a message of the module, an SDK's naming an argument) and
+// so are its other arguments; a wrapper of an error the model would read
+// otherwise (a ToolError, a library's error about the arguments, which
+// filter.Public can declare public) is flat, which %w mends; one of
+// another's text is another's.
+func (f *flow) flattened(fn *ssa.Function, c *ssa.Call, vs []ssa.Value, wrapped []origin, restOwn bool, deps []int) []origin {
+	allOwn := restOwn
+	var inner *origin
+	for _, o := range wrapped {
+		switch {
+		case o.kind == own && len(o.deps) > 0 && o.at != fn:
+			return wrapped // a message a field or a variable holds: decided where it is made
+		case o.kind == own:
+			deps = append(deps, o.deps...)
+		case o.kind == sdk:
+		case o.kind == kept || o.kind == argErr:
+			allOwn = false
+			if inner == nil {
+				inner = &o
+			}
+		default:
+			return []origin{{kind: foreign}}
+		}
+	}
+	if allOwn {
+		slices.Sort(deps)
+		return []origin{{kind: own, call: c, fn: fn, at: fn, deps: slices.Compact(deps)}}
+	}
+	if inner == nil || !restOwn {
+		return []origin{{kind: foreign}}
+	}
+	i := -1 // the one error it formats, or none to mend mechanically
+	for j, v := range vs {
+		if isErrorValue(unwrapIface(v)) {
+			if i >= 0 {
+				i = -1
+				break
+			}
+			i = j
+		}
+	}
+	return []origin{{kind: flat, call: c, fn: fn, i: i, inner: inner.kind, lib: inner.call}}
 }
 
 // argsOwn reports whether every argument of c, its receiver included, is

@@ -75,11 +75,26 @@ func TestRouterServer(t *testing.T) {
 	if len(res.Fixes) != 0 {
 		t.Errorf("after the fixes, %d sites still to fix", len(res.Fixes))
 	}
+	// The library's error about the link, now wrapped with %w, is left to
+	// the server to declare public.
+	suggested := false
+	for _, fd := range res.Findings {
+		suggested = suggested || strings.Contains(fd.Message, "uritemplate") && strings.Contains(fd.Message, "filter.Public[")
+	}
+	if !suggested {
+		t.Errorf("after the fixes, no filter.Public suggestion for the link's parse error: %v", res.Findings)
+	}
 	work, _ := os.ReadFile(filepath.Join(dir, "routerserver", "work", "work.go"))
 	for _, want := range []string{
 		`toolerr.New("The project service could not be reached; retry later.").WithRetryable(true)`,
 		`toolerr.New(fmt.Sprintf("at most %d labels", maxLabels))`,
 		`toolerr.New(msg)`,
+		`toolerr.New(fmt.Sprintf("invalid time_spent format: %v", err))`,
+		`fmt.Errorf("invalid sprint: %w", err)`,
+		`fmt.Errorf("ref %q: %w", a.Ref, err)`,
+		`fmt.Errorf("invalid link: %w", err)`,
+		`fmt.Errorf("log work: %v", err)`,
+		`fmt.Errorf("could not parse time: %s", s)`,
 	} {
 		if !strings.Contains(string(work), want) {
 			t.Errorf("work.go after the fixes lacks %s", want)

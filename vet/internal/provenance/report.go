@@ -33,6 +33,7 @@ type Finding struct {
 	call    *ssa.Call     // Lost: the errors.New or fmt.Errorf to rewrite
 	typed   *ssa.Function // Lost: the Error method of a type to make public
 	text    string        // Lost: the message's constant words
+	mend    int           // Lost, flat: the format's argument that %w wraps, from 1
 }
 
 // Fix is the rewrite of one site.
@@ -90,7 +91,13 @@ func Run(cfg Config) (*Result, error) {
 				continue
 			}
 		}
-		if !fd.fixable || fd.call == nil {
+		if fd.fixable && fd.mend > 0 {
+			if es, ok := p.wrapEdits(fd); ok {
+				res.Fixes = append(res.Fixes, Fix{Kind: fd.Kind, Pos: fd.Pos, Edits: es})
+				continue
+			}
+		}
+		if !fd.fixable || fd.call == nil || fd.mend != 0 {
 			res.Findings = append(res.Findings, fd)
 			continue
 		}
@@ -127,6 +134,7 @@ func Line(pos token.Position) string { return fmt.Sprintf("%s:%d", pos.Filename,
 func (f *flow) lost() []Finding {
 	sites := map[*ssa.Call]bool{}
 	var order []*ssa.Call
+	flats := map[*ssa.Call]origin{}
 	byType := map[*ssa.Function][]origin{} // by the type's Error method
 	var typeOrder []*ssa.Function
 	var add func(os []origin)
@@ -144,6 +152,12 @@ func (f *flow) lost() []Finding {
 				if !slices.ContainsFunc(byType[m], func(x origin) bool { return x.alloc == o.alloc }) {
 					byType[m] = append(byType[m], o)
 				}
+				continue
+			}
+			if o.kind == flat && !sites[o.call] {
+				sites[o.call] = true
+				flats[o.call] = o
+				order = append(order, o.call)
 				continue
 			}
 			if o.kind != own && o.kind != argErr || o.call == nil || sites[o.call] {
@@ -189,6 +203,10 @@ func (f *flow) lost() []Finding {
 	}
 	for _, c := range order {
 		pos := f.p.fset.Position(c.Pos())
+		if o, ok := flats[c]; ok {
+			out = append(out, f.flatFinding(o, pos))
+			continue
+		}
 		if pkg, name := funcPath(c.Common().StaticCallee()); !(pkg == "errors" || pkg == "fmt") {
 			out = append(out, Finding{Kind: Lost, Pos: pos, Message: fmt.Sprintf(
 				"the model reads the error of %s.%s, about the tool's own arguments, when a tool returns it today; with mcperr it is masked: "+
@@ -213,6 +231,24 @@ func (f *flow) lost() []Finding {
 		out = append(out, fd)
 	}
 	return out
+}
+
+// flatFinding reports a wrapper that formats an error the model would
+// read with %v: the fix makes it %w.
+func (f *flow) flatFinding(o origin, pos token.Position) Finding {
+	fd := Finding{Kind: Lost, Pos: pos, call: o.call, mend: o.i + 1, text: messageWords(o.call)}
+	fd.fixable = o.i >= 0 && !strings.HasSuffix(pos.Filename, "_test.go") && !f.p.generated(pos.Filename)
+	if o.inner == argErr {
+		pkg, name := funcPath(o.lib.Common().StaticCallee())
+		fd.Message = fmt.Sprintf("fmt.Errorf(%q, ...) formats the error of %s.%s, about the tool's own arguments, with %%v: "+
+			"the model reads it when a tool returns it today; with mcperr it is masked, and no filter finds it in a chain %%v ends: "+
+			"wrap it with %%w, then declare its type public where the tool is added, "+
+			"filter.WithFilters(filter.Public[%s](codes.ValidationError))", fd.text, shortPkg(pkg), name, errTypeOf(pkg))
+		return fd
+	}
+	fd.Message = fmt.Sprintf("fmt.Errorf(%q, ...) formats an error the model reads (a ToolError, a domain error) with %%v: "+
+		"the wrapper is a plain error, which mcperr masks; wrap it with %%w, and the model reads the inner error's words", fd.text)
+	return fd
 }
 
 // depsOwn reports whether the parameters an own message is made of are

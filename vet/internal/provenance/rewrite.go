@@ -29,26 +29,8 @@ type Edit struct {
 // lostEdits returns the edits that make fd's errors.New or fmt.Errorf a
 // ToolError of the same words.
 func (p *program) lostEdits(fd Finding) ([]Edit, bool) {
-	pkg := p.files[fd.Pos.Filename]
-	if pkg == nil {
-		return nil, false
-	}
-	var file *ast.File
-	for _, f := range pkg.Syntax {
-		if p.fset.Position(f.Package).Filename == fd.Pos.Filename {
-			file = f
-		}
-	}
-	if file == nil {
-		return nil, false
-	}
-	var call *ast.CallExpr
-	ast.Inspect(file, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && c.Lparen == fd.call.Pos() {
-			call = c
-		}
-		return call == nil
-	})
+	file := p.syntax(fd.Pos.Filename)
+	call := p.callAt(fd.Pos.Filename, fd.call.Pos())
 	if call == nil {
 		return nil, false
 	}
@@ -80,6 +62,61 @@ func (p *program) lostEdits(fd Finding) ([]Edit, bool) {
 		es = append(es, Edit{off(call.Rparen) + 1, off(call.Rparen) + 1, closing})
 	}
 	return es, true
+}
+
+// wrapEdits returns the edit that makes the verb of fd's fmt.Errorf for
+// its argument fd.mend a %w: a plain %v or %s, in a string literal
+// written at the call, whose verbs take their arguments in order.
+func (p *program) wrapEdits(fd Finding) ([]Edit, bool) {
+	call := p.callAt(fd.Pos.Filename, fd.call.Pos())
+	if call == nil || len(call.Args) < 2 {
+		return nil, false
+	}
+	lit, ok := call.Args[0].(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return nil, false
+	}
+	at := verbAt(lit.Value, fd.mend)
+	if at < 0 {
+		return nil, false
+	}
+	off := p.fset.Position(lit.Pos()).Offset + at
+	return []Edit{{off, off + 1, "w"}}, true
+}
+
+// verbAt returns the offset in a format's source of the verb letter of
+// its n-th verb (from 1) when it is a plain %v or %s and every verb
+// before it is plain too, else -1.
+func verbAt(src string, n int) int {
+	k := 0
+	for i := 0; i < len(src); i++ {
+		if src[i] != '%' {
+			continue
+		}
+		if i+1 >= len(src) {
+			return -1
+		}
+		if src[i+1] == '%' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(src) && strings.IndexByte("+-# 0123456789.", src[j]) >= 0 {
+			j++
+		}
+		if j >= len(src) || src[j] == '*' || src[j] == '[' {
+			return -1
+		}
+		k++
+		if k == n {
+			if j == i+1 && (src[j] == 'v' || src[j] == 's') {
+				return j
+			}
+			return -1
+		}
+		i = j
+	}
+	return -1
 }
 
 // typedEdits returns the edit that gives fd's error type PublicMessage and
@@ -129,6 +166,23 @@ func (p *program) syntax(file string) *ast.File {
 		}
 	}
 	return nil
+}
+
+// callAt returns the call of the module's file whose left parenthesis is
+// at lparen, as SSA places a call.
+func (p *program) callAt(file string, lparen token.Pos) *ast.CallExpr {
+	f := p.syntax(file)
+	if f == nil {
+		return nil
+	}
+	var call *ast.CallExpr
+	ast.Inspect(f, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && c.Lparen == lparen {
+			call = c
+		}
+		return call == nil
+	})
+	return call
 }
 
 // untypedDecl reports whether parent declares a variable whose type call

@@ -78,8 +78,9 @@ func Register(s *server.MCPServer, c *work.Client) {
 	actions := map[string]server.ToolHandlerFunc{
 		"create": routeAction(c, work.Create),
 		"delete": routeAction(c, work.Delete),
+		"log":    routeAction(c, work.Log),
 	}
-	s.AddTool(mcp.NewTool("project", mcp.WithString("action", mcp.Required(), mcp.Enum("create", "delete"))),
+	s.AddTool(mcp.NewTool("project", mcp.WithString("action", mcp.Required(), mcp.Enum("create", "delete", "log"))),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			h, ok := actions[req.GetString("action", "")]
 			if !ok {

@@ -12,6 +12,8 @@ import (
 
 	"example.com/vettest/routerserver/errs"
 	"example.com/vettest/routerserver/store"
+	"github.com/mcperr/mcperr/toolerr"
+	"github.com/yosida95/uritemplate/v3"
 )
 
 // Client calls the upstream.
@@ -95,6 +97,54 @@ func Delete(ctx context.Context, c *Client, a ProjectArgs) (*Project, error) {
 	resp, err := c.HTTP.Get(c.Base + "/projects/" + a.Name)
 	if err != nil {
 		return nil, fmt.Errorf("delete %s: %w", a.Name, err)
+	}
+	resp.Body.Close()
+	return nil, nil
+}
+
+// LogArgs are a work log's arguments.
+type LogArgs struct {
+	TimeSpent string `json:"time_spent"`
+	Sprint    string `json:"sprint"`
+	Ref       string `json:"ref"`
+	Link      string `json:"link"`
+}
+
+// parseTimeSpent reads "3h" or "45m".
+func parseTimeSpent(s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimRight(s, "hm"))
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("could not parse time: %s", s)
+	}
+	return n, nil
+}
+
+// lookupRef finds a reference.
+func lookupRef(ref string) (string, error) {
+	if !strings.HasPrefix(ref, "r-") {
+		return "", toolerr.New("references start with r-")
+	}
+	return ref, nil
+}
+
+// Log logs work on a sprint; its wrappers format the errors they wrap
+// with %v.
+func Log(ctx context.Context, c *Client, a LogArgs) (*Project, error) {
+	if _, err := parseTimeSpent(a.TimeSpent); err != nil {
+		return nil, fmt.Errorf("invalid time_spent format: %v", err) // want: lost
+	}
+	if _, err := strconv.Atoi(a.Sprint); err != nil {
+		return nil, fmt.Errorf("invalid sprint: %v", err) // want: lost
+	}
+	if _, err := lookupRef(a.Ref); err != nil {
+		return nil, fmt.Errorf("ref %q: %v", a.Ref, err) // want: lost
+	}
+	if _, err := uritemplate.New(a.Link); err != nil {
+		return nil, fmt.Errorf("invalid link: %s", err) // want: lost
+	}
+	resp, err := c.HTTP.Get(c.Base + "/log")
+	if err != nil {
+		return nil, fmt.Errorf("log work: %v", err)
 	}
 	resp.Body.Close()
 	return nil, nil
