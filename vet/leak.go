@@ -24,8 +24,9 @@ client as written. Text taken from an error (err.Error(), an error formatted
 with fmt, errors.Join) or from domain.Authorization's Permission or Subject is
 for the log: it may hold SQL, paths, hosts or secrets. Write a message for the
 model and keep the error as the cause: toolerr.New("...").WithCause(err).`,
-	Requires: []*analysis.Analyzer{pkgState},
-	Run:      runPublicErrorText,
+	Requires:  []*analysis.Analyzer{pkgState},
+	Run:       runPublicErrorText,
+	FactTypes: []analysis.Fact{new(publicFixed)},
 }
 
 // SDKErrorText reports error text sent through the SDKs' own error results,
@@ -60,6 +61,15 @@ func (*errorsFixed) AFact() {}
 
 func (*errorsFixed) String() string { return "errorsFixed" }
 
+// publicFixed is errorsFixed as mcperrpublictext records it (a fact type
+// belongs to one analyzer): a function whose errors, formatted into a
+// ToolError's message, send only the text the module wrote.
+type publicFixed struct{}
+
+func (*publicFixed) AFact() {}
+
+func (*publicFixed) String() string { return "publicFixed" }
+
 // sdkHelper is the fact of a function that puts the text of some of its
 // arguments into an SDK error result, such as a package's
 // ToolErrorResult(msg string): the packages that call it are told when
@@ -77,11 +87,20 @@ func (h *sdkHelper) String() string { return "sdkHelper(" + h.Msg + ")" }
 const leakAdvice = "write a message for the model and keep the error for the log with toolerr.New(\"...\").WithCause(err)"
 
 func runPublicErrorText(pass *analysis.Pass) (any, error) {
-	if !importsPath(pass.Pkg, isMcperr) {
-		return nil, nil // no mcperr value is built here: nothing to report
+	built := importsPath(pass.Pkg, isMcperr)
+	if !built && !ownModule(pass) {
+		return nil, nil // no mcperr value is built here, and no fact is needed
 	}
 	ssainfo := ssaOf(pass)
 	t := newTainter(ssainfo.Pkg)
+	t.fixedFact = func(f *types.Func) bool { return pass.ImportObjectFact(f, new(publicFixed)) }
+	t.fixedGiven = true
+	if ownModule(pass) {
+		exportFixed(pass, t, ssainfo, func() analysis.Fact { return new(publicFixed) })
+	}
+	if !built {
+		return nil, nil // no mcperr value is built here: nothing to report
+	}
 	for _, fn := range srcFuncs(ssainfo) {
 		for _, h := range publicSinks(t, fn, nil) {
 			pass.Reportf(h.pos, "%s", h.msg)
@@ -203,7 +222,7 @@ func runSDKErrorText(pass *analysis.Pass) (any, error) {
 	t := newTainter(ssainfo.Pkg)
 	t.fixedFact = func(f *types.Func) bool { return pass.ImportObjectFact(f, new(errorsFixed)) }
 	if ownModule(pass) {
-		exportFixed(pass, t, ssainfo)
+		exportFixed(pass, t, ssainfo, func() analysis.Fact { return new(errorsFixed) })
 	}
 	if !sdk {
 		return nil, nil // no SDK result is built here: nothing to report
@@ -509,14 +528,14 @@ func structField(typ types.Type, i int) string {
 
 // exportFixed gives the errorsFixed fact to the package's exported
 // functions and methods whose errors all have a text the module wrote.
-func exportFixed(pass *analysis.Pass, t *tainter, info *buildssa.SSA) {
+func exportFixed(pass *analysis.Pass, t *tainter, info *buildssa.SSA, fact func() analysis.Fact) {
 	for _, fn := range info.SrcFuncs {
 		obj, ok := fn.Object().(*types.Func)
 		if !ok || !obj.Exported() || len(returnedErrors(fn)) == 0 {
 			continue
 		}
 		if t.fixedErrors(fn) {
-			pass.ExportObjectFact(obj, new(errorsFixed))
+			pass.ExportObjectFact(obj, fact())
 		}
 	}
 }

@@ -458,8 +458,10 @@ func (f *flow) flattened(fn *ssa.Function, c *ssa.Call, vs []ssa.Value, wrapped 
 	var inner *origin
 	for _, o := range wrapped {
 		switch {
-		case o.kind == own && len(o.deps) > 0 && o.at != fn:
-			return wrapped // a message a field or a variable holds: decided where it is made
+		case o.kind == own && len(o.deps) > 0 && o.at != fn, o.kind == typed:
+			// A message a field or a variable holds, an error type of the
+			// module: decided where it is made; once it is public, %w.
+			return wrapped
 		case o.kind == own:
 			deps = append(deps, o.deps...)
 		case o.kind == sdk:

@@ -55,25 +55,30 @@ func TestRouterServer(t *testing.T) {
 
 	testFile := filepath.Join(dir, "routerserver", "routerserver_test.go")
 	before, _ := os.ReadFile(testFile)
-	edits := map[string][]Edit{}
-	for _, fx := range res.Fixes {
-		edits[fx.Pos.Filename] = append(edits[fx.Pos.Filename], fx.Edits...)
-	}
-	for file, es := range edits {
-		if _, err := Apply(file, es); err != nil {
-			t.Fatal(err)
+	// As mcperrvet -fix does: a fix can bring another into view (an error
+	// type made public, then the wrapper that flattens it), in three
+	// rounds at most.
+	for round := 0; len(res.Fixes) > 0; round++ {
+		if round == 3 {
+			t.Fatalf("after %d rounds of fixes, %d sites still to fix", round, len(res.Fixes))
+		}
+		edits := map[string][]Edit{}
+		for _, fx := range res.Fixes {
+			edits[fx.Pos.Filename] = append(edits[fx.Pos.Filename], fx.Edits...)
+		}
+		for file, es := range edits {
+			if _, err := Apply(file, es); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err = Run(Config{Dir: dir, Patterns: []string{"./routerserver/..."}})
+		if err != nil {
+			t.Fatalf("the fixed server does not load: %v", err)
 		}
 	}
 	after, _ := os.ReadFile(testFile)
 	if string(before) != string(after) {
 		t.Error("the test file was rewritten")
-	}
-	res, err = Run(Config{Dir: dir, Patterns: []string{"./routerserver/..."}})
-	if err != nil {
-		t.Fatalf("the fixed server does not load: %v", err)
-	}
-	if len(res.Fixes) != 0 {
-		t.Errorf("after the fixes, %d sites still to fix", len(res.Fixes))
 	}
 	// The library's error about the link, now wrapped with %w, is left to
 	// the server to declare public.
@@ -94,6 +99,8 @@ func TestRouterServer(t *testing.T) {
 		`fmt.Errorf("ref %q: %w", a.Ref, err)`,
 		`fmt.Errorf("invalid link: %w", err)`,
 		`fmt.Errorf("log work: %v", err)`,
+		`toolerr.New(fmt.Sprintf("ref: %v", errs.ErrRequiredString("ref")))`,
+		`fmt.Errorf("sprint: %w", err)`,
 		`fmt.Errorf("could not parse time: %s", s)`,
 	} {
 		if !strings.Contains(string(work), want) {

@@ -136,6 +136,12 @@ func Log(ctx context.Context, c *Client, a LogArgs) (*Project, error) {
 	if _, err := strconv.Atoi(a.Sprint); err != nil {
 		return nil, fmt.Errorf("invalid sprint: %v", err) // want: lost
 	}
+	if a.Ref == "" {
+		return nil, fmt.Errorf("ref: %v", errs.ErrRequiredString("ref")) // want: lost
+	}
+	if err := checkSprint(a.Sprint); err != nil {
+		return nil, fmt.Errorf("sprint: %v", err)
+	}
 	if _, err := lookupRef(a.Ref); err != nil {
 		return nil, fmt.Errorf("ref %q: %v", a.Ref, err) // want: lost
 	}
@@ -148,4 +154,12 @@ func Log(ctx context.Context, c *Client, a LogArgs) (*Project, error) {
 	}
 	resp.Body.Close()
 	return nil, nil
+}
+
+// checkSprint checks a sprint's name with the server's typed error.
+func checkSprint(s string) error {
+	if len(s) > 10 {
+		return errs.Invalid("sprint", "is too long")
+	}
+	return nil
 }
