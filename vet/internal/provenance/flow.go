@@ -69,6 +69,7 @@ type flow struct {
 	paramWhy map[*ssa.Parameter]textVerdict
 	visiting map[any]bool
 
+	causes      []origin           // the origins of the causes given to ToolErrors
 	notOwn      map[*ssa.Call]bool // errors.New and fmt.Errorf whose text holds another's
 	notModel    map[*ssa.Call]bool // own messages some call fills with another's values
 	assume      *ssa.Function      // textIn: whose parameters are taken as own
@@ -140,10 +141,10 @@ func (f *flow) trace(fn *ssa.Function, v ssa.Value, seen map[ssa.Value]bool) []o
 		}
 		return out
 	case *ssa.MakeInterface:
-		if publicType(v.X.Type()) {
-			return []origin{{kind: kept}}
-		}
-		if pkg, _ := named(v.X.Type()); strings.HasPrefix(pkg, mcperrPrefix) {
+		if pkg, _ := named(v.X.Type()); publicType(v.X.Type()) || strings.HasPrefix(pkg, mcperrPrefix) {
+			if c, ok := v.X.(*ssa.Call); ok && strings.HasPrefix(pkg, mcperrPrefix) {
+				f.call(fn, c, 0, seen) // its cause, if it has one
+			}
 			return []origin{{kind: kept}}
 		}
 		if os := f.trace(fn, v.X, seen); len(os) > 0 {
@@ -379,6 +380,15 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 	args := c.Common().Args
 	switch {
 	case strings.HasPrefix(pkg, mcperrPrefix):
+		if callee.Signature.Recv() != nil && len(args) > 0 {
+			// A ToolError's With method: the ToolError it copies may have
+			// a cause, and the model reads a public error in a cause as a
+			// hint, so a message of the server's own there is one to keep.
+			f.trace(fn, args[0], seen)
+			if name == "WithCause" && len(args) == 2 {
+				f.causes = append(f.causes, f.trace(fn, args[1], seen)...)
+			}
+		}
 		return []origin{{kind: kept}}
 	case sdkRequest(callee):
 		return []origin{{kind: sdk}}

@@ -18,7 +18,9 @@ import (
 // another package, a pass-through result helper, a package variable as a
 // format argument, a message built in a loop over the arguments, model-safe
 // upstream messages, a body-in-result helper, a DSN in a field around a
-// sentinel, and a test double. It checks that the pass finds exactly the
+// sentinel, %v wrappers of the server's messages, of a ToolError and of a
+// library's error about the arguments, a ToolError whose cause is the
+// server's own advice, and a test double. It checks that the pass finds exactly the
 // lines marked "// want: lost" and "// want: upstream", that its fixes
 // build, leave no message lost, keep the retry advice a message gives, and
 // touch no test file.
@@ -101,6 +103,9 @@ func TestRouterServer(t *testing.T) {
 		`fmt.Errorf("log work: %v", err)`,
 		`toolerr.New(fmt.Sprintf("ref: %v", errs.ErrRequiredString("ref")))`,
 		`fmt.Errorf("sprint: %w", err)`,
+		// A ToolError's cause, which the model reads as a hint once public.
+		`var errNoIndex = error(toolerr.New("the search index is not built yet; retry later").WithRetryable(true))`,
+		`func (e *EndpointError) PublicMessage() string { return e.Error() }`,
 		`fmt.Errorf("could not parse time: %s", s)`,
 	} {
 		if !strings.Contains(string(work), want) {

@@ -179,6 +179,11 @@ func (f *flow) lost() []Finding {
 	for _, fn := range f.p.funcs {
 		if f.roots[fn] {
 			add(f.summary(fn, fn.Signature.Results().Len()-1))
+			// The causes of the ToolErrors found so far: the model reads a
+			// public one as a hint.
+			causes := f.causes
+			f.causes = nil
+			add(causes)
 		}
 		// go-sdk's SetError hands the error to mcperr as a returned one.
 		for _, b := range fn.Blocks {
@@ -194,6 +199,11 @@ func (f *flow) lost() []Finding {
 				}
 			}
 		}
+	}
+	for len(f.causes) > 0 { // those found after the last root
+		causes := f.causes
+		f.causes = nil
+		add(causes)
 	}
 	var out []Finding
 	for _, m := range typeOrder {
@@ -255,8 +265,12 @@ func (f *flow) flatFinding(o origin, pos token.Position) Finding {
 // the server's own at every call of its function: for a message reached
 // through a result field or a stored error, where no one call decides.
 func (f *flow) depsOwn(o origin) bool {
+	fn := o.at // the function whose parameters deps names
+	if fn == nil {
+		fn = o.fn
+	}
 	for _, d := range o.deps {
-		if d >= len(o.fn.Params) || !f.text(o.fn, o.fn.Params[d], 0).own {
+		if d >= len(fn.Params) || !f.text(fn, fn.Params[d], 0).own {
 			return false
 		}
 	}
@@ -275,7 +289,7 @@ func (f *flow) typedFinding(m *ssa.Function, made []origin) (Finding, bool) {
 	var mixed string
 	own := 0
 	for _, o := range made {
-		if t := f.fieldsText(o.fn, o.alloc); !t.own {
+		if t := f.fieldsText(o.fn, o.alloc, m); !t.own {
 			at := f.p.fset.Position(o.alloc.Pos())
 			mixed = fmt.Sprintf("%s:%d holds %s", shortFile(at.Filename), at.Line, t.why)
 			continue
@@ -300,11 +314,12 @@ func (f *flow) typedFinding(m *ssa.Function, made []origin) (Finding, bool) {
 }
 
 // fieldsText decides the values stored in the fields of a composite
-// literal.
-func (f *flow) fieldsText(fn *ssa.Function, a *ssa.Alloc) textVerdict {
+// literal that its type's Error method m reads (an Err field kept only
+// for Unwrap is not its text).
+func (f *flow) fieldsText(fn *ssa.Function, a *ssa.Alloc, m *ssa.Function) textVerdict {
 	for _, r := range *a.Referrers() {
 		fa, ok := r.(*ssa.FieldAddr)
-		if !ok {
+		if !ok || !readsField(m, fa.Field) {
 			continue
 		}
 		for _, v := range f.storesTo(fn, fa) {
@@ -314,6 +329,38 @@ func (f *flow) fieldsText(fn *ssa.Function, a *ssa.Alloc) textVerdict {
 		}
 	}
 	return ownText
+}
+
+// readsField reports whether m, an Error method, reads the field i of its
+// receiver, or hands the receiver to another function (which may).
+func readsField(m *ssa.Function, i int) bool {
+	if len(m.Params) == 0 {
+		return true
+	}
+	recv := m.Params[0]
+	for _, r := range *recv.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			if r.Field == i {
+				return true
+			}
+		case *ssa.Field:
+			if r.Field == i {
+				return true
+			}
+		case *ssa.UnOp:
+			// *e: a copy of the struct, whose fields are read from it.
+			for _, rr := range *r.Referrers() {
+				if fd, ok := rr.(*ssa.Field); !ok || fd.Field == i {
+					return true
+				}
+			}
+		case *ssa.DebugRef:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 func shortFile(path string) string {

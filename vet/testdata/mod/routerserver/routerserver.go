@@ -79,8 +79,9 @@ func Register(s *server.MCPServer, c *work.Client) {
 		"create": routeAction(c, work.Create),
 		"delete": routeAction(c, work.Delete),
 		"log":    routeAction(c, work.Log),
+		"search": routeAction(c, work.Search),
 	}
-	s.AddTool(mcp.NewTool("project", mcp.WithString("action", mcp.Required(), mcp.Enum("create", "delete", "log"))),
+	s.AddTool(mcp.NewTool("project", mcp.WithString("action", mcp.Required(), mcp.Enum("create", "delete", "log", "search"))),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			h, ok := actions[req.GetString("action", "")]
 			if !ok {

@@ -163,3 +163,50 @@ func checkSprint(s string) error {
 	}
 	return nil
 }
+
+// SearchArgs are a search's arguments.
+type SearchArgs struct {
+	Query string `json:"query"`
+}
+
+// errNoIndex says the server has no search index yet.
+var errNoIndex = errors.New("the search index is not built yet; retry later") // want: lost
+
+// EndpointError says an endpoint of the upstream is missing: advice for
+// the model, its cause kept for Unwrap only.
+type EndpointError struct {
+	Endpoint string
+	Status   int
+	Err      error
+}
+
+func (e *EndpointError) Error() string { // want: lost
+	return fmt.Sprintf("the endpoint %s answered %d: it may not be supported by this version of the service", e.Endpoint, e.Status)
+}
+
+// Unwrap returns the cause.
+func (e *EndpointError) Unwrap() error { return e.Err }
+
+func search(c *Client, q string) error {
+	if c.DB == nil {
+		return errNoIndex
+	}
+	resp, err := c.HTTP.Get(c.Base + "/search?q=" + q)
+	if err != nil {
+		return &EndpointError{Endpoint: "/search", Err: err}
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		return &EndpointError{Endpoint: "/search", Status: resp.StatusCode}
+	}
+	return nil
+}
+
+// Search searches the projects; the step's words are a ToolError, its
+// cause the server's own advice on some paths.
+func Search(ctx context.Context, c *Client, a SearchArgs) (*Project, error) {
+	if err := search(c, a.Query); err != nil {
+		return nil, toolerr.New("search failed").WithCause(err)
+	}
+	return nil, nil
+}
