@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -39,6 +40,10 @@ const (
 	// (fmt.Errorf("invalid id: %v", err)): the chain ends there, and mcperr
 	// masks the wrapper; %w keeps it.
 	flat
+	// wrap: fmt.Errorf of the server's own words around another's error,
+	// the error last (fmt.Errorf("failed to search issues: %v", err)):
+	// mcperr masks the words with the error's text.
+	wrap
 )
 
 // origin is one place an error a handler returns is made.
@@ -420,6 +425,9 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 		for _, a := range vs {
 			if u := unwrapIface(a); isErrorValue(u) {
 				os := f.trace(fn, u, seen)
+				if k, ok := u.(*ssa.Const); len(os) == 0 && !(ok && k.IsNil()) {
+					os = []origin{{kind: foreign}} // an error the pass cannot follow
+				}
 				wrapped = append(wrapped, os...)
 				for _, o := range os {
 					textOwn = textOwn && (o.kind == own || o.kind == kept || o.kind == sdk)
@@ -443,8 +451,14 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 			}
 			return []origin{{kind: foreign}}
 		}
+		if os, ok := f.flattenedOwn(fn, c, format, wrapped, restOwn && len(vs) > 0, deps); ok {
+			return os
+		}
+		if os, ok := f.wrapper(fn, c, format, vs, wrapped, restOwn, deps); ok {
+			return os
+		}
 		if !strings.Contains(format, "%w") {
-			return f.flattened(fn, c, vs, wrapped, restOwn && len(vs) > 0, deps)
+			return f.flattened(fn, c, vs, wrapped, restOwn && len(vs) > 0)
 		}
 		// A wrapper: what the model may read is what it wraps.
 		return wrapped
@@ -455,16 +469,70 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 	return []origin{{kind: foreign}}
 }
 
-// flattened returns the origin of fmt.Errorf without %w given errors
-// (fmt.Errorf("invalid time_spent format: %v", err)): a new plain error,
-// the chain ended. Its text is the server's own where every error it
-// formats is (a message of the module, an SDK's naming an argument) and
-// so are its other arguments; a wrapper of an error the model would read
-// otherwise (a ToolError, a library's error about the arguments, which
-// filter.Public can declare public) is flat, which %w mends; one of
-// another's text is another's.
-func (f *flow) flattened(fn *ssa.Function, c *ssa.Call, vs []ssa.Value, wrapped []origin, restOwn bool, deps []int) []origin {
-	allOwn := restOwn
+// flattenedOwn returns the origin of fmt.Errorf without %w given errors
+// (fmt.Errorf("invalid time_spent format: %v", err)) whose text is the
+// server's own: every error it formats is (a message of the module, an
+// SDK's naming an argument) and so are its other arguments. It is a new
+// plain error, a message of its own.
+func (f *flow) flattenedOwn(fn *ssa.Function, c *ssa.Call, format string, wrapped []origin, restOwn bool, deps []int) ([]origin, bool) {
+	if strings.Contains(format, "%w") || !restOwn {
+		return nil, false
+	}
+	for _, o := range wrapped {
+		switch {
+		case o.kind == own && len(o.deps) > 0 && o.at != fn:
+			return nil, false // a message a field or a variable holds: decided where it is made
+		case o.kind == own:
+			deps = append(deps, o.deps...)
+		case o.kind == sdk:
+		default:
+			return nil, false
+		}
+	}
+	slices.Sort(deps)
+	return []origin{{kind: own, call: c, fn: fn, at: fn, deps: slices.Compact(deps)}}, true
+}
+
+// wrapper returns, for fmt.Errorf of the server's own words around
+// another's error, the error its last argument (fmt.Errorf("failed to
+// search issues: %v", err), err a library's or an upstream's), the
+// wrapper's origin, then what it wraps: mcperr masks it whole, and a
+// ToolError of the words with the error as its cause keeps them. A
+// wrapper of an error the model reads already (a ToolError, a domain
+// error) is left to it.
+func (f *flow) wrapper(fn *ssa.Function, c *ssa.Call, format string, vs []ssa.Value, wrapped []origin, restOwn bool, deps []int) ([]origin, bool) {
+	if !restOwn || len(vs) == 0 || !isErrorValue(unwrapIface(vs[len(vs)-1])) {
+		return nil, false
+	}
+	for _, v := range vs[:len(vs)-1] {
+		if isErrorValue(unwrapIface(v)) {
+			return nil, false
+		}
+	}
+	if _, ok := wrapperWords(strconv.Quote(format), len(vs)); !ok {
+		return nil, false
+	}
+	another := false
+	for _, o := range wrapped {
+		switch o.kind {
+		case foreign, param:
+			another = true
+		case kept:
+			return nil, false
+		}
+	}
+	if !another {
+		return nil, false
+	}
+	return append([]origin{{kind: wrap, call: c, fn: fn, at: fn, deps: deps}}, wrapped...), true
+}
+
+// flattened returns the origin of fmt.Errorf without %w given errors,
+// whose text is not all the server's own: a wrapper of an error the
+// model would read otherwise (a ToolError, a library's error about the
+// arguments, which filter.Public can declare public) is flat, which %w
+// mends; one of another's text is another's.
+func (f *flow) flattened(fn *ssa.Function, c *ssa.Call, vs []ssa.Value, wrapped []origin, restOwn bool) []origin {
 	var inner *origin
 	for _, o := range wrapped {
 		switch {
@@ -472,21 +540,14 @@ func (f *flow) flattened(fn *ssa.Function, c *ssa.Call, vs []ssa.Value, wrapped 
 			// A message a field or a variable holds, an error type of the
 			// module: decided where it is made; once it is public, %w.
 			return wrapped
-		case o.kind == own:
-			deps = append(deps, o.deps...)
-		case o.kind == sdk:
+		case o.kind == own, o.kind == sdk:
 		case o.kind == kept || o.kind == argErr:
-			allOwn = false
 			if inner == nil {
 				inner = &o
 			}
 		default:
 			return []origin{{kind: foreign}}
 		}
-	}
-	if allOwn {
-		slices.Sort(deps)
-		return []origin{{kind: own, call: c, fn: fn, at: fn, deps: slices.Compact(deps)}}
 	}
 	if inner == nil || !restOwn {
 		return []origin{{kind: foreign}}

@@ -100,7 +100,10 @@ func TestRouterServer(t *testing.T) {
 		`fmt.Errorf("invalid sprint: %w", err)`,
 		`fmt.Errorf("ref %q: %w", a.Ref, err)`,
 		`fmt.Errorf("invalid link: %w", err)`,
-		`fmt.Errorf("log work: %v", err)`,
+		// The server's words around another's error: the words kept, the
+		// error the cause.
+		`toolerr.New("log work").WithCause(err)`,
+		`toolerr.New(fmt.Sprintf("delete %s", a.Name)).WithCause(err)`,
 		`toolerr.New(fmt.Sprintf("ref: %v", errs.ErrRequiredString("ref")))`,
 		`fmt.Errorf("sprint: %w", err)`,
 		// A ToolError's cause, which the model reads as a hint once public.

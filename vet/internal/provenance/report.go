@@ -34,6 +34,7 @@ type Finding struct {
 	typed   *ssa.Function // Lost: the Error method of a type to make public
 	text    string        // Lost: the message's constant words
 	mend    int           // Lost, flat: the format's argument that %w wraps, from 1
+	wrapper bool          // Lost: the server's words around another's error
 }
 
 // Fix is the rewrite of one site.
@@ -91,13 +92,19 @@ func Run(cfg Config) (*Result, error) {
 				continue
 			}
 		}
+		if fd.fixable && fd.wrapper {
+			if es, ok := p.wrapperEdits(fd); ok {
+				res.Fixes = append(res.Fixes, Fix{Kind: fd.Kind, Pos: fd.Pos, Edits: es})
+				continue
+			}
+		}
 		if fd.fixable && fd.mend > 0 {
 			if es, ok := p.wrapEdits(fd); ok {
 				res.Fixes = append(res.Fixes, Fix{Kind: fd.Kind, Pos: fd.Pos, Edits: es})
 				continue
 			}
 		}
-		if !fd.fixable || fd.call == nil || fd.mend != 0 {
+		if !fd.fixable || fd.call == nil || fd.mend != 0 || fd.wrapper {
 			res.Findings = append(res.Findings, fd)
 			continue
 		}
@@ -135,6 +142,7 @@ func (f *flow) lost() []Finding {
 	sites := map[*ssa.Call]bool{}
 	var order []*ssa.Call
 	flats := map[*ssa.Call]origin{}
+	wraps := map[*ssa.Call]bool{}
 	byType := map[*ssa.Function][]origin{} // by the type's Error method
 	var typeOrder []*ssa.Function
 	var add func(os []origin)
@@ -157,6 +165,15 @@ func (f *flow) lost() []Finding {
 			if o.kind == flat && !sites[o.call] {
 				sites[o.call] = true
 				flats[o.call] = o
+				order = append(order, o.call)
+				continue
+			}
+			if o.kind == wrap && !sites[o.call] {
+				if !f.depsOwn(o) {
+					continue // some calls give its words another's values: masked whole
+				}
+				sites[o.call] = true
+				wraps[o.call] = true
 				order = append(order, o.call)
 				continue
 			}
@@ -215,6 +232,16 @@ func (f *flow) lost() []Finding {
 		pos := f.p.fset.Position(c.Pos())
 		if o, ok := flats[c]; ok {
 			out = append(out, f.flatFinding(o, pos))
+			continue
+		}
+		if wraps[c] {
+			words := messageWords(c)
+			fd := Finding{Kind: Lost, Pos: pos, call: c, text: words, wrapper: true}
+			fd.fixable = !strings.HasSuffix(pos.Filename, "_test.go") && !f.p.generated(pos.Filename)
+			fd.Message = fmt.Sprintf("the model reads the words of %q, with the error's text, when a tool returns this error today; "+
+				"with mcperr it is masked whole: keep the words and the error as the cause, toolerr.New(\"...\").WithCause(err), "+
+				"so that the model reads them and the log the rest", words)
+			out = append(out, fd)
 			continue
 		}
 		if pkg, name := funcPath(c.Common().StaticCallee()); !(pkg == "errors" || pkg == "fmt") {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/ast/astutil"
 )
@@ -322,4 +323,81 @@ func usesName(f *ast.File, name string) bool {
 		return !found
 	})
 	return found
+}
+
+// wrapperWords returns the source of a format literal, quotes included,
+// without its last verb and the separator before it ("get user %s: %w"
+// gives "get user %s"), when that verb is a plain %v, %s or %w ending the
+// format, the verb of the last of its nargs arguments, and words are left.
+func wrapperWords(lit string, nargs int) (string, bool) {
+	if len(lit) < 2 {
+		return "", false
+	}
+	q, inner := lit[:1], lit[1:len(lit)-1]
+	n, last := 0, -1
+	for i := 0; i < len(inner); i++ {
+		if inner[i] != '%' {
+			continue
+		}
+		if i+1 < len(inner) && inner[i+1] == '%' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(inner) && strings.IndexByte("+-# 0123456789.", inner[j]) >= 0 {
+			j++
+		}
+		if j >= len(inner) || inner[j] == '*' || inner[j] == '[' {
+			return "", false
+		}
+		n, last, i = n+1, i, j
+	}
+	if n != nargs || last < 0 || last+2 != len(inner) || strings.IndexByte("vsw", inner[last+1]) < 0 {
+		return "", false
+	}
+	words := strings.TrimRight(inner[:last], " :-,;")
+	if !strings.ContainsFunc(words, unicode.IsLetter) {
+		return "", false
+	}
+	return q + words + q, true
+}
+
+// wrapperEdits returns the edit that makes fd's fmt.Errorf, the server's
+// words around another's error, a ToolError of the words with the error
+// as its cause: fmt.Errorf("get user %s: %w", login, err) becomes
+// toolerr.New(fmt.Sprintf("get user %s", login)).WithCause(err).
+func (p *program) wrapperEdits(fd Finding) ([]Edit, bool) {
+	file := p.syntax(fd.Pos.Filename)
+	call := p.callAt(fd.Pos.Filename, fd.call.Pos())
+	if call == nil || len(call.Args) < 2 || call.Ellipsis.IsValid() {
+		return nil, false
+	}
+	lit, ok := call.Args[0].(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return nil, false
+	}
+	words, ok := wrapperWords(lit.Value, len(call.Args)-1)
+	if !ok {
+		return nil, false
+	}
+	src, err := os.ReadFile(fd.Pos.Filename)
+	if err != nil {
+		return nil, false
+	}
+	text := func(n ast.Node) string {
+		return string(src[p.fset.Position(n.Pos()).Offset:p.fset.Position(n.End()).Offset])
+	}
+	msg := words
+	if rest := call.Args[1 : len(call.Args)-1]; len(rest) > 0 || strings.Contains(words, "%") {
+		parts := []string{words}
+		for _, a := range rest {
+			parts = append(parts, text(a))
+		}
+		msg = "fmt.Sprintf(" + strings.Join(parts, ", ") + ")"
+	}
+	repl := "toolerr.New(" + msg + ").WithCause(" + text(call.Args[len(call.Args)-1]) + ")"
+	if path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End()); len(path) > 1 && untypedDecl(path[1]) {
+		repl = "error(" + repl + ")" // the variable stays an error
+	}
+	return []Edit{{p.fset.Position(call.Pos()).Offset, p.fset.Position(call.End()).Offset, repl}}, true
 }

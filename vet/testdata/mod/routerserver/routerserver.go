@@ -62,7 +62,7 @@ func rename(ctx context.Context, c *work.Client, req mcp.CallToolRequest) (*mcp.
 	defer resp.Body.Close()
 	var out gqlResponse
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return nil, fmt.Errorf("decode: %w", err)
+		return nil, fmt.Errorf("decode: %w", err) // want: lost
 	}
 	if len(out.Errors) > 1 {
 		return nil, errors.New(out.Errors[1].Message)

@@ -96,7 +96,7 @@ func Delete(ctx context.Context, c *Client, a ProjectArgs) (*Project, error) {
 	}
 	resp, err := c.HTTP.Get(c.Base + "/projects/" + a.Name)
 	if err != nil {
-		return nil, fmt.Errorf("delete %s: %w", a.Name, err)
+		return nil, fmt.Errorf("delete %s: %w", a.Name, err) // want: lost
 	}
 	resp.Body.Close()
 	return nil, nil
@@ -150,7 +150,7 @@ func Log(ctx context.Context, c *Client, a LogArgs) (*Project, error) {
 	}
 	resp, err := c.HTTP.Get(c.Base + "/log")
 	if err != nil {
-		return nil, fmt.Errorf("log work: %v", err)
+		return nil, fmt.Errorf("log work: %v", err) // want: lost
 	}
 	resp.Body.Close()
 	return nil, nil
