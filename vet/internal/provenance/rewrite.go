@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -325,6 +326,9 @@ func usesName(f *ast.File, name string) bool {
 	return found
 }
 
+// verbRE matches a verb of a format.
+var verbRE = regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
+
 // wrapperWords returns the source of a format literal, quotes included,
 // without its last verb and the separator before it ("get user %s: %w"
 // gives "get user %s"), when that verb is a plain %v, %s or %w ending the
@@ -356,8 +360,8 @@ func wrapperWords(lit string, nargs int) (string, bool) {
 		return "", false
 	}
 	words := strings.TrimRight(inner[:last], " :-,;")
-	if !strings.ContainsFunc(words, unicode.IsLetter) {
-		return "", false
+	if !strings.ContainsFunc(verbRE.ReplaceAllString(words, ""), unicode.IsLetter) {
+		return "", false // no word of the server's: "%s: %w"
 	}
 	return q + words + q, true
 }
