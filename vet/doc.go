@@ -49,6 +49,14 @@
 // module, and decides, where the two differ, which message is the server's
 // own, which text is another's, and what is left after the fixes.
 //
+// Each analyzer has a file of its own: publictext.go, sdktext.go,
+// masked.go, structured.go and install.go. What they share is in
+// taint.go (the dataflow of an error's text), sinks.go (the places text
+// reaches the model, and the helpers that lead there), ssa.go (the
+// package's state, computed once), framework.go (a server's own tool
+// framework), migrate.go and imports.go (the fixes), and bare.go (a module
+// without mcperr).
+//
 // Run them all with the mcperrvet command, or use Analyzers with
 // multichecker.
 package vet

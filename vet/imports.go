@@ -3,6 +3,7 @@ package vet
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"slices"
 	"strconv"
 	"strings"
@@ -182,4 +183,31 @@ func (im *importer) edits() []analysis.TextEdit {
 		edits = append(edits, analysis.TextEdit{Pos: pl.pos, End: pl.pos, NewText: []byte(text)})
 	}
 	return edits
+}
+
+// importName returns the name under which the file holding n imports path,
+// or "" when it does not, or imports it as _ or .
+func importName(pass *analysis.Pass, n ast.Node, path string) string {
+	for _, f := range pass.Files {
+		if f.FileStart > n.Pos() || n.Pos() >= f.FileEnd {
+			continue
+		}
+		for _, spec := range f.Imports {
+			p, err := strconv.Unquote(spec.Path.Value)
+			if err != nil || p != path {
+				continue
+			}
+			if spec.Name != nil {
+				if spec.Name.Name == "_" || spec.Name.Name == "." {
+					return ""
+				}
+				return spec.Name.Name
+			}
+			if pn, ok := pass.TypesInfo.Implicits[spec].(*types.PkgName); ok {
+				return pn.Name()
+			}
+			return ""
+		}
+	}
+	return ""
 }

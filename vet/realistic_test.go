@@ -193,14 +193,14 @@ var realisticServers = []struct {
 	migrated: map[string]expect{
 		"datasource_no_uid":       {"uid is required", "VALIDATION_ERROR"},
 		"datasource_gone":         {"datasource with UID 'gone' not found. Please check if the datasource exists and is accessible", "TOOL_ERROR"},
-		"datasource_failing":      {`Internal error in tool "get_datasource" (ref: `, "INTERNAL_ERROR"},
+		"datasource_failing":      {"get datasource by uid flaky", "TOOL_ERROR"},
 		"query_no_expr":           {"expr is required", "VALIDATION_ERROR"}, // was "query_prometheus: expr is required"
 		"query_datasource_gone":   {"datasource with UID 'gone' not found. Please check if the datasource exists and is accessible", "TOOL_ERROR"},
 		"query_bad_start":         {`parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`, "VALIDATION_ERROR"}, // a parser's text, declared public as -fix suggests
-		"query_failing":           {`Internal error in tool "query_prometheus" (ref: `, "INTERNAL_ERROR"},
+		"query_failing":           {"querying Prometheus", "TOOL_ERROR"},                                                                               // the words of its wrapper, the error in the log
 		"rules_get_no_uid":        {"uid is required for 'get' operation", "TOOL_ERROR"},
 		"rules_unknown_operation": {`unknown operation "delete", must be one of: list, get`, "TOOL_ERROR"},
-		"rules_get_failing":       {`Internal error in tool "manage_rules" (ref: `, "INTERNAL_ERROR"},
+		"rules_get_failing":       {"getting rule r9", "TOOL_ERROR"},
 		"search_no_query":         {`required argument "query" not found`, ""},
 		"search_failing":          {"failed to search dashboards", "TOOL_ERROR"},
 		"silences_bad_state":      {"invalid state: bogus - must be 'active' or 'expired'", ""},
@@ -215,8 +215,8 @@ var realisticServers = []struct {
 		"pods_get_number":       {"name parameter must be a string", "TOOL_ERROR"},
 		"pods_get_failing":      {`Internal error in tool "pods_get" (ref: `, "INTERNAL_ERROR"},
 		"pods_log_no_container": {"failed to get pod log, missing argument container", "TOOL_ERROR"},
-		"pods_log_failing":      {`Internal error in tool "pods_log" (ref: `, "INTERNAL_ERROR"},
-		"nodes_top_failing":     {`Internal error in tool "nodes_top" (ref: `, "INTERNAL_ERROR"},
+		"pods_log_failing":      {"failed to get pod log", "TOOL_ERROR"},
+		"nodes_top_failing":     {"failed to get nodes top", "TOOL_ERROR"},
 		"scale_bad_kind":        {"cannot scale a Pod: only Deployment and StatefulSet scale", "TOOL_ERROR"},
 		"scale_no_replicas":     {"replicas is required", "VALIDATION_ERROR"},
 		"scale_failing":         {`Internal error in tool "resources_scale" (ref: `, "INTERNAL_ERROR"},

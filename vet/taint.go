@@ -58,6 +58,12 @@ type tainter struct {
 	// fixedFact reports whether a function of another package has the
 	// errorsFixed fact; nil: none has.
 	fixedFact func(*types.Func) bool
+	// fixedGiven: a call of a function whose errors are fixed holds an
+	// error's text when an argument does (fmt.Sprintf("%v",
+	// pkg.Required(err.Error())), pkg.Wrap(err)), as mcperrpublictext
+	// asks of a ToolError's message; mcperrsdktext's helper facts take
+	// the function's words as they are.
+	fixedGiven bool
 
 	// active counts the questions under way; steps counts the values
 	// visited for the outermost one, which ends in silence (clean) once
@@ -394,7 +400,7 @@ func (t *tainter) errTainted(e *env, v ssa.Value) bool {
 	case *ssa.Extract:
 		if call, ok := x.Tuple.(*ssa.Call); ok {
 			callee := call.Common().StaticCallee()
-			if t.fixedErrors(callee) {
+			if t.fixedErrors(callee) && !(t.fixedGiven && t.anyArgTainted(e, call.Common().Args)) {
 				return false
 			}
 			pkg, name := funcPath(callee)
@@ -413,7 +419,7 @@ func (t *tainter) errTainted(e *env, v ssa.Value) bool {
 			return false
 		}
 		callee := x.Common().StaticCallee()
-		if t.fixedErrors(callee) {
+		if t.fixedErrors(callee) && !(t.fixedGiven && t.anyArgTainted(e, x.Call.Args)) {
 			return false
 		}
 		pkg, name := funcPath(callee)
@@ -450,6 +456,18 @@ func (t *tainter) errTainted(e *env, v ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// anyArgTainted reports whether an argument of a call holds an error's
+// text: a function whose errors hold only the text it is given
+// (errorsFixed) passes it on.
+func (t *tainter) anyArgTainted(e *env, args []ssa.Value) bool {
+	for _, a := range args {
+		if t.fmtArgTainted(e, a) {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *tainter) callTainted(e *env, c *ssa.CallCommon, call *ssa.Call) bool {

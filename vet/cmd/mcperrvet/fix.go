@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,7 +155,7 @@ func migrate(args []string, i int) int {
 	}
 	slices.SortFunc(left, func(a, b finding) int { return cmp.Compare(a.posn, b.posn) })
 	for _, f := range left {
-		fmt.Fprintf(os.Stderr, "%s: %s\n", f.posn, f.message)
+		fmt.Fprintf(os.Stderr, "%s: %s\n", relPath(f.posn), f.message)
 	}
 	if len(left) > 0 {
 		fmt.Fprintf(os.Stderr, "mcperrvet: %d site(s) left that would leak another's text or lose a message of the server's: each says what to write\n", len(left))
@@ -273,7 +274,21 @@ func printRewritten(done map[string]map[string]int) {
 		for _, k := range slices.Sorted(maps.Keys(done[file])) {
 			parts = append(parts, fmt.Sprintf("%s %d", k, done[file][k]))
 		}
-		fmt.Fprintf(tw, "\t%s\t%s\n", file, strings.Join(parts, ", "))
+		fmt.Fprintf(tw, "\t%s\t%s\n", relPath(file), strings.Join(parts, ", "))
 	}
 	tw.Flush()
+}
+
+// relPath returns path relative to the working directory when it is under
+// it, as go vet names the files it reports.
+func relPath(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil || !filepath.IsAbs(path) || strings.HasPrefix(rel, "..") {
+		return path
+	}
+	return rel
 }

@@ -4,6 +4,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -33,6 +35,15 @@ const (
 	// a query language's parser): the model read it, and mcperr masks it
 	// unless the server declares its type public (filter.Public).
 	argErr
+	// flat: an error the model would read (a ToolError, a library's error
+	// about the arguments) formatted into a new plain error with %v or %s
+	// (fmt.Errorf("invalid id: %v", err)): the chain ends there, and mcperr
+	// masks the wrapper; %w keeps it.
+	flat
+	// wrap: fmt.Errorf of the server's own words around another's error,
+	// the error last (fmt.Errorf("failed to search issues: %v", err)):
+	// mcperr masks the words with the error's text.
+	wrap
 )
 
 // origin is one place an error a handler returns is made.
@@ -40,9 +51,12 @@ type origin struct {
 	kind  kind
 	call  *ssa.Call  // own: errors.New or fmt.Errorf
 	alloc *ssa.Alloc // typed: where the error is made
-	deps  []int      // own: the parameters of fn the text is made of
+	deps  []int      // own: the parameters of at the text is made of
+	at    *ssa.Function
 	fn    *ssa.Function
-	i     int // param
+	i     int       // param; flat: the argument of the format that is the error
+	inner kind      // flat: what the wrapper formats
+	lib   *ssa.Call // flat: the library's call whose error it formats
 }
 
 type sumKey struct {
@@ -60,6 +74,7 @@ type flow struct {
 	paramWhy map[*ssa.Parameter]textVerdict
 	visiting map[any]bool
 
+	causes      []origin           // the origins of the causes given to ToolErrors
 	notOwn      map[*ssa.Call]bool // errors.New and fmt.Errorf whose text holds another's
 	notModel    map[*ssa.Call]bool // own messages some call fills with another's values
 	assume      *ssa.Function      // textIn: whose parameters are taken as own
@@ -131,10 +146,10 @@ func (f *flow) trace(fn *ssa.Function, v ssa.Value, seen map[ssa.Value]bool) []o
 		}
 		return out
 	case *ssa.MakeInterface:
-		if publicType(v.X.Type()) {
-			return []origin{{kind: kept}}
-		}
-		if pkg, _ := named(v.X.Type()); strings.HasPrefix(pkg, mcperrPrefix) {
+		if pkg, _ := named(v.X.Type()); publicType(v.X.Type()) || strings.HasPrefix(pkg, mcperrPrefix) {
+			if c, ok := v.X.(*ssa.Call); ok && strings.HasPrefix(pkg, mcperrPrefix) {
+				f.call(fn, c, 0, seen) // its cause, if it has one
+			}
 			return []origin{{kind: kept}}
 		}
 		if os := f.trace(fn, v.X, seen); len(os) > 0 {
@@ -359,7 +374,7 @@ func (f *flow) given(fn *ssa.Function, o origin, args []ssa.Value) origin {
 		}
 		deps = append(deps, ds...)
 	}
-	o.deps = deps
+	o.deps, o.at = deps, fn
 	return o
 }
 
@@ -370,13 +385,22 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 	args := c.Common().Args
 	switch {
 	case strings.HasPrefix(pkg, mcperrPrefix):
+		if callee.Signature.Recv() != nil && len(args) > 0 {
+			// A ToolError's With method: the ToolError it copies may have
+			// a cause, and the model reads a public error in a cause as a
+			// hint, so a message of the server's own there is one to keep.
+			f.trace(fn, args[0], seen)
+			if name == "WithCause" && len(args) == 2 {
+				f.causes = append(f.causes, f.trace(fn, args[1], seen)...)
+			}
+		}
 		return []origin{{kind: kept}}
 	case sdkRequest(callee):
 		return []origin{{kind: sdk}}
 	case pkg == "errors" && name == "New":
 		t, deps := f.textIn(fn, args[0])
 		if t.own {
-			return []origin{{kind: own, call: c, fn: fn, deps: deps}}
+			return []origin{{kind: own, call: c, fn: fn, at: fn, deps: deps}}
 		}
 		if !t.unknown {
 			f.notOwn[c] = true // another's text: a fix must not make it the model's
@@ -397,9 +421,13 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 		var wrapped []origin
 		var deps []int
 		textOwn, known := true, true
+		restOwn := true // the arguments that are not errors
 		for _, a := range vs {
 			if u := unwrapIface(a); isErrorValue(u) {
 				os := f.trace(fn, u, seen)
+				if k, ok := u.(*ssa.Const); len(os) == 0 && !(ok && k.IsNil()) {
+					os = []origin{{kind: foreign}} // an error the pass cannot follow
+				}
 				wrapped = append(wrapped, os...)
 				for _, o := range os {
 					textOwn = textOwn && (o.kind == own || o.kind == kept || o.kind == sdk)
@@ -408,6 +436,7 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 			}
 			t, ds := f.textIn(fn, a)
 			textOwn, known = textOwn && t.own, known && (t.own || !t.unknown)
+			restOwn = restOwn && t.own
 			deps = append(deps, ds...)
 		}
 		if !textOwn && known {
@@ -418,9 +447,18 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 		}
 		if len(wrapped) == 0 && !strings.Contains(format, "%w") {
 			if textOwn {
-				return []origin{{kind: own, call: c, fn: fn, deps: deps}}
+				return []origin{{kind: own, call: c, fn: fn, at: fn, deps: deps}}
 			}
 			return []origin{{kind: foreign}}
+		}
+		if os, ok := f.flattenedOwn(fn, c, format, wrapped, restOwn && len(vs) > 0, deps); ok {
+			return os
+		}
+		if os, ok := f.wrapper(fn, c, format, vs, wrapped, restOwn, deps); ok {
+			return os
+		}
+		if !strings.Contains(format, "%w") {
+			return f.flattened(fn, c, vs, wrapped, restOwn && len(vs) > 0)
 		}
 		// A wrapper: what the model may read is what it wraps.
 		return wrapped
@@ -429,6 +467,102 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 		return []origin{{kind: argErr, call: c, fn: fn}}
 	}
 	return []origin{{kind: foreign}}
+}
+
+// flattenedOwn returns the origin of fmt.Errorf without %w given errors
+// (fmt.Errorf("invalid time_spent format: %v", err)) whose text is the
+// server's own: every error it formats is (a message of the module, an
+// SDK's naming an argument) and so are its other arguments. It is a new
+// plain error, a message of its own.
+func (f *flow) flattenedOwn(fn *ssa.Function, c *ssa.Call, format string, wrapped []origin, restOwn bool, deps []int) ([]origin, bool) {
+	if strings.Contains(format, "%w") || !restOwn {
+		return nil, false
+	}
+	for _, o := range wrapped {
+		switch {
+		case o.kind == own && len(o.deps) > 0 && o.at != fn:
+			return nil, false // a message a field or a variable holds: decided where it is made
+		case o.kind == own:
+			deps = append(deps, o.deps...)
+		case o.kind == sdk:
+		default:
+			return nil, false
+		}
+	}
+	slices.Sort(deps)
+	return []origin{{kind: own, call: c, fn: fn, at: fn, deps: slices.Compact(deps)}}, true
+}
+
+// wrapper returns, for fmt.Errorf of the server's own words around
+// another's error, the error its last argument (fmt.Errorf("failed to
+// search issues: %v", err), err a library's or an upstream's), the
+// wrapper's origin, then what it wraps: mcperr masks it whole, and a
+// ToolError of the words with the error as its cause keeps them. A
+// wrapper of an error the model reads already (a ToolError, a domain
+// error) is left to it.
+func (f *flow) wrapper(fn *ssa.Function, c *ssa.Call, format string, vs []ssa.Value, wrapped []origin, restOwn bool, deps []int) ([]origin, bool) {
+	if !restOwn || len(vs) == 0 || !isErrorValue(unwrapIface(vs[len(vs)-1])) {
+		return nil, false
+	}
+	for _, v := range vs[:len(vs)-1] {
+		if isErrorValue(unwrapIface(v)) {
+			return nil, false
+		}
+	}
+	if _, ok := wrapperWords(strconv.Quote(format), len(vs)); !ok {
+		return nil, false
+	}
+	another := false
+	for _, o := range wrapped {
+		switch o.kind {
+		case foreign, param:
+			another = true
+		case kept:
+			return nil, false
+		}
+	}
+	if !another {
+		return nil, false
+	}
+	return append([]origin{{kind: wrap, call: c, fn: fn, at: fn, deps: deps}}, wrapped...), true
+}
+
+// flattened returns the origin of fmt.Errorf without %w given errors,
+// whose text is not all the server's own: a wrapper of an error the
+// model would read otherwise (a ToolError, a library's error about the
+// arguments, which filter.Public can declare public) is flat, which %w
+// mends; one of another's text is another's.
+func (f *flow) flattened(fn *ssa.Function, c *ssa.Call, vs []ssa.Value, wrapped []origin, restOwn bool) []origin {
+	var inner *origin
+	for _, o := range wrapped {
+		switch {
+		case o.kind == own && len(o.deps) > 0 && o.at != fn, o.kind == typed:
+			// A message a field or a variable holds, an error type of the
+			// module: decided where it is made; once it is public, %w.
+			return wrapped
+		case o.kind == own, o.kind == sdk:
+		case o.kind == kept || o.kind == argErr:
+			if inner == nil {
+				inner = &o
+			}
+		default:
+			return []origin{{kind: foreign}}
+		}
+	}
+	if inner == nil || !restOwn {
+		return []origin{{kind: foreign}}
+	}
+	i := -1 // the one error it formats, or none to mend mechanically
+	for j, v := range vs {
+		if isErrorValue(unwrapIface(v)) {
+			if i >= 0 {
+				i = -1
+				break
+			}
+			i = j
+		}
+	}
+	return []origin{{kind: flat, call: c, fn: fn, i: i, inner: inner.kind, lib: inner.call}}
 }
 
 // argsOwn reports whether every argument of c, its receiver included, is

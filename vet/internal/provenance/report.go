@@ -33,6 +33,8 @@ type Finding struct {
 	call    *ssa.Call     // Lost: the errors.New or fmt.Errorf to rewrite
 	typed   *ssa.Function // Lost: the Error method of a type to make public
 	text    string        // Lost: the message's constant words
+	mend    int           // Lost, flat: the format's argument that %w wraps, from 1
+	wrapper bool          // Lost: the server's words around another's error
 }
 
 // Fix is the rewrite of one site.
@@ -90,7 +92,19 @@ func Run(cfg Config) (*Result, error) {
 				continue
 			}
 		}
-		if !fd.fixable || fd.call == nil {
+		if fd.fixable && fd.wrapper {
+			if es, ok := p.wrapperEdits(fd); ok {
+				res.Fixes = append(res.Fixes, Fix{Kind: fd.Kind, Pos: fd.Pos, Edits: es})
+				continue
+			}
+		}
+		if fd.fixable && fd.mend > 0 {
+			if es, ok := p.wrapEdits(fd); ok {
+				res.Fixes = append(res.Fixes, Fix{Kind: fd.Kind, Pos: fd.Pos, Edits: es})
+				continue
+			}
+		}
+		if !fd.fixable || fd.call == nil || fd.mend != 0 || fd.wrapper {
 			res.Findings = append(res.Findings, fd)
 			continue
 		}
@@ -127,6 +141,8 @@ func Line(pos token.Position) string { return fmt.Sprintf("%s:%d", pos.Filename,
 func (f *flow) lost() []Finding {
 	sites := map[*ssa.Call]bool{}
 	var order []*ssa.Call
+	flats := map[*ssa.Call]origin{}
+	wraps := map[*ssa.Call]bool{}
 	byType := map[*ssa.Function][]origin{} // by the type's Error method
 	var typeOrder []*ssa.Function
 	var add func(os []origin)
@@ -144,6 +160,21 @@ func (f *flow) lost() []Finding {
 				if !slices.ContainsFunc(byType[m], func(x origin) bool { return x.alloc == o.alloc }) {
 					byType[m] = append(byType[m], o)
 				}
+				continue
+			}
+			if o.kind == flat && !sites[o.call] {
+				sites[o.call] = true
+				flats[o.call] = o
+				order = append(order, o.call)
+				continue
+			}
+			if o.kind == wrap && !sites[o.call] {
+				if !f.depsOwn(o) {
+					continue // some calls give its words another's values: masked whole
+				}
+				sites[o.call] = true
+				wraps[o.call] = true
+				order = append(order, o.call)
 				continue
 			}
 			if o.kind != own && o.kind != argErr || o.call == nil || sites[o.call] {
@@ -165,6 +196,11 @@ func (f *flow) lost() []Finding {
 	for _, fn := range f.p.funcs {
 		if f.roots[fn] {
 			add(f.summary(fn, fn.Signature.Results().Len()-1))
+			// The causes of the ToolErrors found so far: the model reads a
+			// public one as a hint.
+			causes := f.causes
+			f.causes = nil
+			add(causes)
 		}
 		// go-sdk's SetError hands the error to mcperr as a returned one.
 		for _, b := range fn.Blocks {
@@ -181,6 +217,11 @@ func (f *flow) lost() []Finding {
 			}
 		}
 	}
+	for len(f.causes) > 0 { // those found after the last root
+		causes := f.causes
+		f.causes = nil
+		add(causes)
+	}
 	var out []Finding
 	for _, m := range typeOrder {
 		if fd, ok := f.typedFinding(m, byType[m]); ok {
@@ -189,6 +230,20 @@ func (f *flow) lost() []Finding {
 	}
 	for _, c := range order {
 		pos := f.p.fset.Position(c.Pos())
+		if o, ok := flats[c]; ok {
+			out = append(out, f.flatFinding(o, pos))
+			continue
+		}
+		if wraps[c] {
+			words := messageWords(c)
+			fd := Finding{Kind: Lost, Pos: pos, call: c, text: words, wrapper: true}
+			fd.fixable = !strings.HasSuffix(pos.Filename, "_test.go") && !f.p.generated(pos.Filename)
+			fd.Message = fmt.Sprintf("the model reads the words of %q, with the error's text, when a tool returns this error today; "+
+				"with mcperr it is masked whole: keep the words and the error as the cause, toolerr.New(\"...\").WithCause(err), "+
+				"so that the model reads them and the log the rest", words)
+			out = append(out, fd)
+			continue
+		}
 		if pkg, name := funcPath(c.Common().StaticCallee()); !(pkg == "errors" || pkg == "fmt") {
 			out = append(out, Finding{Kind: Lost, Pos: pos, Message: fmt.Sprintf(
 				"the model reads the error of %s.%s, about the tool's own arguments, when a tool returns it today; with mcperr it is masked: "+
@@ -215,12 +270,34 @@ func (f *flow) lost() []Finding {
 	return out
 }
 
+// flatFinding reports a wrapper that formats an error the model would
+// read with %v: the fix makes it %w.
+func (f *flow) flatFinding(o origin, pos token.Position) Finding {
+	fd := Finding{Kind: Lost, Pos: pos, call: o.call, mend: o.i + 1, text: messageWords(o.call)}
+	fd.fixable = o.i >= 0 && !strings.HasSuffix(pos.Filename, "_test.go") && !f.p.generated(pos.Filename)
+	if o.inner == argErr {
+		pkg, name := funcPath(o.lib.Common().StaticCallee())
+		fd.Message = fmt.Sprintf("fmt.Errorf(%q, ...) formats the error of %s.%s, about the tool's own arguments, with %%v: "+
+			"the model reads it when a tool returns it today; with mcperr it is masked, and no filter finds it in a chain %%v ends: "+
+			"wrap it with %%w, then declare its type public where the tool is added, "+
+			"filter.WithFilters(filter.Public[%s](codes.ValidationError))", fd.text, shortPkg(pkg), name, errTypeOf(pkg))
+		return fd
+	}
+	fd.Message = fmt.Sprintf("fmt.Errorf(%q, ...) formats an error the model reads (a ToolError, a domain error) with %%v: "+
+		"the wrapper is a plain error, which mcperr masks; wrap it with %%w, and the model reads the inner error's words", fd.text)
+	return fd
+}
+
 // depsOwn reports whether the parameters an own message is made of are
 // the server's own at every call of its function: for a message reached
 // through a result field or a stored error, where no one call decides.
 func (f *flow) depsOwn(o origin) bool {
+	fn := o.at // the function whose parameters deps names
+	if fn == nil {
+		fn = o.fn
+	}
 	for _, d := range o.deps {
-		if d >= len(o.fn.Params) || !f.text(o.fn, o.fn.Params[d], 0).own {
+		if d >= len(fn.Params) || !f.text(fn, fn.Params[d], 0).own {
 			return false
 		}
 	}
@@ -239,7 +316,7 @@ func (f *flow) typedFinding(m *ssa.Function, made []origin) (Finding, bool) {
 	var mixed string
 	own := 0
 	for _, o := range made {
-		if t := f.fieldsText(o.fn, o.alloc); !t.own {
+		if t := f.fieldsText(o.fn, o.alloc, m); !t.own {
 			at := f.p.fset.Position(o.alloc.Pos())
 			mixed = fmt.Sprintf("%s:%d holds %s", shortFile(at.Filename), at.Line, t.why)
 			continue
@@ -264,11 +341,12 @@ func (f *flow) typedFinding(m *ssa.Function, made []origin) (Finding, bool) {
 }
 
 // fieldsText decides the values stored in the fields of a composite
-// literal.
-func (f *flow) fieldsText(fn *ssa.Function, a *ssa.Alloc) textVerdict {
+// literal that its type's Error method m reads (an Err field kept only
+// for Unwrap is not its text).
+func (f *flow) fieldsText(fn *ssa.Function, a *ssa.Alloc, m *ssa.Function) textVerdict {
 	for _, r := range *a.Referrers() {
 		fa, ok := r.(*ssa.FieldAddr)
-		if !ok {
+		if !ok || !readsField(m, fa.Field) {
 			continue
 		}
 		for _, v := range f.storesTo(fn, fa) {
@@ -278,6 +356,38 @@ func (f *flow) fieldsText(fn *ssa.Function, a *ssa.Alloc) textVerdict {
 		}
 	}
 	return ownText
+}
+
+// readsField reports whether m, an Error method, reads the field i of its
+// receiver, or hands the receiver to another function (which may).
+func readsField(m *ssa.Function, i int) bool {
+	if len(m.Params) == 0 {
+		return true
+	}
+	recv := m.Params[0]
+	for _, r := range *recv.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			if r.Field == i {
+				return true
+			}
+		case *ssa.Field:
+			if r.Field == i {
+				return true
+			}
+		case *ssa.UnOp:
+			// *e: a copy of the struct, whose fields are read from it.
+			for _, rr := range *r.Referrers() {
+				if fd, ok := rr.(*ssa.Field); !ok || fd.Field == i {
+					return true
+				}
+			}
+		case *ssa.DebugRef:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 func shortFile(path string) string {

@@ -8,9 +8,11 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/ast/astutil"
 )
@@ -29,26 +31,8 @@ type Edit struct {
 // lostEdits returns the edits that make fd's errors.New or fmt.Errorf a
 // ToolError of the same words.
 func (p *program) lostEdits(fd Finding) ([]Edit, bool) {
-	pkg := p.files[fd.Pos.Filename]
-	if pkg == nil {
-		return nil, false
-	}
-	var file *ast.File
-	for _, f := range pkg.Syntax {
-		if p.fset.Position(f.Package).Filename == fd.Pos.Filename {
-			file = f
-		}
-	}
-	if file == nil {
-		return nil, false
-	}
-	var call *ast.CallExpr
-	ast.Inspect(file, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && c.Lparen == fd.call.Pos() {
-			call = c
-		}
-		return call == nil
-	})
+	file := p.syntax(fd.Pos.Filename)
+	call := p.callAt(fd.Pos.Filename, fd.call.Pos())
 	if call == nil {
 		return nil, false
 	}
@@ -80,6 +64,61 @@ func (p *program) lostEdits(fd Finding) ([]Edit, bool) {
 		es = append(es, Edit{off(call.Rparen) + 1, off(call.Rparen) + 1, closing})
 	}
 	return es, true
+}
+
+// wrapEdits returns the edit that makes the verb of fd's fmt.Errorf for
+// its argument fd.mend a %w: a plain %v or %s, in a string literal
+// written at the call, whose verbs take their arguments in order.
+func (p *program) wrapEdits(fd Finding) ([]Edit, bool) {
+	call := p.callAt(fd.Pos.Filename, fd.call.Pos())
+	if call == nil || len(call.Args) < 2 {
+		return nil, false
+	}
+	lit, ok := call.Args[0].(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return nil, false
+	}
+	at := verbAt(lit.Value, fd.mend)
+	if at < 0 {
+		return nil, false
+	}
+	off := p.fset.Position(lit.Pos()).Offset + at
+	return []Edit{{off, off + 1, "w"}}, true
+}
+
+// verbAt returns the offset in a format's source of the verb letter of
+// its n-th verb (from 1) when it is a plain %v or %s and every verb
+// before it is plain too, else -1.
+func verbAt(src string, n int) int {
+	k := 0
+	for i := 0; i < len(src); i++ {
+		if src[i] != '%' {
+			continue
+		}
+		if i+1 >= len(src) {
+			return -1
+		}
+		if src[i+1] == '%' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(src) && strings.IndexByte("+-# 0123456789.", src[j]) >= 0 {
+			j++
+		}
+		if j >= len(src) || src[j] == '*' || src[j] == '[' {
+			return -1
+		}
+		k++
+		if k == n {
+			if j == i+1 && (src[j] == 'v' || src[j] == 's') {
+				return j
+			}
+			return -1
+		}
+		i = j
+	}
+	return -1
 }
 
 // typedEdits returns the edit that gives fd's error type PublicMessage and
@@ -129,6 +168,23 @@ func (p *program) syntax(file string) *ast.File {
 		}
 	}
 	return nil
+}
+
+// callAt returns the call of the module's file whose left parenthesis is
+// at lparen, as SSA places a call.
+func (p *program) callAt(file string, lparen token.Pos) *ast.CallExpr {
+	f := p.syntax(file)
+	if f == nil {
+		return nil
+	}
+	var call *ast.CallExpr
+	ast.Inspect(f, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && c.Lparen == lparen {
+			call = c
+		}
+		return call == nil
+	})
+	return call
 }
 
 // untypedDecl reports whether parent declares a variable whose type call
@@ -268,4 +324,84 @@ func usesName(f *ast.File, name string) bool {
 		return !found
 	})
 	return found
+}
+
+// verbRE matches a verb of a format.
+var verbRE = regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
+
+// wrapperWords returns the source of a format literal, quotes included,
+// without its last verb and the separator before it ("get user %s: %w"
+// gives "get user %s"), when that verb is a plain %v, %s or %w ending the
+// format, the verb of the last of its nargs arguments, and words are left.
+func wrapperWords(lit string, nargs int) (string, bool) {
+	if len(lit) < 2 {
+		return "", false
+	}
+	q, inner := lit[:1], lit[1:len(lit)-1]
+	n, last := 0, -1
+	for i := 0; i < len(inner); i++ {
+		if inner[i] != '%' {
+			continue
+		}
+		if i+1 < len(inner) && inner[i+1] == '%' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(inner) && strings.IndexByte("+-# 0123456789.", inner[j]) >= 0 {
+			j++
+		}
+		if j >= len(inner) || inner[j] == '*' || inner[j] == '[' {
+			return "", false
+		}
+		n, last, i = n+1, i, j
+	}
+	if n != nargs || last < 0 || last+2 != len(inner) || strings.IndexByte("vsw", inner[last+1]) < 0 {
+		return "", false
+	}
+	words := strings.TrimRight(inner[:last], " :-,;")
+	if !strings.ContainsFunc(verbRE.ReplaceAllString(words, ""), unicode.IsLetter) {
+		return "", false // no word of the server's: "%s: %w"
+	}
+	return q + words + q, true
+}
+
+// wrapperEdits returns the edit that makes fd's fmt.Errorf, the server's
+// words around another's error, a ToolError of the words with the error
+// as its cause: fmt.Errorf("get user %s: %w", login, err) becomes
+// toolerr.New(fmt.Sprintf("get user %s", login)).WithCause(err).
+func (p *program) wrapperEdits(fd Finding) ([]Edit, bool) {
+	file := p.syntax(fd.Pos.Filename)
+	call := p.callAt(fd.Pos.Filename, fd.call.Pos())
+	if call == nil || len(call.Args) < 2 || call.Ellipsis.IsValid() {
+		return nil, false
+	}
+	lit, ok := call.Args[0].(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return nil, false
+	}
+	words, ok := wrapperWords(lit.Value, len(call.Args)-1)
+	if !ok {
+		return nil, false
+	}
+	src, err := os.ReadFile(fd.Pos.Filename)
+	if err != nil {
+		return nil, false
+	}
+	text := func(n ast.Node) string {
+		return string(src[p.fset.Position(n.Pos()).Offset:p.fset.Position(n.End()).Offset])
+	}
+	msg := words
+	if rest := call.Args[1 : len(call.Args)-1]; len(rest) > 0 || strings.Contains(words, "%") {
+		parts := []string{words}
+		for _, a := range rest {
+			parts = append(parts, text(a))
+		}
+		msg = "fmt.Sprintf(" + strings.Join(parts, ", ") + ")"
+	}
+	repl := "toolerr.New(" + msg + ").WithCause(" + text(call.Args[len(call.Args)-1]) + ")"
+	if path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End()); len(path) > 1 && untypedDecl(path[1]) {
+		repl = "error(" + repl + ")" // the variable stays an error
+	}
+	return []Edit{{p.fset.Position(call.Pos()).Offset, p.fset.Position(call.End()).Offset, repl}}, true
 }

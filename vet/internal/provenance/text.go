@@ -557,8 +557,26 @@ func sdkRequest(fn *ssa.Function) bool {
 }
 
 func shortPkg(path string) string {
-	if i := strings.LastIndex(path, "/"); i >= 0 {
-		return path[i+1:]
+	elems := strings.Split(path, "/")
+	last := elems[len(elems)-1]
+	if len(elems) > 1 && majorVersion(last) {
+		last = elems[len(elems)-2] // github.com/yosida95/uritemplate/v3
 	}
-	return path
+	if i := strings.LastIndex(last, ".v"); i > 0 && majorVersion(last[i+1:]) {
+		last = last[:i] // gopkg.in/yaml.v3
+	}
+	return last
+}
+
+// majorVersion reports whether s is a module path's major version, v2 on.
+func majorVersion(s string) bool {
+	if len(s) < 2 || s[0] != 'v' {
+		return false
+	}
+	for _, r := range s[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

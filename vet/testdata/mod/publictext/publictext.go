@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"example.com/vettest/argmsgs"
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
@@ -255,4 +256,20 @@ func failWithHint(hint string) error { return toolerr.New("The lookup failed.").
 
 func viaHintHelper(err error) error {
 	return failWithHint(err.Error()) // want `through failWithHint: ToolError.WithHint hint`
+}
+
+// A message of another package of the module, made of the tool's own
+// words, formatted into a ToolError's message: the module wrote all of it.
+func requiredElsewhere(name string) error {
+	return toolerr.New(fmt.Sprintf("invalid input: %v", argmsgs.Required(name)))
+}
+
+// The same function given an error's text, or wrapping an error: its
+// errors hold that text.
+func requiredOfErrorText(err error) error {
+	return toolerr.New(fmt.Sprintf("invalid input: %v", argmsgs.Required(err.Error()))) // want `toolerr.New message`
+}
+
+func wrappedElsewhere(err error) error {
+	return toolerr.New(fmt.Sprintf("invalid input: %v", argmsgs.Wrap(err))) // want `toolerr.New message`
 }

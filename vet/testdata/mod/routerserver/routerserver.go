@@ -62,7 +62,7 @@ func rename(ctx context.Context, c *work.Client, req mcp.CallToolRequest) (*mcp.
 	defer resp.Body.Close()
 	var out gqlResponse
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return nil, fmt.Errorf("decode: %w", err)
+		return nil, fmt.Errorf("decode: %w", err) // want: lost
 	}
 	if len(out.Errors) > 1 {
 		return nil, errors.New(out.Errors[1].Message)
@@ -78,8 +78,10 @@ func Register(s *server.MCPServer, c *work.Client) {
 	actions := map[string]server.ToolHandlerFunc{
 		"create": routeAction(c, work.Create),
 		"delete": routeAction(c, work.Delete),
+		"log":    routeAction(c, work.Log),
+		"search": routeAction(c, work.Search),
 	}
-	s.AddTool(mcp.NewTool("project", mcp.WithString("action", mcp.Required(), mcp.Enum("create", "delete"))),
+	s.AddTool(mcp.NewTool("project", mcp.WithString("action", mcp.Required(), mcp.Enum("create", "delete", "log", "search"))),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			h, ok := actions[req.GetString("action", "")]
 			if !ok {

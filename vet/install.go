@@ -1,34 +1,14 @@
 package vet
 
 import (
-	"go/ast"
 	"go/types"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 )
-
-// StructuredHandler reports mcp-go's mcp.NewStructuredToolHandler and
-// mcp.NewTypedToolHandler in a package that uses mcperr's mcp-go adapter.
-var StructuredHandler = &analysis.Analyzer{
-	Name: "mcperrstructured",
-	Doc: `report mcp-go's NewStructuredToolHandler and NewTypedToolHandler where mcperr is used
-
-mcp.NewStructuredToolHandler answers a failed call itself with
-"tool execution failed: <err>" and a bad argument with
-"failed to bind arguments: <err>"; mcp.NewTypedToolHandler does the latter.
-mcperr passes such results through untouched, so the error's text reaches the
-model. mcpgo.Structured(h) takes the same handler and returns its errors for
-mcperr to map. The check runs in packages that import mcperr's mcp-go adapter.`,
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
-	Run:      runStructuredHandler,
-}
 
 // NotInstalled reports tools added with an SDK's own AddTool to a server that
 // mcperr was never installed on.
@@ -69,108 +49,6 @@ type addsTools struct {
 func (*addsTools) AFact() {}
 
 func (*addsTools) String() string { return "addsTools" }
-
-// Analyzers lists every analyzer of this package.
-var Analyzers = []*analysis.Analyzer{PublicErrorText, SDKErrorText, MaskedMessage, StructuredHandler, NotInstalled}
-
-// isMcperr reports whether path is mcperr's or one of its packages.
-func isMcperr(path string) bool { return path == pathMcperr || strings.HasPrefix(path, pathMcperr+"/") }
-
-// isSDK reports whether path is a package of one of the MCP SDKs.
-func isSDK(path string) bool {
-	return strings.HasPrefix(path, "github.com/mark3labs/mcp-go/") || strings.HasPrefix(path, "github.com/modelcontextprotocol/go-sdk/")
-}
-
-// importsPath reports whether pkg imports a package whose path pred
-// accepts; the analyzers skip every other package, the standard library
-// included, which go vet hands them too.
-func importsPath(pkg *types.Package, pred func(string) bool) bool {
-	for _, p := range pkg.Imports() {
-		if pred(p.Path()) {
-			return true
-		}
-	}
-	return false
-}
-
-func runStructuredHandler(pass *analysis.Pass) (any, error) {
-	if !importsPath(pass.Pkg, func(p string) bool { return p == pathMcpgoA }) {
-		return nil, nil
-	}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	for cur := range ins.Root().Preorder((*ast.CallExpr)(nil)) {
-		call := cur.Node().(*ast.CallExpr)
-		fun := ast.Unparen(call.Fun)
-		switch f := fun.(type) {
-		case *ast.IndexExpr:
-			fun = f.X
-		case *ast.IndexListExpr:
-			fun = f.X
-		}
-		var id *ast.Ident
-		switch f := fun.(type) {
-		case *ast.SelectorExpr:
-			id = f.Sel
-		case *ast.Ident:
-			id = f
-		default:
-			continue
-		}
-		obj, ok := pass.TypesInfo.Uses[id].(*types.Func)
-		if !ok || obj.Pkg() == nil || obj.Pkg().Path() != pathMCPGo {
-			continue
-		}
-		switch obj.Name() {
-		case "NewStructuredToolHandler":
-			d := analysis.Diagnostic{
-				Pos:     call.Pos(),
-				End:     call.End(),
-				Message: "mcp.NewStructuredToolHandler answers a failed call with \"tool execution failed: <err>\" and bad arguments with \"failed to bind arguments: <err>\", which mcperr passes through untouched: use mcpgo.Structured(h), which returns the errors for mcperr to map",
-			}
-			if name := importName(pass, call, pathMcpgoA); name != "" {
-				d.SuggestedFixes = []analysis.SuggestedFix{{
-					Message: "Use mcpgo.Structured",
-					TextEdits: []analysis.TextEdit{{
-						Pos:     fun.Pos(),
-						End:     fun.End(),
-						NewText: []byte(name + ".Structured"),
-					}},
-				}}
-			}
-			report(pass, d)
-		case "NewTypedToolHandler":
-			pass.Reportf(call.Pos(), "mcp.NewTypedToolHandler answers bad arguments with \"failed to bind arguments: <err>\", which mcperr passes through untouched: bind the arguments in the handler and return the error, or use mcpgo.Structured with a handler that returns (result, error)")
-		}
-	}
-	return nil, nil
-}
-
-// importName returns the name under which the file holding n imports path,
-// or "" when it does not, or imports it as _ or .
-func importName(pass *analysis.Pass, n ast.Node, path string) string {
-	for _, f := range pass.Files {
-		if f.FileStart > n.Pos() || n.Pos() >= f.FileEnd {
-			continue
-		}
-		for _, spec := range f.Imports {
-			p, err := strconv.Unquote(spec.Path.Value)
-			if err != nil || p != path {
-				continue
-			}
-			if spec.Name != nil {
-				if spec.Name.Name == "_" || spec.Name.Name == "." {
-					return ""
-				}
-				return spec.Name.Name
-			}
-			if pn, ok := pass.TypesInfo.Implicits[spec].(*types.PkgName); ok {
-				return pn.Name()
-			}
-			return ""
-		}
-	}
-	return ""
-}
 
 func runNotInstalled(pass *analysis.Pass) (any, error) {
 	if !ownModule(pass) && !importsPath(pass.Pkg, isMcperr) {

@@ -6,27 +6,9 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ssa"
 )
-
-// PublicErrorText reports mcperr values that reach the model (a ToolError's
-// message, hint and details, a domain.BusinessRule's message and context, a
-// filter.Response) built from an error's text or from a log-only field.
-var PublicErrorText = &analysis.Analyzer{
-	Name: "mcperrpublictext",
-	Doc: `report error text made public through mcperr
-
-A ToolError's message, hint and details, a domain.BusinessRule's message and
-context, and a filter.Response's Message, Details and Hints are sent to the
-client as written. Text taken from an error (err.Error(), an error formatted
-with fmt, errors.Join) or from domain.Authorization's Permission or Subject is
-for the log: it may hold SQL, paths, hosts or secrets. Write a message for the
-model and keep the error as the cause: toolerr.New("...").WithCause(err).`,
-	Requires: []*analysis.Analyzer{pkgState},
-	Run:      runPublicErrorText,
-}
 
 // SDKErrorText reports error text sent through the SDKs' own error results,
 // which mcperr passes through untouched.
@@ -76,124 +58,6 @@ func (h *sdkHelper) String() string { return "sdkHelper(" + h.Msg + ")" }
 
 const leakAdvice = "write a message for the model and keep the error for the log with toolerr.New(\"...\").WithCause(err)"
 
-func runPublicErrorText(pass *analysis.Pass) (any, error) {
-	if !importsPath(pass.Pkg, isMcperr) {
-		return nil, nil // no mcperr value is built here: nothing to report
-	}
-	ssainfo := ssaOf(pass)
-	t := newTainter(ssainfo.Pkg)
-	for _, fn := range srcFuncs(ssainfo) {
-		for _, h := range publicSinks(t, fn, nil) {
-			pass.Reportf(h.pos, "%s", h.msg)
-		}
-		// A helper of the package that puts a string argument into one of
-		// these values, called with error text: report the call.
-		for _, b := range fn.Blocks {
-			for _, in := range b.Instrs {
-				call, ok := in.(*ssa.Call)
-				if !ok {
-					continue
-				}
-				if msg := helperSinkOf(t, call, publicSinks); msg != "" {
-					pass.Reportf(call.Pos(), "%s", msg)
-				}
-			}
-		}
-	}
-	return nil, nil
-}
-
-type sinkHit struct {
-	pos token.Pos
-	msg string
-}
-
-// publicSinks returns the values of fn that reach the client and hold error
-// text, with fn's parameters bound by e (nil: error parameters are error
-// text, other parameters are clean).
-func publicSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
-	var hits []sinkHit
-	tainted := func(v ssa.Value) bool { return t.taintedIn(e, v) }
-	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
-			switch in := in.(type) {
-			case ssa.CallInstruction:
-				c := in.Common()
-				callee := c.StaticCallee()
-				pkg, name := funcPath(callee)
-				switch {
-				case pkg == pathToolerr && name == "New" && callee.Signature.Recv() == nil && len(c.Args) == 1:
-					if tainted(c.Args[0]) {
-						hits = append(hits, sinkHit{pos: in.Pos(), msg: "toolerr.New message is built from an error's text, which the model reads as written: " + leakAdvice})
-					}
-				case pkg == pathToolerr && name == "WithHint" && len(c.Args) == 2:
-					if tainted(c.Args[1]) {
-						hits = append(hits, sinkHit{pos: in.Pos(), msg: "ToolError.WithHint hint is built from an error's text (or an Authorization's permission), which the model reads: write the advice in your own words and keep the error as the cause with WithCause"})
-					}
-				case pkg == pathToolerr && name == "WithDetails" && len(c.Args) == 2:
-					if tainted(c.Args[1]) {
-						hits = append(hits, sinkHit{pos: in.Pos(), msg: "ToolError.WithDetails details hold an error's text (or an Authorization's permission), which the client reads: put only public facts in details and keep the error as the cause with WithCause"})
-					}
-				case pkg == pathDomain && name == "NewBusinessRule" && len(c.Args) == 3:
-					if tainted(c.Args[1]) {
-						hits = append(hits, sinkHit{pos: in.Pos(), msg: "domain.NewBusinessRule message is built from an error's text, which the model reads as written: write the rule's message for the model and log the error"})
-					} else if tainted(c.Args[2]) {
-						hits = append(hits, sinkHit{pos: in.Pos(), msg: "domain.NewBusinessRule context holds an error's text (or an Authorization's permission), which the client reads as details: put only public facts in it and log the error"})
-					}
-				}
-			case *ssa.Store:
-				fa, ok := in.Addr.(*ssa.FieldAddr)
-				if !ok || !isNamed(fa.X.Type(), pathFilter, "Response") {
-					continue
-				}
-				field := structField(fa.X.Type(), fa.Field)
-				switch field {
-				case "Message", "Details", "Hints":
-					if tainted(in.Val) {
-						hits = append(hits, sinkHit{pos: storePos(in), msg: "filter.Response." + field + " is built from an error's text (or an Authorization's permission), and everything in a Response is sent to the client: write it for the model and leave the error for the log, which the pipeline writes"})
-					}
-				}
-			}
-		}
-	}
-	return hits
-}
-
-// helperSink returns a report for a call to a function of the package that
-// passes error text in a non-error argument on to one of the public values,
-// where the function does not already do so by itself (that is reported
-// inside it). It looks one call deep.
-func helperSinkOf(t *tainter, call *ssa.Call, sinks func(*tainter, *ssa.Function, *env) []sinkHit) string {
-	g := call.Common().StaticCallee()
-	if g == nil || g.Pkg != t.pkg || g.Blocks == nil || len(g.Params) != len(call.Common().Args) || len(g.Params) > 64 {
-		return ""
-	}
-	base := &env{fn: g, params: map[*ssa.Parameter]bool{}, depth: 1}
-	with := &env{fn: g, params: map[*ssa.Parameter]bool{}, depth: 1}
-	any := false
-	for i, p := range g.Params {
-		a := call.Common().Args[i]
-		if isErrorValue(p) && (!errHelper(g) || !t.errTainted(nil, a)) || !isErrorValue(p) && !t.argTainted(nil, a) {
-			continue
-		}
-		with.params[p] = true
-		any = true
-	}
-	if !any {
-		return ""
-	}
-	known := map[token.Pos]bool{}
-	for _, h := range sinks(t, g, base) {
-		known[h.pos] = true
-	}
-	for _, h := range sinks(t, g, with) {
-		if !known[h.pos] {
-			return "through " + g.Name() + ": " + h.msg
-		}
-	}
-	return ""
-}
-
 func runSDKErrorText(pass *analysis.Pass) (any, error) {
 	sdk := importsPath(pass.Pkg, isSDK) || importsHelper(pass)
 	if !sdk && !ownModule(pass) {
@@ -203,7 +67,7 @@ func runSDKErrorText(pass *analysis.Pass) (any, error) {
 	t := newTainter(ssainfo.Pkg)
 	t.fixedFact = func(f *types.Func) bool { return pass.ImportObjectFact(f, new(errorsFixed)) }
 	if ownModule(pass) {
-		exportFixed(pass, t, ssainfo)
+		exportFixed(pass, t, ssainfo, func() analysis.Fact { return new(errorsFixed) })
 	}
 	if !sdk {
 		return nil, nil // no SDK result is built here: nothing to report
@@ -486,16 +350,6 @@ func isFalse(v ssa.Value) bool {
 	return ok && c.Value != nil && c.Value.Kind() == constant.Bool && !constant.BoolVal(c.Value)
 }
 
-// isNamed reports whether typ (or what it points to) is the named type
-// path.name.
-func isNamed(typ types.Type, path, name string) bool {
-	if p, ok := typ.Underlying().(*types.Pointer); ok {
-		typ = p.Elem()
-	}
-	n, ok := types.Unalias(typ).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
-}
-
 func structField(typ types.Type, i int) string {
 	if p, ok := typ.Underlying().(*types.Pointer); ok {
 		typ = p.Elem()
@@ -505,18 +359,4 @@ func structField(typ types.Type, i int) string {
 		return ""
 	}
 	return st.Field(i).Name()
-}
-
-// exportFixed gives the errorsFixed fact to the package's exported
-// functions and methods whose errors all have a text the module wrote.
-func exportFixed(pass *analysis.Pass, t *tainter, info *buildssa.SSA) {
-	for _, fn := range info.SrcFuncs {
-		obj, ok := fn.Object().(*types.Func)
-		if !ok || !obj.Exported() || len(returnedErrors(fn)) == 0 {
-			continue
-		}
-		if t.fixedErrors(fn) {
-			pass.ExportObjectFact(obj, new(errorsFixed))
-		}
-	}
 }
