@@ -296,6 +296,30 @@ func isHandler(fn *ssa.Function) bool {
 	}
 	// An SDK's CallToolRequest, or a server's own facade of it named so
 	// (a package that adapts its handlers to the SDK's).
-	_, name := named(params.At(1).Type())
-	return name == "CallToolRequest"
+	return callToolRequest(params.At(1).Type())
+}
+
+// callToolRequest reports whether t is, through a pointer, a type named
+// CallToolRequest, or go-sdk's ServerRequest[*CallToolParamsRaw] or
+// ServerRequest[*CallToolParams], which go-sdk's CallToolRequest is an
+// alias of (an alias the type checker may have looked through).
+func callToolRequest(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if a, ok := t.(*types.Alias); ok && a.Obj().Name() == "CallToolRequest" {
+		return true
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	switch {
+	case n.Obj().Name() == "CallToolRequest":
+		return true
+	case n.Obj().Pkg().Path() == goSDK && n.Obj().Name() == "ServerRequest" && n.TypeArgs().Len() == 1:
+		_, arg := named(n.TypeArgs().At(0))
+		return arg == "CallToolParamsRaw" || arg == "CallToolParams"
+	}
+	return false
 }

@@ -137,6 +137,67 @@ func TestRouterServer(t *testing.T) {
 	}
 }
 
+// TestGoSDKServer runs the pass on a go-sdk server, whose CallToolRequest
+// is an alias of a generic type: its typed and raw handlers return a
+// message of another package, the server's words around an upstream's
+// error, and a ToolError over the server's own sentinel. The pass finds
+// exactly the marked lines and its fixes build.
+func TestGoSDKServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a module")
+	}
+	dir := copyFixture(t, "gosdkserver")
+	cfg := Config{Dir: dir, Patterns: []string{"./gosdkserver/..."}}
+	res, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, fx := range res.Fixes {
+		got[rel(dir, Line(fx.Pos))+" lost"] = true
+	}
+	for _, fd := range res.Findings {
+		t.Errorf("a finding without a fix: %s: %s", Line(fd.Pos), fd.Message)
+	}
+	if want := marked(t, filepath.Join(dir, "gosdkserver")); !maps.Equal(got, want) {
+		t.Fatalf("found %v\nwant %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+	for round := 0; len(res.Fixes) > 0; round++ {
+		if round == 3 {
+			t.Fatalf("after %d rounds of fixes, %d sites still to fix", round, len(res.Fixes))
+		}
+		edits := map[string][]Edit{}
+		for _, fx := range res.Fixes {
+			edits[fx.Pos.Filename] = append(edits[fx.Pos.Filename], fx.Edits...)
+		}
+		for file, es := range edits {
+			if _, err := Apply(file, es); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if res, err = Run(cfg); err != nil {
+			t.Fatalf("the fixed server does not load: %v", err)
+		}
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "gosdkserver", "gosdkserver.go"))
+	lookup, _ := os.ReadFile(filepath.Join(dir, "gosdkserver", "lookup", "lookup.go"))
+	for _, c := range []struct{ file, want string }{
+		{string(src), `toolerr.New("login is required")`},
+		{string(src), `toolerr.New(fmt.Sprintf("get user %s", in.Login)).WithCause(err)`},
+		{string(lookup), `var ErrNoDirectory = error(toolerr.New("the user directory is not ready; retry later").WithRetryable(true))`},
+		{string(lookup), `toolerr.New(fmt.Sprintf("login %q is longer than 39 characters", login))`},
+	} {
+		if !strings.Contains(c.file, c.want) {
+			t.Errorf("after the fixes, no %s", c.want)
+		}
+	}
+	cmd := exec.Command("go", "vet", "./gosdkserver/...")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the fixed server does not build: %v\n%s", err, out)
+	}
+}
+
 // copyFixture copies the fixture module's go.mod, go.sum and the package
 // dir into a temporary directory, its replace pointing at mcperr.
 func copyFixture(t *testing.T, pkg string) string {
