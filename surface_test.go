@@ -45,8 +45,12 @@ const surfaceLimit = 147
 // and the recover blocks around every call into user code, to 4,500. It
 // went to 4,575 with retries that keep the protocol (a retried attempt gets
 // the client's arguments without its progress token) and mcp-go's task
-// tools, which run through the same engine.
-const linkedLinesLimit = 4575
+// tools, which run through the same engine, and to 4,585 with a ToolError
+// of no code over another over a cause nothing classifies (a handler's
+// words over a helper's, as a migration writes them) answered as the
+// server's failure it is, the helper's words read as hints: before, the
+// inner ToolError hid an outage as the client's, at INFO and without a ref.
+const linkedLinesLimit = 4585
 
 // surfacePackages are the packages whose exported API is the library's
 // public surface.

@@ -3,11 +3,13 @@ package filter_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcperr/mcperr/codes"
+	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/toolerr"
 )
@@ -65,6 +67,54 @@ func TestToolErrorOverUnclassifiedCause(t *testing.T) {
 	f = h.handle(t, context.Background(), call, toolerr.New("Order 7 is not open."))
 	if recs := h.records(t); f.Envelope.Category != codes.Client || f.Envelope.Ref != "" || recs[0]["level"] != "INFO" {
 		t.Errorf("envelope %+v, records %v, want a client failure at INFO without a ref", f.Envelope, recs)
+	}
+}
+
+// TestToolErrorsOverUnclassifiedCause: a ToolError of no code of its own
+// over another one over a cause nothing classifies (a handler's words over
+// a helper's, as a migration writes them) is the server's failure as one
+// is: an ERROR record with the ref the answer carries, the outer words as
+// the message and the inner ones as the first hint, the retry advice the
+// cause gives. An inner ToolError without a cause, or over a public error,
+// explains the failure, as before.
+func TestToolErrorsOverUnclassifiedCause(t *testing.T) {
+	h := newHarness(t)
+	inner := toolerr.New("create client failed")
+	for _, c := range []struct {
+		name      string
+		err       error
+		code      codes.Code
+		category  codes.Category
+		hints     []string
+		retryable bool
+	}{
+		{"over a secret", toolerr.New("get user failed").WithCause(inner.WithCause(errors.New("dial: password=hunter2 refused"))),
+			codes.ToolFailed, codes.Server, []string{"create client failed"}, false},
+		{"three deep", toolerr.New("get user failed").WithCause(toolerr.New("lookup failed").WithCause(inner.WithCause(errRefused))),
+			codes.ToolFailed, codes.Server, []string{"lookup failed", "create client failed"}, false},
+		{"over a retryable cause", toolerr.New("get user failed").WithCause(inner.WithCause(retryableErr{})),
+			codes.ToolFailed, codes.Server, []string{"create client failed"}, true},
+		{"inner without a cause", toolerr.New("get user failed").WithCause(inner),
+			codes.ToolFailed, codes.Client, []string{"create client failed"}, false},
+		{"over a public error", toolerr.New("get user failed").WithCause(inner.WithCause(domain.NewNotFound("User", "7"))),
+			codes.NotFound, codes.Client, []string{"create client failed", "User not found: 7"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := h.handle(t, context.Background(), call, c.err)
+			recs := h.records(t)
+			env := f.Envelope
+			if env.Message != "get user failed" || env.Code != c.code || env.Category != c.category || !slices.Equal(env.Hints, c.hints) || env.Retryable != c.retryable {
+				t.Errorf("envelope %s %s %q %q retryable %v, want %s %s %q %q %v", env.Code, env.Category, env.Message, env.Hints, env.Retryable,
+					c.code, c.category, "get user failed", c.hints, c.retryable)
+			}
+			server := c.category == codes.Server
+			if len(recs) != 1 || (recs[0]["level"] == "ERROR") != server || (env.Ref != "") != server || server && recs[0]["ref"] != env.Ref {
+				t.Errorf("ref %q, records %v: want one record, at ERROR with the answer's ref for a server failure", env.Ref, recs)
+			}
+			if strings.Contains(clientBytes(t, f), "hunter2") || strings.Contains(clientBytes(t, f), "refused") {
+				t.Errorf("the cause reached the client: %s", clientBytes(t, f))
+			}
+		})
 	}
 }
 

@@ -259,7 +259,10 @@ func (p *Pipeline) mapped(h *handling, ask *asks) (r Response) {
 			return p.internal(h)
 		}
 		if h.public = pub; te != nil {
-			return worded(te, r)
+			r = worded(te, r)
+		}
+		if f.through != nil {
+			r.Hints = slices.DeleteFunc(append(f.through, r.Hints...), func(s string) bool { return s == "" })
 		}
 		return r
 	}

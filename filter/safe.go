@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
 	"github.com/mcperr/mcperr/toolerr"
 )
@@ -94,7 +95,8 @@ type chainFacts struct {
 	panicked  bool                // a *PanicError is in the chain
 	public    toolerr.PublicError // the first public error
 	cause     error               // the cause of public, when it is a ToolError
-	inner     toolerr.PublicError // the first public error in that cause
+	inner     toolerr.PublicError // the first public error in that cause, but a ToolError of no code over a cause
+	through   []string            // the words of those ToolErrors, read as hints
 	valuer    slog.LogValuer      // the first error with a log view
 	custom    bool                // an error has an As or Is method of its own
 	opaque    bool                // the chain could not be walked: see scan
@@ -195,7 +197,11 @@ func (f *chainFacts) note(e error, inCause bool) {
 		case f.public == nil:
 			f.public = p
 		case inCause && f.inner == nil && f.cause != nil:
-			f.inner = p
+			if te, ok := p.(*toolerr.ToolError); ok && te.ErrorCode() == codes.ToolFailed && te.Unwrap() != nil {
+				f.through = append(f.through, te.PublicMessage()) // a helper's words over the failure explain nothing
+			} else {
+				f.inner = p
+			}
 		}
 	}
 	f.context = f.context || inCause && (e == context.Canceled || e == context.DeadlineExceeded)
@@ -247,6 +253,9 @@ func (f *chainFacts) ask(err error) {
 		if te, ok := found.public.(*toolerr.ToolError); ok {
 			if cf, _ := scan(te.Unwrap()); !cf.opaque {
 				found.cause, found.inner = te.Unwrap(), cf.public
+				if it, ok := cf.public.(*toolerr.ToolError); ok && it.ErrorCode() == codes.ToolFailed && it.Unwrap() != nil {
+					found.inner, found.through = cf.inner, append([]string{it.PublicMessage()}, cf.through...)
+				}
 			}
 		}
 	} else {

@@ -144,11 +144,11 @@ func (e *ToolError) WithRetryAfter(d time.Duration) *ToolError {
 
 // WithCause returns a copy that wraps cause for errors.Is, errors.As and the
 // log; its text never reaches the client, but a public error in it sets the
-// code and is a hint (see filter). A cause that nothing public or classified
-// explains, under a ToolError given no code of its own, makes the failure
-// the server's: logged at ERROR with a ref the answer carries, and advised
-// as the cause advises, else with the outcome unknown. A nil cause leaves the copy without one;
-// the copy is never nil for a non-nil e: test a cause that may be nil first.
+// code and is a hint (see filter). A cause nothing public or classified
+// explains (a ToolError of no code over a cause explains nothing: its words
+// are a hint), under a ToolError of no code of its own, makes the failure the
+// server's: at ERROR with a ref, advised as the cause says, else outcome unknown.
+// A nil cause leaves the copy without one, and non-nil: test a nil cause first.
 func (e *ToolError) WithCause(cause error) *ToolError {
 	return e.with(func(n *ToolError) { n.cause = cause })
 }

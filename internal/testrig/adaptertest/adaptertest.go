@@ -119,6 +119,8 @@ func Tools() []Tool {
 			WithCause(errors.New("stock service said: " + Canary)))},
 		{Name: "user_lookup", InputSchema: EmptySchema, Do: fail(toolerr.New("Failed to get user.").
 			WithCause(fmt.Errorf("dial tcp 10.0.0.5:5432: password=%s: connection refused", Canary)))},
+		{Name: "user_lookup_nested", InputSchema: EmptySchema, Do: fail(toolerr.New("Failed to get user.").
+			WithCause(toolerr.New("The directory client failed.").WithCause(fmt.Errorf("dial tcp 10.0.0.5:5432: password=%s: connection refused", Canary))))},
 		{Name: "busy", InputSchema: EmptySchema, Do: fail(toolerr.New("The billing service is busy.").
 			WithCode(codes.ExternalServiceError).WithRetryAfter(1500 * time.Millisecond).WithCause(errors.New("billing: 503 " + Canary)))},
 		{Name: "order_items", Description: "Orders items.", InputSchema: ItemsSchema, Do: func(_ context.Context, args map[string]any) (string, error) {
@@ -234,6 +236,9 @@ func Cases() []Case {
 			LogContains: []string{"stock service said: " + Canary}}},
 		{"ToolError over a cause nothing classifies", "user_lookup", nil, Expect{IsError: true, Code: codes.ToolFailed, Category: "server",
 			Text: "Failed to get user.", Rest: []string{"Code: TOOL_ERROR\nRetry: not before checking; the outcome is unknown, and the tool may have done its work before it failed.\nRef: {ref}"},
+			Retryable: &no, Server: true, Logged: 1, LogContains: []string{"connection refused"}}},
+		{"ToolError over a ToolError over a cause nothing classifies", "user_lookup_nested", nil, Expect{IsError: true, Code: codes.ToolFailed, Category: "server",
+			Text: "Failed to get user.", Rest: []string{"Code: TOOL_ERROR\nRetry: not before checking; the outcome is unknown, and the tool may have done its work before it failed.\nRef: {ref}\nHint: The directory client failed."},
 			Retryable: &no, Server: true, Logged: 1, LogContains: []string{"connection refused"}}},
 		{"ToolError with a server code and a retry delay", "busy", nil, Expect{IsError: true, Code: codes.ExternalServiceError, Category: "server",
 			Text: "The billing service is busy.", Rest: []string{"Code: EXTERNAL_SERVICE_ERROR\nRetry: yes, after 2 seconds.\nRef: {ref}"},
