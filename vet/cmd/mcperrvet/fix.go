@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,6 +42,10 @@ type finding struct{ posn, kind, message string }
 // once; then both look again, and every site left is printed. It prints
 // what it rewrote, per file and kind, and exits 0 only when nothing is left
 // that would leak or be lost, 3 when something is.
+// memoryLimit is the soft memory limit of -fix and of the analyzers it
+// runs, unless GOMEMLIMIT sets one.
+const memoryLimit = 1400 << 20
+
 func migrate(args []string, i int) int {
 	if !installs() {
 		os.Stderr.WriteString("mcperrvet: -fix turns error results into returned errors, which only mcperr keeps from the client, " +
@@ -59,6 +64,12 @@ func migrate(args []string, i int) int {
 		}
 	}
 
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// A large module's syntax, types and SSA are most of the heap: a
+		// soft limit makes the collector work harder rather than let the
+		// heap double (gopls's module: 2.1 GB without it, 1.5 GB with).
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	diags, code := analyze(args)
 	if code != 0 {
 		return code
@@ -216,6 +227,9 @@ func lineOf(posn string) string {
 func analyze(args []string) ([]diagnostic, int) {
 	cmd := exec.Command(os.Args[0], append([]string{"-json"}, args...)...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
+	if os.Getenv("GOMEMLIMIT") == "" {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("GOMEMLIMIT=%d", memoryLimit))
+	}
 	var out bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, &out, os.Stderr
 	if err := cmd.Run(); err != nil {
