@@ -86,11 +86,7 @@ func promptArgs(t types.Type) bool {
 // them.
 func frameworkHandlers(info *buildssa.SSA) map[*ssa.Function]bool {
 	out := map[*ssa.Function]bool{}
-	fns := srcFuncs(info)
-	if init := info.Pkg.Func("init"); init != nil {
-		fns = append(fns, init) // var Tools = []api.ServerTool{{Handler: podsGet}}
-	}
-	for _, fn := range fns {
+	for _, fn := range allFuncs(info) {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
 				var ops []*ssa.Value

@@ -268,11 +268,7 @@ func fieldServerWithoutInstall(info *buildssa.SSA, srv ssa.Value, sdk string, ad
 	if st == nil {
 		return nil, false
 	}
-	fns := srcFuncs(info)
-	if init := info.Pkg.Func("init"); init != nil {
-		fns = append(fns, init)
-	}
-	for _, fn := range fns {
+	for _, fn := range allFuncs(info) {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
 				var loads []ssa.Value

@@ -444,11 +444,7 @@ func isErrorResult(t types.Type) bool {
 // their errors into the handler's.
 func toolFuncs(info *buildssa.SSA) map[*ssa.Function]bool {
 	out := map[*ssa.Function]bool{}
-	fns := srcFuncs(info)
-	if init := info.Pkg.Func("init"); init != nil {
-		fns = append(fns, init) // package variables: var t = framework.Tool("x", "...", work)
-	}
-	for _, fn := range fns {
+	for _, fn := range allFuncs(info) {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
 				call, ok := in.(*ssa.Call)
@@ -511,11 +507,7 @@ func outsideMiddleware(info *buildssa.SSA) map[*ssa.Function]bool {
 			}
 		}
 	}
-	fns := srcFuncs(info)
-	if init := info.Pkg.Func("init"); init != nil {
-		fns = append(fns, init)
-	}
-	for _, fn := range fns {
+	for _, fn := range allFuncs(info) {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
 				call, ok := in.(*ssa.Call)

@@ -646,3 +646,14 @@ func srcFuncs(info *buildssa.SSA) []*ssa.Function {
 	}
 	return out
 }
+
+// allFuncs returns srcFuncs and the package's init function, which holds
+// the package variables' initialisers (var Tools = []api.ServerTool{{Handler:
+// podsGet}}, var t = framework.Tool("x", "...", work)).
+func allFuncs(info *buildssa.SSA) []*ssa.Function {
+	fns := srcFuncs(info)
+	if init := info.Pkg.Func("init"); init != nil {
+		fns = append(fns, init)
+	}
+	return fns
+}

@@ -4,10 +4,12 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -225,17 +227,45 @@ func (f *flow) fieldOrigins(t types.Type, field int) []origin {
 	f.fieldSums[k] = nil // a store of the field's own value adds nothing
 	var out []origin
 	for _, st := range f.fieldStores[k] {
-		fn := st.Parent()
-		for _, o := range f.trace(fn, st.Val, map[ssa.Value]bool{}) {
-			if o.kind == param {
-				out = append(out, f.atCallers(o.fn, o.i)...)
-				continue
-			}
-			out = append(out, o)
-		}
+		out = append(out, f.traceOut(st.Parent(), st.Val)...)
 	}
 	f.fieldSums[k] = out
 	return out
+}
+
+// traceOut returns the origins of the error v in fn, a parameter's
+// followed to what fn's callers give it.
+func (f *flow) traceOut(fn *ssa.Function, v ssa.Value) []origin {
+	var out []origin
+	for _, o := range f.trace(fn, v, map[ssa.Value]bool{}) {
+		if o.kind == param {
+			out = append(out, f.atCallers(o.fn, o.i)...)
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// callArgs yields each call of fn in a function the pass follows, with
+// the argument it gives as fn's parameter i (the receiver is 0 for an
+// interface method's call).
+func (f *flow) callArgs(fn *ssa.Function, i int) iter.Seq2[*callgraph.Edge, ssa.Value] {
+	return func(yield func(*callgraph.Edge, ssa.Value) bool) {
+		for _, e := range f.p.callers(fn) {
+			if e.Site == nil || e.Caller.Func == nil || !f.p.followable(e.Caller.Func) {
+				continue
+			}
+			c := e.Site.Common()
+			args := c.Args
+			if c.IsInvoke() {
+				args = append([]ssa.Value{c.Value}, args...)
+			}
+			if i < len(args) && !yield(e, args[i]) {
+				return
+			}
+		}
+	}
 }
 
 // atCallers returns the origins of the errors that the module's calls of
@@ -247,25 +277,8 @@ func (f *flow) atCallers(fn *ssa.Function, i int) []origin {
 	}
 	f.sums[k] = nil
 	var out []origin
-	for _, e := range f.p.callers(fn) {
-		if e.Site == nil || e.Caller.Func == nil || !f.p.followable(e.Caller.Func) {
-			continue
-		}
-		c := e.Site.Common()
-		args := c.Args
-		if c.IsInvoke() {
-			args = append([]ssa.Value{c.Value}, args...)
-		}
-		if i >= len(args) {
-			continue
-		}
-		for _, o := range f.trace(e.Caller.Func, args[i], map[ssa.Value]bool{}) {
-			if o.kind == param {
-				out = append(out, f.atCallers(o.fn, o.i)...)
-				continue
-			}
-			out = append(out, o)
-		}
+	for e, arg := range f.callArgs(fn, i) {
+		out = append(out, f.traceOut(e.Caller.Func, arg)...)
 	}
 	f.sums[k] = out
 	return out

@@ -57,27 +57,7 @@ func TestRouterServer(t *testing.T) {
 
 	testFile := filepath.Join(dir, "routerserver", "routerserver_test.go")
 	before, _ := os.ReadFile(testFile)
-	// As mcperrvet -fix does: a fix can bring another into view (an error
-	// type made public, then the wrapper that flattens it), in three
-	// rounds at most.
-	for round := 0; len(res.Fixes) > 0; round++ {
-		if round == 3 {
-			t.Fatalf("after %d rounds of fixes, %d sites still to fix", round, len(res.Fixes))
-		}
-		edits := map[string][]Edit{}
-		for _, fx := range res.Fixes {
-			edits[fx.Pos.Filename] = append(edits[fx.Pos.Filename], fx.Edits...)
-		}
-		for file, es := range edits {
-			if _, err := Apply(file, es); err != nil {
-				t.Fatal(err)
-			}
-		}
-		res, err = Run(Config{Dir: dir, Patterns: []string{"./routerserver/..."}})
-		if err != nil {
-			t.Fatalf("the fixed server does not load: %v", err)
-		}
-	}
+	res = fixRounds(t, Config{Dir: dir, Patterns: []string{"./routerserver/..."}}, res)
 	after, _ := os.ReadFile(testFile)
 	if string(before) != string(after) {
 		t.Error("the test file was rewritten")
@@ -162,23 +142,7 @@ func TestGoSDKServer(t *testing.T) {
 	if want := marked(t, filepath.Join(dir, "gosdkserver")); !maps.Equal(got, want) {
 		t.Fatalf("found %v\nwant %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
 	}
-	for round := 0; len(res.Fixes) > 0; round++ {
-		if round == 3 {
-			t.Fatalf("after %d rounds of fixes, %d sites still to fix", round, len(res.Fixes))
-		}
-		edits := map[string][]Edit{}
-		for _, fx := range res.Fixes {
-			edits[fx.Pos.Filename] = append(edits[fx.Pos.Filename], fx.Edits...)
-		}
-		for file, es := range edits {
-			if _, err := Apply(file, es); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if res, err = Run(cfg); err != nil {
-			t.Fatalf("the fixed server does not load: %v", err)
-		}
-	}
+	fixRounds(t, cfg, res)
 	src, _ := os.ReadFile(filepath.Join(dir, "gosdkserver", "gosdkserver.go"))
 	lookup, _ := os.ReadFile(filepath.Join(dir, "gosdkserver", "lookup", "lookup.go"))
 	for _, c := range []struct{ file, want string }{
@@ -196,6 +160,33 @@ func TestGoSDKServer(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the fixed server does not build: %v\n%s", err, out)
 	}
+}
+
+// fixRounds applies res's fixes and runs the pass again, as mcperrvet
+// -fix does: a fix can bring another into view (an error type made public,
+// then the wrapper that flattens it), in three rounds at most. It returns
+// the last result, which has no fix.
+func fixRounds(t *testing.T, cfg Config, res *Result) *Result {
+	t.Helper()
+	for round := 0; len(res.Fixes) > 0; round++ {
+		if round == 3 {
+			t.Fatalf("after %d rounds of fixes, %d sites still to fix", round, len(res.Fixes))
+		}
+		edits := map[string][]Edit{}
+		for _, fx := range res.Fixes {
+			edits[fx.Pos.Filename] = append(edits[fx.Pos.Filename], fx.Edits...)
+		}
+		for file, es := range edits {
+			if _, err := Apply(file, es); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var err error
+		if res, err = Run(cfg); err != nil {
+			t.Fatalf("the fixed server does not load: %v", err)
+		}
+	}
+	return res
 }
 
 // copyFixture copies the fixture module's go.mod, go.sum and the package

@@ -573,20 +573,9 @@ func (f *flow) passedIn(fn *ssa.Function, p *ssa.Parameter, depth int) []Finding
 		return nil
 	}
 	var out []Finding
-	for _, e := range f.p.callers(fn) {
-		if e.Site == nil || e.Caller.Func == nil || !f.p.followable(e.Caller.Func) {
-			continue
-		}
-		c := e.Site.Common()
-		args := c.Args
-		if c.IsInvoke() {
-			args = append([]ssa.Value{c.Value}, args...)
-		}
-		if i >= len(args) {
-			continue
-		}
+	for e, arg := range f.callArgs(fn, i) {
 		caller := e.Caller.Func
-		if q, ok := args[i].(*ssa.Parameter); ok && !f.roots[caller] {
+		if q, ok := arg.(*ssa.Parameter); ok && !f.roots[caller] {
 			out = append(out, f.passedIn(caller, q, depth+1)...)
 			continue
 		}
@@ -597,7 +586,7 @@ func (f *flow) passedIn(fn *ssa.Function, p *ssa.Parameter, depth int) []Finding
 		// An error's text given straight to the helper that builds the
 		// result is the analyzers' to report (mcperrsdktext, through the
 		// helper's fact); two helpers away, only this pass sees it.
-		if v := f.valueText(caller, args[i]); !v.own && !v.unknown && (!v.errorText || depth > 0) {
+		if v := f.valueText(caller, arg); !v.own && !v.unknown && (!v.errorText || depth > 0) {
 			v.at = 0
 			out = append(out, f.upstream(caller, pos, v))
 		}
