@@ -397,6 +397,9 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 	pkg, name := funcPath(callee)
 	args := c.Common().Args
 	switch {
+	case pkg == toolerrPath && name == "Wrap" && callee.Signature.Recv() == nil && len(args) == 2:
+		f.causes = append(f.causes, f.trace(fn, args[0], seen)...) // read after the words where public
+		return []origin{{kind: kept}}
 	case strings.HasPrefix(pkg, mcperrPrefix):
 		if callee.Signature.Recv() != nil && len(args) > 0 {
 			// A ToolError's With method: the ToolError it copies may have

@@ -92,7 +92,7 @@ func Run(cfg Config) (*Result, error) {
 				continue
 			}
 		}
-		if fd.fixable && fd.wrapper {
+		if fd.fixable && (fd.wrapper || fd.mend > 0) {
 			if es, ok := p.wrapperEdits(fd); ok {
 				res.Fixes = append(res.Fixes, Fix{Kind: fd.Kind, Pos: fd.Pos, Edits: es})
 				continue

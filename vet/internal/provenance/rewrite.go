@@ -367,14 +367,16 @@ func wrapperWords(lit string, nargs int) (string, bool) {
 }
 
 // wrapperEdits returns the edit that makes fd's fmt.Errorf, the server's
-// words around another's error, a ToolError of the words with the error
-// as its cause: fmt.Errorf("get user %s: %w", login, err) becomes
-// toolerr.New(fmt.Sprintf("get user %s", login)).WithCause(err).
+// words around another's error or a flat wrapper's (see flattened) when
+// that error is last, a ToolError of the words over the error,
+// which the model reads after them where it is public:
+// fmt.Errorf("get user %s: %w", login, err) becomes
+// toolerr.Wrap(err, fmt.Sprintf("get user %s", login)).
 func (p *program) wrapperEdits(fd Finding) ([]Edit, bool) {
 	file := p.syntax(fd.Pos.Filename)
 	call := p.callAt(fd.Pos.Filename, fd.call.Pos())
-	if call == nil || len(call.Args) < 2 || call.Ellipsis.IsValid() {
-		return nil, false
+	if call == nil || len(call.Args) < 2 || call.Ellipsis.IsValid() || fd.mend > 0 && fd.mend != len(call.Args)-1 {
+		return nil, false // a flat wrapper's error is not the last argument: %w mends it
 	}
 	lit, ok := call.Args[0].(*ast.BasicLit)
 	if !ok || lit.Kind != token.STRING {
@@ -399,7 +401,7 @@ func (p *program) wrapperEdits(fd Finding) ([]Edit, bool) {
 		}
 		msg = "fmt.Sprintf(" + strings.Join(parts, ", ") + ")"
 	}
-	repl := "toolerr.New(" + msg + ").WithCause(" + text(call.Args[len(call.Args)-1]) + ")"
+	repl := "toolerr.Wrap(" + text(call.Args[len(call.Args)-1]) + ", " + msg + ")"
 	if path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End()); len(path) > 1 && untypedDecl(path[1]) {
 		repl = "error(" + repl + ")" // the variable stays an error
 	}
