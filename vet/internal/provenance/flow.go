@@ -509,13 +509,14 @@ func (f *flow) flattenedOwn(fn *ssa.Function, c *ssa.Call, format string, wrappe
 	return []origin{{kind: own, call: c, fn: fn, at: fn, deps: slices.Compact(deps)}}, true
 }
 
-// wrapper returns, for fmt.Errorf of the server's own words around
-// another's error, the error its last argument (fmt.Errorf("failed to
-// search issues: %v", err), err a library's or an upstream's), the
-// wrapper's origin, then what it wraps: mcperr masks it whole, and a
-// ToolError of the words with the error as its cause keeps them. A
-// wrapper of an error the model reads already (a ToolError, a domain
-// error) is left to it.
+// wrapper returns, for fmt.Errorf of the server's own words around an
+// error, the error its last argument (fmt.Errorf("failed to search
+// issues: %v", err)), the wrapper's origin, then what it wraps. mcperr
+// masks the words: with another's error (a library's, an upstream's) it
+// masks the whole, and with one the model reads (a ToolError, a domain
+// error, a message of the module) it answers with that error alone.
+// toolerr.Wrap of the words over the error keeps them, before what the
+// model reads of the error.
 func (f *flow) wrapper(fn *ssa.Function, c *ssa.Call, format string, vs []ssa.Value, wrapped []origin, restOwn bool, deps []int) ([]origin, bool) {
 	if !restOwn || len(vs) == 0 || !isErrorValue(unwrapIface(vs[len(vs)-1])) {
 		return nil, false
@@ -526,18 +527,6 @@ func (f *flow) wrapper(fn *ssa.Function, c *ssa.Call, format string, vs []ssa.Va
 		}
 	}
 	if _, ok := wrapperWords(strconv.Quote(format), len(vs)); !ok {
-		return nil, false
-	}
-	another := false
-	for _, o := range wrapped {
-		switch o.kind {
-		case foreign, param:
-			another = true
-		case kept:
-			return nil, false
-		}
-	}
-	if !another {
 		return nil, false
 	}
 	return append([]origin{{kind: wrap, call: c, fn: fn, at: fn, deps: deps}}, wrapped...), true
