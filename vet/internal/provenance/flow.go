@@ -42,9 +42,11 @@ const (
 	// (fmt.Errorf("invalid id: %v", err)): the chain ends there, and mcperr
 	// masks the wrapper; %w keeps it.
 	flat
-	// wrap: fmt.Errorf of the server's own words around another's error,
-	// the error last (fmt.Errorf("failed to search issues: %v", err)):
-	// mcperr masks the words with the error's text.
+	// wrap: fmt.Errorf of the server's own words around an error, the
+	// error last (fmt.Errorf("failed to search issues: %v", err)), or
+	// around another's text, the text last (fmt.Errorf("API request
+	// failed with status %d: %s", resp.StatusCode, resp.Status)): mcperr
+	// masks the words with the error or the text.
 	wrap
 )
 
@@ -59,7 +61,17 @@ type origin struct {
 	i     int       // param; flat: the argument of the format that is the error
 	inner kind      // flat: what the wrapper formats
 	lib   *ssa.Call // flat: the library's call whose error it formats
+	text  textArg   // wrap: the last argument is another's text, not an error
 }
+
+// textArg is the type of the text a wrapper formats last.
+type textArg int8
+
+const (
+	noText    textArg = iota // an error
+	stringArg                // a string
+	bytesArg                 // a []byte
+)
 
 type sumKey struct {
 	fn  *ssa.Function
@@ -465,6 +477,9 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 			if textOwn {
 				return []origin{{kind: own, call: c, fn: fn, at: fn, deps: deps}}
 			}
+			if o, ok := f.textWrapper(fn, c, format, vs); ok {
+				return []origin{o}
+			}
 			return []origin{{kind: foreign}}
 		}
 		if os, ok := f.flattenedOwn(fn, c, format, wrapped, restOwn && len(vs) > 0, deps); ok {
@@ -568,6 +583,44 @@ func (f *flow) flattened(fn *ssa.Function, c *ssa.Call, vs []ssa.Value, wrapped 
 		}
 	}
 	return []origin{{kind: flat, call: c, fn: fn, i: i, inner: inner.kind, lib: inner.call}}
+}
+
+// textWrapper returns, for fmt.Errorf of the server's own words around
+// another's text, the text last (a response's status or body), the
+// wrapper's origin: mcperr masks the words with the text, and
+// toolerr.Wrap of the words over an error of the text keeps them, the
+// text for the log.
+func (f *flow) textWrapper(fn *ssa.Function, c *ssa.Call, format string, vs []ssa.Value) (origin, bool) {
+	if len(vs) == 0 {
+		return origin{}, false
+	}
+	if _, ok := wrapperWords(strconv.Quote(format), len(vs)); !ok {
+		return origin{}, false
+	}
+	last := unwrapIface(vs[len(vs)-1])
+	arg := noText
+	switch u := last.Type().Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsString != 0 {
+			arg = stringArg
+		}
+	case *types.Slice:
+		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+			arg = bytesArg
+		}
+	}
+	if arg == noText {
+		return origin{}, false
+	}
+	var deps []int
+	for _, v := range vs[:len(vs)-1] {
+		t, ds := f.textIn(fn, v)
+		if !t.own || isErrorValue(unwrapIface(v)) {
+			return origin{}, false
+		}
+		deps = append(deps, ds...)
+	}
+	return origin{kind: wrap, call: c, fn: fn, at: fn, deps: deps, text: arg}, true
 }
 
 // argsOwn reports whether every argument of c, its receiver included, is

@@ -84,6 +84,11 @@ func TestRouterServer(t *testing.T) {
 		// library's about the arguments): the words kept, the error the
 		// cause, read after them where it is public.
 		`toolerr.Wrap(err, "log work")`,
+		// The server's words around another's text: the text, now an
+		// error, the cause.
+		`toolerr.Wrap(errors.New(string(body)), fmt.Sprintf("log work failed with status %d", resp.StatusCode))`,
+		`toolerr.Wrap(errors.New(resp.Status), fmt.Sprintf("log work failed with status %d", resp.StatusCode))`,
+		`toolerr.Wrap(err, "ping")`,
 		`toolerr.Wrap(err, fmt.Sprintf("delete %s", a.Name))`,
 		`toolerr.New(fmt.Sprintf("ref: %v", errs.ErrRequiredString("ref")))`,
 		`toolerr.Wrap(err, "sprint")`,

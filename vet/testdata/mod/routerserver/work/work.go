@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -152,7 +153,17 @@ func Log(ctx context.Context, c *Client, a LogArgs) (*Project, error) {
 	if err != nil {
 		return nil, fmt.Errorf("log work: %v", err) // want: lost
 	}
-	resp.Body.Close()
+	defer resp.Body.Close()
+	if _, err := c.HTTP.Get(c.Base + "/ping"); err != nil {
+		return nil, fmt.Errorf("ping: %s", err.Error()) // want: lost
+	}
+	if resp.StatusCode == http.StatusBadGateway {
+		body, _ := io.ReadAll(resp.Body)
+		return nil, fmt.Errorf("log work failed with status %d: %s", resp.StatusCode, body) // want: lost
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("log work failed with status %d: %s", resp.StatusCode, resp.Status) // want: lost
+	}
 	return nil, nil
 }
 
