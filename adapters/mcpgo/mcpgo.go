@@ -565,12 +565,9 @@ func (ts *toolSchema) check(req *mcp.CallToolRequest) *domain.Validation {
 	switch args := req.Params.Arguments.(type) {
 	case nil, map[string]any, []any, string, float64, bool, json.Number:
 		return ts.s.Check(args) // as decoded from the request
-	case json.RawMessage:
-		return ts.s.CheckJSON(args)
-	default:
-		if b, err := json.Marshal(args); err == nil {
-			return ts.s.CheckJSON(b)
-		}
+	}
+	if b, err := argumentsJSON(req); err == nil {
+		return ts.s.CheckJSON(b)
 	}
 	return nil
 }
@@ -588,19 +585,19 @@ func (ts *toolSchema) refuses(req *mcp.CallToolRequest) bool {
 		return false // the SDK skips a schema that does not compile
 	}
 	var value any = map[string]any{}
-	var doc []byte
-	var err error
-	switch args := req.Params.Arguments.(type) {
-	case nil:
-	case json.RawMessage:
-		doc = args
-	default:
-		doc, err = json.Marshal(args)
-	}
+	doc, err := argumentsJSON(req)
 	if len(bytes.TrimSpace(doc)) > 0 && err == nil {
 		value, err = jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 	}
 	return err != nil || ts.sdk.Validate(value) != nil
+}
+
+// argumentsJSON returns the arguments of req as JSON, nil if there are none.
+func argumentsJSON(req *mcp.CallToolRequest) ([]byte, error) {
+	if raw, ok := req.Params.Arguments.(json.RawMessage); ok || req.Params.Arguments == nil {
+		return raw, nil
+	}
+	return json.Marshal(req.Params.Arguments)
 }
 
 // helperError returns the error that res, an error result of a typed
