@@ -156,11 +156,14 @@ type handling struct {
 	attrs       []slog.Attr // extra attributes for the log record
 }
 
-// setErr makes err, or its opaqueError, the error handled.
+// setErr makes err, or its opaqueError, the error handled; a method of it that panics masks it.
 func (h *handling) setErr(err error) {
 	h.facts, h.err = scan(err)
 	if h.facts.custom && !h.facts.opaque {
-		h.facts.asked(h.err, &h.attrs)
+		if v := try(func() { h.facts.ask(h.err) }); v != nil {
+			h.attrs = append(h.attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v.Value)))
+			h.facts.panicked = true
+		}
 	}
 }
 

@@ -235,15 +235,8 @@ func (f *chainFacts) advise() {
 	}
 }
 
-// asked finds the facts of err again with errors.As, for a chain with an As
-// or Is method, which the walk cannot follow; one that panics masks err.
-func (f *chainFacts) asked(err error, attrs *[]slog.Attr) {
-	if v := try(func() { f.ask(err) }); v != nil {
-		*attrs = append(*attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v.Value)))
-		f.panicked = true
-	}
-}
-
+// ask finds the facts of err again with errors.As, for a chain with an As
+// or Is method, which the walk cannot follow.
 func (f *chainFacts) ask(err error) {
 	found := *f
 	var pe *PanicError
