@@ -555,12 +555,12 @@ func (p *Pipeline) renderSafely(h *handling, f *Failure, env Envelope) (texts []
 		return f.textsBuf[:]
 	}
 	var out []string
+	reason := "the Renderer returned no text blocks"
 	if v := try(func() { out = p.render(env.clone()) }); v != nil {
-		h.attrs = append(h.attrs, slog.String("render_error", "the Renderer panicked: "+p.text(v)))
-		return RenderForModel(env)
+		reason = "the Renderer panicked: " + p.text(v)
 	}
-	if len(out) == 0 {
-		h.attrs = append(h.attrs, slog.String("render_error", "the Renderer returned no text blocks"))
+	if len(out) == 0 { // nil after a panic
+		h.attrs = append(h.attrs, slog.String("render_error", reason))
 		return RenderForModel(env)
 	}
 	texts = make([]string, min(len(out), maxBlocks))
