@@ -579,8 +579,6 @@ func (p *Pipeline) ref() string {
 	return newRef()
 }
 
-func validRef(ref string) bool { return ref != "" && len(ref) <= 64 && plain(ref) }
-
 func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) codes.Info {
 	bad := bound(string(r.Code), 256)
 	r.Code = codes.ToolFailed
