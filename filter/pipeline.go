@@ -543,10 +543,7 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Failure 
 }
 
 func (p *Pipeline) lastHandler() slog.Handler {
-	if p.fallback != nil {
-		return p.fallback
-	}
-	return slog.NewTextHandler(os.Stderr, nil)
+	return cmp.Or[slog.Handler](p.fallback, slog.NewTextHandler(os.Stderr, nil))
 }
 
 func (p *Pipeline) renderSafely(h *handling, f *Failure, env Envelope) (texts []string) {
