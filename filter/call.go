@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/internal/toolname"
 	"github.com/mcperr/mcperr/internal/uriview"
 )
 
@@ -131,27 +132,18 @@ func newRef() string {
 	return hex.EncodeToString(b[:])
 }
 
+func validRef(ref string) bool { return len(ref) <= 64 && toolname.Check(ref) == nil }
+
 func maskedText(call Call, ref string) string {
 	noun, target := call.subject()
 	if noun == "completion" {
 		return "Internal error in completion (ref: " + ref + ")."
 	}
 	target = boundMessage(target, maxTarget)
-	if plain(target) {
+	if !strings.ContainsFunc(target, toolname.Disallowed) {
 		return "Internal error in " + noun + ` "` + target + `" (ref: ` + ref + ")." // what strconv.Quote gives, in one allocation
 	}
 	return "Internal error in " + noun + " " + strconv.Quote(target) + " (ref: " + ref + ")."
-}
-
-// plain reports whether s has only characters of MCP tool names, which strconv.Quote keeps.
-func plain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
-			return false
-		}
-	}
-	return true
 }
 
 func logMessageOf(call Call) string {

@@ -3,7 +3,9 @@ package filter_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -119,3 +121,56 @@ func TestToolErrorsOverUnclassifiedCause(t *testing.T) {
 }
 
 var errRefused = errors.New("connect: connection refused")
+
+// TestWrap: a ToolError made by toolerr.Wrap reads as fmt.Errorf("%s: %w")
+// would where its cause is public: its words, ": ", then what the model
+// reads of the cause, with the cause's code and advice; over a cause mcperr
+// masks, its words alone, a server failure with a ref. The words of a
+// ToolError not made by Wrap stay hints, as before, and no wrapper's text
+// in between reaches the client.
+func TestWrap(t *testing.T) {
+	h := newHarness(t)
+	numErr := func() error { _, err := strconv.Atoi("x1"); return err }()
+	parse := filter.Public[*strconv.NumError](codes.ValidationError)
+	secret := errors.New("dial 10.0.0.5: password=hunter2 refused")
+	for _, c := range []struct {
+		name    string
+		err     error
+		filters []filter.Filter
+		msg     string
+		code    codes.Code
+		hints   []string
+		server  bool
+	}{
+		{"over ToolErrors", toolerr.Wrap(toolerr.Wrap(toolerr.New("docs filesystem not provided"), "failed to list docs"), "failed listing docs"), nil,
+			"failed listing docs: failed to list docs: docs filesystem not provided", codes.ToolFailed, nil, false},
+		{"over a masked cause", toolerr.Wrap(toolerr.Wrap(secret, "failed to execute instant query"), "failed making query api call"), nil,
+			"failed making query api call: failed to execute instant query", codes.ToolFailed, nil, true},
+		{"over a public library error", toolerr.Wrap(numErr, "invalid sprint_id"), []filter.Filter{parse},
+			`invalid sprint_id: strconv.Atoi: parsing "x1": invalid syntax`, codes.ValidationError, nil, false},
+		{"through a wrapper's text", toolerr.Wrap(fmt.Errorf("query on %s: %w", "password=hunter2", domain.NewNotFound("User", "7")), "get user failed"), nil,
+			"get user failed: User not found: 7", codes.NotFound, nil, false},
+		{"with a hint of its own", toolerr.Wrap(toolerr.New("Order 7 is closed.").WithHint("Open a new order."), "cannot add item"), nil,
+			"cannot add item: Order 7 is closed.", codes.ToolFailed, []string{"Open a new order."}, false},
+		{"under WithCause", toolerr.New("get user failed").WithCause(toolerr.Wrap(toolerr.New("no such tenant"), "lookup failed")), nil,
+			"get user failed", codes.ToolFailed, []string{"lookup failed", "no such tenant"}, false},
+		{"over WithCause", toolerr.Wrap(toolerr.New("lookup failed").WithCause(toolerr.New("create client failed").WithCause(secret)), "get user failed"), nil,
+			"get user failed: lookup failed", codes.ToolFailed, []string{"create client failed"}, true},
+		{"nil cause", toolerr.Wrap(nil, "get user failed"), nil, "get user failed", codes.ToolFailed, nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := h.handle(t, context.Background(), call, c.err, c.filters...)
+			recs := h.records(t)
+			env := f.Envelope
+			if env.Message != c.msg || env.Code != c.code || !slices.Equal(env.Hints, c.hints) || !strings.HasPrefix(f.Texts[0], c.msg) {
+				t.Errorf("envelope %s %q %q, text %q; want %s %q %q", env.Code, env.Message, env.Hints, f.Texts[0], c.code, c.msg, c.hints)
+			}
+			if len(recs) != 1 || (recs[0]["level"] == "ERROR") != c.server || (env.Ref != "") != c.server {
+				t.Errorf("ref %q, records %v: want one record, at ERROR with a ref only for a server failure (%v)", env.Ref, recs, c.server)
+			}
+			if b := clientBytes(t, f); strings.Contains(b, "hunter2") || strings.Contains(b, "10.0.0.5") {
+				t.Errorf("a cause's text reached the client: %s", b)
+			}
+		})
+	}
+}

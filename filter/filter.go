@@ -236,16 +236,13 @@ func modelBlock(e Envelope) string {
 	}
 	for _, h := range e.Hints {
 		b.WriteString("\nHint: ")
-		for i := 0; i < len(h); i++ { // one line: line breaks become spaces
-			if c := h[i]; c == '\r' || c == '\n' {
-				b.WriteByte(' ')
-			} else {
-				b.WriteByte(c)
-			}
-		}
+		b.WriteString(oneLine.Replace(h))
 	}
 	return boundMessage(b.String(), maxMessage)
 }
+
+// oneLine keeps a hint on one line: its line breaks become spaces.
+var oneLine = strings.NewReplacer("\r", " ", "\n", " ")
 
 func retryText(e Envelope) string {
 	switch d := e.retryAfter(); {

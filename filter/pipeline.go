@@ -156,11 +156,14 @@ type handling struct {
 	attrs       []slog.Attr // extra attributes for the log record
 }
 
-// setErr makes err, or its opaqueError, the error handled.
+// setErr makes err, or its opaqueError, the error handled; a method of it that panics masks it.
 func (h *handling) setErr(err error) {
 	h.facts, h.err = scan(err)
 	if h.facts.custom && !h.facts.opaque {
-		h.facts.asked(h.err, &h.attrs)
+		if v := try(func() { h.facts.ask(h.err) }); v != nil {
+			h.attrs = append(h.attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v.Value)))
+			h.facts.panicked = true
+		}
 	}
 }
 
@@ -168,16 +171,33 @@ func (h *handling) setErr(err error) {
 func (p *Pipeline) runFilters(ctx context.Context, h *handling) (Response, bool) {
 	if te, _ := h.facts.public.(*toolerr.ToolError); te != nil && te.PublicMessage() != "" && h.facts.cause != nil {
 		if r, ok := p.offer(ctx, h, h.facts.cause, false); ok || h.filterErr != nil {
-			return worded(te, r), ok
+			return worded(te, h.facts.through, r, true), ok
 		}
 	}
 	return p.offer(ctx, h, h.err, true)
 }
 
-// worded gives r, an answer to te's cause, te's message, and r's as the first hint.
-func worded(te *toolerr.ToolError, r Response) Response {
-	hints := append(append([]string{r.Message}, r.Hints...), te.ErrorHint())
-	r.Message, r.Hints = te.PublicMessage(), slices.DeleteFunc(hints, func(s string) bool { return s == "" })
+// worded gives r the words of te over the ToolErrors of no code through
+// (outermost first) and, below them, r's message when r answers te's cause:
+// below a ToolError made by toolerr.Wrap, words follow its own after ": ",
+// as fmt.Errorf("%s: %w") reads; below any other, they are the first hints.
+func worded(te *toolerr.ToolError, through []*toolerr.ToolError, r Response, below bool) Response {
+	msg, joins, hints := te.PublicMessage(), te.Wraps(), []string(nil)
+	for i := range len(through) + 1 {
+		w := r.Message
+		if i < len(through) {
+			w = through[i].PublicMessage()
+		} else if !below {
+			break
+		}
+		if joins && w != "" {
+			msg += ": " + w
+		} else {
+			hints = append(hints, w)
+		}
+		joins = joins && i < len(through) && through[i].Wraps()
+	}
+	r.Message, r.Hints = msg, slices.DeleteFunc(append(append(hints, r.Hints...), te.ErrorHint()), func(s string) bool { return s == "" })
 	return r
 }
 
@@ -259,10 +279,11 @@ func (p *Pipeline) mapped(h *handling, ask *asks) (r Response) {
 			return p.internal(h)
 		}
 		if h.public = pub; te != nil {
-			r = worded(te, r)
+			return worded(te, f.through, r, true)
 		}
-		if f.through != nil {
-			r.Hints = slices.DeleteFunc(append(f.through, r.Hints...), func(s string) bool { return s == "" })
+		if alone, ok := pub.(*toolerr.ToolError); ok && f.through != nil { // over a cause nothing explains
+			r.Hints = nil // worded adds its hint
+			return worded(alone, f.through, r, false)
 		}
 		return r
 	}
@@ -522,10 +543,7 @@ func (p *Pipeline) lastResort(ctx context.Context, h *handling, v any) *Failure 
 }
 
 func (p *Pipeline) lastHandler() slog.Handler {
-	if p.fallback != nil {
-		return p.fallback
-	}
-	return slog.NewTextHandler(os.Stderr, nil)
+	return cmp.Or[slog.Handler](p.fallback, slog.NewTextHandler(os.Stderr, nil))
 }
 
 func (p *Pipeline) renderSafely(h *handling, f *Failure, env Envelope) (texts []string) {
@@ -534,12 +552,12 @@ func (p *Pipeline) renderSafely(h *handling, f *Failure, env Envelope) (texts []
 		return f.textsBuf[:]
 	}
 	var out []string
+	reason := "the Renderer returned no text blocks"
 	if v := try(func() { out = p.render(env.clone()) }); v != nil {
-		h.attrs = append(h.attrs, slog.String("render_error", "the Renderer panicked: "+p.text(v)))
-		return RenderForModel(env)
+		reason = "the Renderer panicked: " + p.text(v)
 	}
-	if len(out) == 0 {
-		h.attrs = append(h.attrs, slog.String("render_error", "the Renderer returned no text blocks"))
+	if len(out) == 0 { // nil after a panic
+		h.attrs = append(h.attrs, slog.String("render_error", reason))
 		return RenderForModel(env)
 	}
 	texts = make([]string, min(len(out), maxBlocks))
@@ -557,8 +575,6 @@ func (p *Pipeline) ref() string {
 	}
 	return newRef()
 }
-
-func validRef(ref string) bool { return ref != "" && len(ref) <= 64 && plain(ref) }
 
 func (p *Pipeline) unregistered(ctx context.Context, h *handling, r *Response) codes.Info {
 	bad := bound(string(r.Code), 256)

@@ -92,15 +92,15 @@ type logValuerError interface {
 
 // chainFacts is what a walk of a chain finds, in errors.As's order: depth first.
 type chainFacts struct {
-	panicked  bool                // a *PanicError is in the chain
-	public    toolerr.PublicError // the first public error
-	cause     error               // the cause of public, when it is a ToolError
-	inner     toolerr.PublicError // the first public error in that cause, but a ToolError of no code over a cause
-	through   []string            // the words of those ToolErrors, read as hints
-	valuer    slog.LogValuer      // the first error with a log view
-	custom    bool                // an error has an As or Is method of its own
-	opaque    bool                // the chain could not be walked: see scan
-	formatter error               // the first fmt.Formatter, whose %+v may hold a stack
+	panicked  bool                 // a *PanicError is in the chain
+	public    toolerr.PublicError  // the first public error
+	cause     error                // the cause of public, when it is a ToolError
+	inner     toolerr.PublicError  // the first public error in that cause, but a ToolError of no code over a cause
+	through   []*toolerr.ToolError // those ToolErrors, outermost first: see words
+	valuer    slog.LogValuer       // the first error with a log view
+	custom    bool                 // an error has an As or Is method of its own
+	opaque    bool                 // the chain could not be walked: see scan
+	formatter error                // the first fmt.Formatter, whose %+v may hold a stack
 
 	// The retry advice, as toolerr documents it: the first ToolError's that
 	// gives one, else the first Retryable method's, else a context error's.
@@ -198,7 +198,7 @@ func (f *chainFacts) note(e error, inCause bool) {
 			f.public = p
 		case inCause && f.inner == nil && f.cause != nil:
 			if te, ok := p.(*toolerr.ToolError); ok && te.ErrorCode() == codes.ToolFailed && te.Unwrap() != nil {
-				f.through = append(f.through, te.PublicMessage()) // a helper's words over the failure explain nothing
+				f.through = append(f.through, te) // a helper's words over the failure explain nothing
 			} else {
 				f.inner = p
 			}
@@ -235,15 +235,8 @@ func (f *chainFacts) advise() {
 	}
 }
 
-// asked finds the facts of err again with errors.As, for a chain with an As
-// or Is method, which the walk cannot follow; one that panics masks err.
-func (f *chainFacts) asked(err error, attrs *[]slog.Attr) {
-	if v := try(func() { f.ask(err) }); v != nil {
-		*attrs = append(*attrs, slog.String("mapping_error", "a method of the error panicked: "+safeSprint(v.Value)))
-		f.panicked = true
-	}
-}
-
+// ask finds the facts of err again with errors.As, for a chain with an As
+// or Is method, which the walk cannot follow.
 func (f *chainFacts) ask(err error) {
 	found := *f
 	var pe *PanicError
@@ -254,7 +247,7 @@ func (f *chainFacts) ask(err error) {
 			if cf, _ := scan(te.Unwrap()); !cf.opaque {
 				found.cause, found.inner = te.Unwrap(), cf.public
 				if it, ok := cf.public.(*toolerr.ToolError); ok && it.ErrorCode() == codes.ToolFailed && it.Unwrap() != nil {
-					found.inner, found.through = cf.inner, append([]string{it.PublicMessage()}, cf.through...)
+					found.inner, found.through = cf.inner, append([]*toolerr.ToolError{it}, cf.through...)
 				}
 			}
 		}

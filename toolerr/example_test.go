@@ -1,12 +1,15 @@
 package toolerr_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/mcperr/mcperr/codes"
 	"github.com/mcperr/mcperr/domain"
+	"github.com/mcperr/mcperr/filter"
 	"github.com/mcperr/mcperr/toolerr"
 )
 
@@ -78,4 +81,26 @@ func ExampleToolError_WithRetryAfter() {
 	// Output:
 	// true true 10s
 	// false true 0s
+}
+
+// Wrap puts a tool's words before what the model reads of a failure, as
+// fmt.Errorf("...: %w") puts them before its text: over a ToolError (or a
+// domain error, or an error declared public) the model reads both, over
+// any other error only the words, and the error's text stays in the log.
+func ExampleWrap() {
+	p, err := filter.New(filter.WithLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		panic(err)
+	}
+	call := filter.Call{Tool: "list_docs"}
+	missing := toolerr.New("docs filesystem not provided")
+	f := p.Handle(context.Background(), call, toolerr.Wrap(toolerr.Wrap(missing, "failed to list docs"), "failed listing docs"))
+	fmt.Println(f.Envelope.Message)
+
+	refused := errors.New("dial 10.0.0.12:5432: password=hunter2: connection refused")
+	f = p.Handle(context.Background(), call, toolerr.Wrap(refused, "failed listing docs"))
+	fmt.Println(f.Envelope.Message, f.Envelope.Category, f.Envelope.Ref != "")
+	// Output:
+	// failed listing docs: failed to list docs: docs filesystem not provided
+	// failed listing docs server true
 }

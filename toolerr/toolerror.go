@@ -79,10 +79,27 @@ type ToolError struct {
 	advised, retryable bool // advised: retryable and delay hold retry advice
 	delay              time.Duration
 	cause              error
+	wraps              bool // made by Wrap: the words stand before the cause's
 }
 
 // New returns a ToolError with the message the model will read.
 func New(message string) *ToolError { return &ToolError{msg: message} }
+
+// Wrap returns a ToolError of the message over err, its cause, that reads as
+// fmt.Errorf("message: %w", err) would where err is public: the model reads
+// the message, ": " and what it reads of err (the message of a ToolError, of
+// a domain error or of an error declared public with filter.Public), with
+// err's code, hints and retry advice. Where mcperr masks err, the model
+// reads the message alone and the failure is the server's, as with
+// WithCause: logged at ERROR with the ref the answer carries. err's own text
+// reaches the log only. Wrap of a nil err is New(message).
+func Wrap(err error, message string) *ToolError {
+	return &ToolError{msg: message, cause: err, wraps: err != nil}
+}
+
+// Wraps reports whether e was made by Wrap: what the model reads of its
+// cause follows its message, after ": ".
+func (e *ToolError) Wraps() bool { return e.val().wraps }
 
 // Error returns the message, then ": " and the cause when there is one. It is
 // the log view; the model reads PublicMessage.

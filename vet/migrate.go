@@ -37,7 +37,7 @@ func inTestFile(pass *analysis.Pass, pos token.Pos) bool {
 //
 // becomes
 //
-//	return nil, toolerr.New("failed to get issue").WithCause(err)
+//	return nil, toolerr.Wrap(err, "failed to get issue")
 //
 // so that the model reads the site's own words, mcperr's filters classify
 // the error, and its text reaches only the log. A result made of the
@@ -103,7 +103,7 @@ func migrateFix(pass *analysis.Pass, pos token.Pos) []analysis.SuggestedFix {
 			}
 			words = fname + strings.TrimPrefix(words, "fmt")
 		}
-		repl = name + ".New(" + words + ").WithCause(" + repl + ")"
+		repl = name + ".Wrap(" + repl + ", " + words + ")"
 	}
 	edits := im.edits()
 	middle := ""
@@ -158,7 +158,7 @@ func setErrorFix(pass *analysis.Pass, file *ast.File, sig *types.Signature, ret 
 		if !ok {
 			return nil
 		}
-		kept, msg = te+".New("+words+").WithCause("+kept+")", msg+", as a ToolError with the site's words"
+		kept, msg = te+".Wrap("+kept+", "+words+")", msg+", as a ToolError with the site's words"
 	}
 	edits := im.edits()
 	indent := "\n" + strings.Repeat("\t", pass.Fset.Position(ret.Pos()).Column-1)

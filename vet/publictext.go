@@ -88,6 +88,10 @@ func publicSinks(t *tainter, fn *ssa.Function, e *env) []sinkHit {
 					if tainted(c.Args[0]) {
 						hits = append(hits, sinkHit{pos: in.Pos(), msg: "toolerr.New message is built from an error's text, which the model reads as written: " + leakAdvice})
 					}
+				case pkg == pathToolerr && name == "Wrap" && callee.Signature.Recv() == nil && len(c.Args) == 2:
+					if tainted(c.Args[1]) {
+						hits = append(hits, sinkHit{pos: in.Pos(), msg: "toolerr.Wrap message is built from an error's text, which the model reads as written: write the words yourself; Wrap keeps the error as the cause"})
+					}
 				case pkg == pathToolerr && name == "WithHint" && len(c.Args) == 2:
 					if tainted(c.Args[1]) {
 						hits = append(hits, sinkHit{pos: in.Pos(), msg: "ToolError.WithHint hint is built from an error's text (or an Authorization's permission), which the model reads: write the advice in your own words and keep the error as the cause with WithCause"})

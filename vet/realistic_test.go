@@ -194,10 +194,10 @@ var realisticServers = []struct {
 		"datasource_no_uid":       {"uid is required", "VALIDATION_ERROR"},
 		"datasource_gone":         {"datasource with UID 'gone' not found. Please check if the datasource exists and is accessible", "TOOL_ERROR"},
 		"datasource_failing":      {"get datasource by uid flaky", "TOOL_ERROR"},
-		"query_no_expr":           {"expr is required", "VALIDATION_ERROR"}, // was "query_prometheus: expr is required"
-		"query_datasource_gone":   {"datasource with UID 'gone' not found. Please check if the datasource exists and is accessible", "TOOL_ERROR"},
-		"query_bad_start":         {`parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`, "VALIDATION_ERROR"}, // a parser's text, declared public as -fix suggests
-		"query_failing":           {"querying Prometheus", "TOOL_ERROR"},                                                                               // the words of its wrapper, the error in the log
+		"query_no_expr":           {"query_prometheus: expr is required", "VALIDATION_ERROR"}, // the wrapper's words before the ToolError's, as the bare server sent them
+		"query_datasource_gone":   {"getting backend: datasource with UID 'gone' not found. Please check if the datasource exists and is accessible", "TOOL_ERROR"},
+		"query_bad_start":         {`parsing start time: parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`, "VALIDATION_ERROR"}, // a parser's text, declared public as -fix suggests, after the wrapper's words
+		"query_failing":           {"querying Prometheus", "TOOL_ERROR"},                                                                                                   // the words of its wrapper, the error in the log
 		"rules_get_no_uid":        {"uid is required for 'get' operation", "TOOL_ERROR"},
 		"rules_unknown_operation": {`unknown operation "delete", must be one of: list, get`, "TOOL_ERROR"},
 		"rules_get_failing":       {"getting rule r9", "TOOL_ERROR"},

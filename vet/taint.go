@@ -427,6 +427,9 @@ func (t *tainter) errTainted(e *env, v ssa.Value) bool {
 			// A ToolError's Error text is its message, then its cause's.
 			return t.taintedIn(e, x.Call.Args[0])
 		}
+		if pkg == pathToolerr && callee.Signature.Recv() == nil && name == "Wrap" && len(x.Call.Args) == 2 {
+			return t.errTainted(e, x.Call.Args[0]) || t.taintedIn(e, x.Call.Args[1])
+		}
 		if pkg == pathToolerr && callee.Signature.Recv() != nil && len(x.Call.Args) >= 1 {
 			switch name {
 			case "WithCause":

@@ -70,10 +70,10 @@ func TestCheckArguments(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			req := mcp.CallToolRequest{}
 			req.Params.Name, req.Params.Arguments = tt.tool, tt.args
-			got := st.checkArguments(ctx, &req)
+			got := st.compiled(ctx, req.Params.Name).check(&req)
 			if tt.want == "" {
 				if got != nil {
-					t.Errorf("checkArguments = %v, want nil", got)
+					t.Errorf("check = %v, want nil", got)
 				}
 				return
 			}
@@ -94,8 +94,8 @@ func TestCheckArguments(t *testing.T) {
 func TestCheckArgumentsOutsideAServer(t *testing.T) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name, req.Params.Arguments = "pair", map[string]any{"a": "one"}
-	if got := (&serverState{}).checkArguments(context.Background(), &req); got != nil {
-		t.Errorf("checkArguments = %v, want nil", got)
+	if got := (&serverState{}).compiled(context.Background(), req.Params.Name).check(&req); got != nil {
+		t.Errorf("check = %v, want nil", got)
 	}
 }
 
@@ -140,7 +140,7 @@ func TestCheckArgumentsFollowsTheRegisteredSchema(t *testing.T) {
 		req := &mcp.CallToolRequest{}
 		req.Params.Name = "t"
 		req.Params.Arguments = args
-		v := st.checkArguments(ctx, req)
+		v := st.compiled(ctx, req.Params.Name).check(req)
 		if v == nil {
 			return ""
 		}

@@ -229,7 +229,7 @@ func (st *serverState) middleware(next server.ToolHandlerFunc) server.ToolHandle
 			},
 			Passes: isProtocolError,
 			Arguments: func(err error) *domain.Validation {
-				v := st.checkArguments(ctx, &req)
+				v := st.compiled(ctx, req.Params.Name).check(&req)
 				if _, unbound := err.(*unboundError); v == nil && unbound {
 					v = domain.NewValidation("", nil, "The arguments cannot be read as the tool expects; check them against its input schema.")
 				}
@@ -285,20 +285,17 @@ func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallTo
 	if !ok || res == nil || !res.IsError || req == nil || st.unchecked.Load() {
 		return // a success costs a type assertion
 	}
-	if res.Meta != nil && res.Meta.AdditionalFields[filter.MetaKey] != nil {
-		return // mcperr's own answer
-	}
 	defer func() { _ = recover() }() // outside every middleware: never take the server down
-	t := st.registeredTool(ctx, req.Params.Name)
-	if t == nil || server.ServerFromContext(ctx) != st.self.Value() {
-		return
+	if res.Meta != nil && res.Meta.AdditionalFields[filter.MetaKey] != nil ||
+		server.ServerFromContext(ctx) != st.self.Value() {
+		return // mcperr's own answer, or another server's call
 	}
 	// Arguments that the check finds do not fit cannot have reached a
 	// handler of this server, whose SDK checks them: the result is its
 	// refusal. Where the check finds nothing, the SDK's validator decides.
-	ts := st.compiled(&t.Tool)
+	ts := st.compiled(ctx, req.Params.Name)
 	v := ts.check(req)
-	if v == nil && ts.refuses(req) {
+	if v == nil && ts != nil && ts.refuses(req) {
 		v = domain.NewValidation("", nil, "The arguments do not fit the tool's input schema; check them against it.")
 	}
 	if v == nil {
@@ -319,10 +316,8 @@ func (st *serverState) afterCallTool(ctx context.Context, _ any, req *mcp.CallTo
 // result of this server is a refusal. The validator is asked only where the
 // check finds they do not fit, so that it costs little.
 func (st *serverState) sawArguments(ctx context.Context, req *mcp.CallToolRequest) {
-	if t := st.registeredTool(ctx, req.Params.Name); t != nil {
-		if ts := st.compiled(&t.Tool); ts.check(req) != nil && ts.refuses(req) {
-			st.unchecked.Store(true)
-		}
+	if ts := st.compiled(ctx, req.Params.Name); ts.check(req) != nil && ts.refuses(req) {
+		st.unchecked.Store(true)
 	}
 }
 
@@ -459,13 +454,6 @@ func (w *wrapper) warn(ctx context.Context, target string) {
 	})
 }
 
-func (st *serverState) checkArguments(ctx context.Context, req *mcp.CallToolRequest) *domain.Validation {
-	if t := st.registeredTool(ctx, req.Params.Name); t != nil {
-		return st.compiled(&t.Tool).check(req)
-	}
-	return nil
-}
-
 // registeredTool returns the tool the server in ctx runs for name, found as
 // the SDK finds it (the session's tools first), or a task tool of AddTool.
 func (st *serverState) registeredTool(ctx context.Context, name string) *server.ServerTool {
@@ -503,11 +491,16 @@ type schemaID struct {
 	additional          any // a comparable value, or the pointer of a map
 }
 
-// compiled returns the input schema of tool. The SDK's copies of a tool
+// compiled returns the input schema of the tool the server in ctx runs for
+// name, or nil if it has none of that name. The SDK's copies of a tool
 // share the schema's maps and slices, so one made of the same ones as last
 // time is not encoded again (the pointers kept pin their memory).
-func (st *serverState) compiled(tool *mcp.Tool) *toolSchema {
-	in := &tool.InputSchema
+func (st *serverState) compiled(ctx context.Context, name string) *toolSchema {
+	t := st.registeredTool(ctx, name)
+	if t == nil {
+		return nil
+	}
+	tool, in := &t.Tool, &t.Tool.InputSchema
 	id := schemaID{
 		unsafe.SliceData(tool.RawInputSchema), unsafe.SliceData(in.Required), len(tool.RawInputSchema), len(in.Required),
 		reflect.ValueOf(in.Defs).UnsafePointer(), reflect.ValueOf(in.Properties).UnsafePointer(),
@@ -566,18 +559,15 @@ func (st *serverState) checkInputSchema(tool *mcp.Tool) error {
 }
 
 func (ts *toolSchema) check(req *mcp.CallToolRequest) *domain.Validation {
-	if ts.s == nil {
+	if ts == nil || ts.s == nil {
 		return nil
 	}
 	switch args := req.Params.Arguments.(type) {
 	case nil, map[string]any, []any, string, float64, bool, json.Number:
 		return ts.s.Check(args) // as decoded from the request
-	case json.RawMessage:
-		return ts.s.CheckJSON(args)
-	default:
-		if b, err := json.Marshal(args); err == nil {
-			return ts.s.CheckJSON(b)
-		}
+	}
+	if b, err := argumentsJSON(req); err == nil {
+		return ts.s.CheckJSON(b)
 	}
 	return nil
 }
@@ -595,19 +585,19 @@ func (ts *toolSchema) refuses(req *mcp.CallToolRequest) bool {
 		return false // the SDK skips a schema that does not compile
 	}
 	var value any = map[string]any{}
-	var doc []byte
-	var err error
-	switch args := req.Params.Arguments.(type) {
-	case nil:
-	case json.RawMessage:
-		doc = args
-	default:
-		doc, err = json.Marshal(args)
-	}
+	doc, err := argumentsJSON(req)
 	if len(bytes.TrimSpace(doc)) > 0 && err == nil {
 		value, err = jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 	}
 	return err != nil || ts.sdk.Validate(value) != nil
+}
+
+// argumentsJSON returns the arguments of req as JSON, nil if there are none.
+func argumentsJSON(req *mcp.CallToolRequest) ([]byte, error) {
+	if raw, ok := req.Params.Arguments.(json.RawMessage); ok || req.Params.Arguments == nil {
+		return raw, nil
+	}
+	return json.Marshal(req.Params.Arguments)
 }
 
 // helperError returns the error that res, an error result of a typed

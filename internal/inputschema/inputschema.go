@@ -33,10 +33,8 @@ import (
 type Schema struct {
 	resolved *jsonschema.Resolved
 	root     *jsonschema.Schema
-	exact    bool // the walk alone decides: every keyword is one it checks
-
-	mu       sync.Mutex
-	patterns map[string]*regexp.Regexp // compiled on first use
+	exact    bool     // the walk alone decides: every keyword is one it checks
+	patterns sync.Map // expr -> *regexp.Regexp, compiled on first use
 }
 
 // Compile compiles a JSON Schema document (draft 2020-12 or draft-07).
@@ -364,16 +362,11 @@ func (w *walk) check(s *jsonschema.Schema, v any, loc []string, depth int) {
 
 // pattern returns the compiled form of expr, nil if it does not compile.
 func (s *Schema) pattern(expr string) *regexp.Regexp {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	re, ok := s.patterns[expr]
-	if !ok {
-		re, _ = regexp.Compile(expr)
-		if s.patterns == nil {
-			s.patterns = make(map[string]*regexp.Regexp)
-		}
-		s.patterns[expr] = re
+	if re, ok := s.patterns.Load(expr); ok {
+		return re.(*regexp.Regexp)
 	}
+	re, _ := regexp.Compile(expr)
+	s.patterns.Store(expr, re)
 	return re
 }
 
@@ -460,16 +453,7 @@ func jsonPointer(tokens ...string) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		for i := 0; i < len(t); i++ {
-			switch t[i] {
-			case '~':
-				b.WriteString("~0")
-			case '/':
-				b.WriteString("~1")
-			default:
-				b.WriteByte(t[i])
-			}
-		}
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1"))
 	}
 	return b.String()
 }

@@ -4,6 +4,7 @@ package toolname
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mcperr/mcperr/codes"
 )
@@ -22,11 +23,15 @@ func Check(name string) error {
 		return &codes.DefinitionError{Mistake: codes.InvalidToolName, Subject: name,
 			Reason: fmt.Sprintf("a tool name must be at most %d characters long, this one has %d", maxLen, len(name))}
 	}
-	for i := 0; i < len(name); i++ {
-		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
-			return &codes.DefinitionError{Mistake: codes.InvalidToolName, Subject: name,
-				Reason: fmt.Sprintf("character %q at byte %d is not allowed; use only ASCII letters, digits, '_', '-' and '.'", rune(c), i)}
-		}
+	if i := strings.IndexFunc(name, Disallowed); i >= 0 {
+		return &codes.DefinitionError{Mistake: codes.InvalidToolName, Subject: name,
+			Reason: fmt.Sprintf("character %q at byte %d is not allowed; use only ASCII letters, digits, '_', '-' and '.'", rune(name[i]), i)}
 	}
 	return nil
+}
+
+// Disallowed reports whether a tool name may not hold r: anything but ASCII
+// letters, digits, '_', '-' and '.'.
+func Disallowed(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
 }

@@ -121,6 +121,10 @@ func Tools() []Tool {
 			WithCause(fmt.Errorf("dial tcp 10.0.0.5:5432: password=%s: connection refused", Canary)))},
 		{Name: "user_lookup_nested", InputSchema: EmptySchema, Do: fail(toolerr.New("Failed to get user.").
 			WithCause(toolerr.New("The directory client failed.").WithCause(fmt.Errorf("dial tcp 10.0.0.5:5432: password=%s: connection refused", Canary))))},
+		{Name: "user_lookup_wrapped", InputSchema: EmptySchema, Do: fail(toolerr.Wrap(toolerr.Wrap(
+			fmt.Errorf("dial tcp 10.0.0.5:5432: password=%s: connection refused", Canary), "directory lookup failed"), "failed to get user"))},
+		{Name: "ship_wrapped", InputSchema: EmptySchema, Do: fail(toolerr.Wrap(toolerr.Wrap(
+			fmt.Errorf("load %s: %w", Canary, domain.NewNotFound("Order", "ord_404")), "no order to ship"), "could not ship the order"))},
 		{Name: "busy", InputSchema: EmptySchema, Do: fail(toolerr.New("The billing service is busy.").
 			WithCode(codes.ExternalServiceError).WithRetryAfter(1500 * time.Millisecond).WithCause(errors.New("billing: 503 " + Canary)))},
 		{Name: "order_items", Description: "Orders items.", InputSchema: ItemsSchema, Do: func(_ context.Context, args map[string]any) (string, error) {
@@ -240,6 +244,13 @@ func Cases() []Case {
 		{"ToolError over a ToolError over a cause nothing classifies", "user_lookup_nested", nil, Expect{IsError: true, Code: codes.ToolFailed, Category: "server",
 			Text: "Failed to get user.", Rest: []string{"Code: TOOL_ERROR\nRetry: not before checking; the outcome is unknown, and the tool may have done its work before it failed.\nRef: {ref}\nHint: The directory client failed."},
 			Retryable: &no, Server: true, Logged: 1, LogContains: []string{"connection refused"}}},
+		{"toolerr.Wrap over toolerr.Wrap over a cause nothing classifies", "user_lookup_wrapped", nil, Expect{IsError: true, Code: codes.ToolFailed, Category: "server",
+			Text: "failed to get user: directory lookup failed", Rest: []string{"Code: TOOL_ERROR\nRetry: not before checking; the outcome is unknown, and the tool may have done its work before it failed.\nRef: {ref}"},
+			Retryable: &no, Server: true, Logged: 1, LogContains: []string{"connection refused"}}},
+		{"toolerr.Wrap over toolerr.Wrap over a NotFound in a wrapper", "ship_wrapped", nil, Expect{IsError: true, Code: codes.NotFound, Category: "client",
+			Text:    "could not ship the order: no order to ship: Order not found: ord_404",
+			Rest:    []string{"Code: NOT_FOUND\nDetails: {\"resourceId\":\"ord_404\",\"resourceType\":\"Order\"}" + noRetry},
+			Details: map[string]any{"resourceType": "Order", "resourceId": "ord_404"}, Logged: 1}},
 		{"ToolError with a server code and a retry delay", "busy", nil, Expect{IsError: true, Code: codes.ExternalServiceError, Category: "server",
 			Text: "The billing service is busy.", Rest: []string{"Code: EXTERNAL_SERVICE_ERROR\nRetry: yes, after 2 seconds.\nRef: {ref}"},
 			Retryable: &yes, RetryAfter: 1.5, Server: true, Logged: 1, LogContains: []string{"billing: 503 " + Canary}}},

@@ -41,7 +41,7 @@ func (w ownWords) match(text string) (message, bool) {
 var messageFuncs = map[string]map[string]bool{
 	"errors":                           {"New": true},
 	"fmt":                              {"Errorf": true},
-	"github.com/mcperr/mcperr/toolerr": {"New": true},
+	"github.com/mcperr/mcperr/toolerr": {"New": true, "Wrap": true},
 	"github.com/mark3labs/mcp-go/mcp":  {"NewToolResultError": true, "NewToolResultErrorf": true, "NewToolResultErrorFromErr": true},
 }
 
@@ -108,6 +108,8 @@ func (c collector) visit(n ast.Node) bool {
 			return true
 		}
 		switch {
+		case name == "Wrap" && len(n.Args) == 2: // toolerr.Wrap(err, message)
+			c.add(c.text(n.Args[1]))
 		case pkg == "fmt" || strings.HasSuffix(name, "f"):
 			if source, pattern, ok := c.format(n.Args[0], n.Args[1:]); ok {
 				c.add(source, pattern)

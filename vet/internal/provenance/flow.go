@@ -42,9 +42,11 @@ const (
 	// (fmt.Errorf("invalid id: %v", err)): the chain ends there, and mcperr
 	// masks the wrapper; %w keeps it.
 	flat
-	// wrap: fmt.Errorf of the server's own words around another's error,
-	// the error last (fmt.Errorf("failed to search issues: %v", err)):
-	// mcperr masks the words with the error's text.
+	// wrap: fmt.Errorf of the server's own words around an error, the
+	// error last (fmt.Errorf("failed to search issues: %v", err)), or
+	// around another's text, the text last (fmt.Errorf("API request
+	// failed with status %d: %s", resp.StatusCode, resp.Status)): mcperr
+	// masks the words with the error or the text.
 	wrap
 )
 
@@ -59,7 +61,17 @@ type origin struct {
 	i     int       // param; flat: the argument of the format that is the error
 	inner kind      // flat: what the wrapper formats
 	lib   *ssa.Call // flat: the library's call whose error it formats
+	text  textArg   // wrap: the last argument is another's text, not an error
 }
+
+// textArg is the type of the text a wrapper formats last.
+type textArg int8
+
+const (
+	noText    textArg = iota // an error
+	stringArg                // a string
+	bytesArg                 // a []byte
+)
 
 type sumKey struct {
 	fn  *ssa.Function
@@ -397,6 +409,9 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 	pkg, name := funcPath(callee)
 	args := c.Common().Args
 	switch {
+	case pkg == toolerrPath && name == "Wrap" && callee.Signature.Recv() == nil && len(args) == 2:
+		f.causes = append(f.causes, f.trace(fn, args[0], seen)...) // read after the words where public
+		return []origin{{kind: kept}}
 	case strings.HasPrefix(pkg, mcperrPrefix):
 		if callee.Signature.Recv() != nil && len(args) > 0 {
 			// A ToolError's With method: the ToolError it copies may have
@@ -462,6 +477,9 @@ func (f *flow) external(fn *ssa.Function, c *ssa.Call, callee *ssa.Function, see
 			if textOwn {
 				return []origin{{kind: own, call: c, fn: fn, at: fn, deps: deps}}
 			}
+			if o, ok := f.textWrapper(fn, c, format, vs); ok {
+				return []origin{o}
+			}
 			return []origin{{kind: foreign}}
 		}
 		if os, ok := f.flattenedOwn(fn, c, format, wrapped, restOwn && len(vs) > 0, deps); ok {
@@ -506,13 +524,14 @@ func (f *flow) flattenedOwn(fn *ssa.Function, c *ssa.Call, format string, wrappe
 	return []origin{{kind: own, call: c, fn: fn, at: fn, deps: slices.Compact(deps)}}, true
 }
 
-// wrapper returns, for fmt.Errorf of the server's own words around
-// another's error, the error its last argument (fmt.Errorf("failed to
-// search issues: %v", err), err a library's or an upstream's), the
-// wrapper's origin, then what it wraps: mcperr masks it whole, and a
-// ToolError of the words with the error as its cause keeps them. A
-// wrapper of an error the model reads already (a ToolError, a domain
-// error) is left to it.
+// wrapper returns, for fmt.Errorf of the server's own words around an
+// error, the error its last argument (fmt.Errorf("failed to search
+// issues: %v", err)), the wrapper's origin, then what it wraps. mcperr
+// masks the words: with another's error (a library's, an upstream's) it
+// masks the whole, and with one the model reads (a ToolError, a domain
+// error, a message of the module) it answers with that error alone.
+// toolerr.Wrap of the words over the error keeps them, before what the
+// model reads of the error.
 func (f *flow) wrapper(fn *ssa.Function, c *ssa.Call, format string, vs []ssa.Value, wrapped []origin, restOwn bool, deps []int) ([]origin, bool) {
 	if !restOwn || len(vs) == 0 || !isErrorValue(unwrapIface(vs[len(vs)-1])) {
 		return nil, false
@@ -523,18 +542,6 @@ func (f *flow) wrapper(fn *ssa.Function, c *ssa.Call, format string, vs []ssa.Va
 		}
 	}
 	if _, ok := wrapperWords(strconv.Quote(format), len(vs)); !ok {
-		return nil, false
-	}
-	another := false
-	for _, o := range wrapped {
-		switch o.kind {
-		case foreign, param:
-			another = true
-		case kept:
-			return nil, false
-		}
-	}
-	if !another {
 		return nil, false
 	}
 	return append([]origin{{kind: wrap, call: c, fn: fn, at: fn, deps: deps}}, wrapped...), true
@@ -576,6 +583,44 @@ func (f *flow) flattened(fn *ssa.Function, c *ssa.Call, vs []ssa.Value, wrapped 
 		}
 	}
 	return []origin{{kind: flat, call: c, fn: fn, i: i, inner: inner.kind, lib: inner.call}}
+}
+
+// textWrapper returns, for fmt.Errorf of the server's own words around
+// another's text, the text last (a response's status or body), the
+// wrapper's origin: mcperr masks the words with the text, and
+// toolerr.Wrap of the words over an error of the text keeps them, the
+// text for the log.
+func (f *flow) textWrapper(fn *ssa.Function, c *ssa.Call, format string, vs []ssa.Value) (origin, bool) {
+	if len(vs) == 0 {
+		return origin{}, false
+	}
+	if _, ok := wrapperWords(strconv.Quote(format), len(vs)); !ok {
+		return origin{}, false
+	}
+	last := unwrapIface(vs[len(vs)-1])
+	arg := noText
+	switch u := last.Type().Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsString != 0 {
+			arg = stringArg
+		}
+	case *types.Slice:
+		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+			arg = bytesArg
+		}
+	}
+	if arg == noText {
+		return origin{}, false
+	}
+	var deps []int
+	for _, v := range vs[:len(vs)-1] {
+		t, ds := f.textIn(fn, v)
+		if !t.own || isErrorValue(unwrapIface(v)) {
+			return origin{}, false
+		}
+		deps = append(deps, ds...)
+	}
+	return origin{kind: wrap, call: c, fn: fn, at: fn, deps: deps, text: arg}, true
 }
 
 // argsOwn reports whether every argument of c, its receiver included, is

@@ -62,7 +62,7 @@ func TestRouterServer(t *testing.T) {
 	if string(before) != string(after) {
 		t.Error("the test file was rewritten")
 	}
-	// The library's error about the link, now wrapped with %w, is left to
+	// The library's error about the link, now wrapped, is left to
 	// the server to declare public.
 	suggested := false
 	for _, fd := range res.Findings {
@@ -77,15 +77,21 @@ func TestRouterServer(t *testing.T) {
 		`toolerr.New(fmt.Sprintf("at most %d labels", maxLabels))`,
 		`toolerr.New(msg)`,
 		`toolerr.New(fmt.Sprintf("invalid time_spent format: %v", err))`,
-		`fmt.Errorf("invalid sprint: %w", err)`,
-		`fmt.Errorf("ref %q: %w", a.Ref, err)`,
-		`fmt.Errorf("invalid link: %w", err)`,
-		// The server's words around another's error: the words kept, the
-		// error the cause.
-		`toolerr.New("log work").WithCause(err)`,
-		`toolerr.New(fmt.Sprintf("delete %s", a.Name)).WithCause(err)`,
+		`toolerr.Wrap(err, "invalid sprint")`,
+		`toolerr.Wrap(err, fmt.Sprintf("ref %q", a.Ref))`,
+		`toolerr.Wrap(err, "invalid link")`,
+		// The server's words around an error (another's, a ToolError, a
+		// library's about the arguments): the words kept, the error the
+		// cause, read after them where it is public.
+		`toolerr.Wrap(err, "log work")`,
+		// The server's words around another's text: the text, now an
+		// error, the cause.
+		`toolerr.Wrap(errors.New(string(body)), fmt.Sprintf("log work failed with status %d", resp.StatusCode))`,
+		`toolerr.Wrap(errors.New(resp.Status), fmt.Sprintf("log work failed with status %d", resp.StatusCode))`,
+		`toolerr.Wrap(err, "ping")`,
+		`toolerr.Wrap(err, fmt.Sprintf("delete %s", a.Name))`,
 		`toolerr.New(fmt.Sprintf("ref: %v", errs.ErrRequiredString("ref")))`,
-		`fmt.Errorf("sprint: %w", err)`,
+		`toolerr.Wrap(err, "sprint")`,
 		// A ToolError's cause, which the model reads as a hint once public.
 		`var errNoIndex = error(toolerr.New("the search index is not built yet; retry later").WithRetryable(true))`,
 		`func (e *EndpointError) PublicMessage() string { return e.Error() }`,
@@ -147,7 +153,7 @@ func TestGoSDKServer(t *testing.T) {
 	lookup, _ := os.ReadFile(filepath.Join(dir, "gosdkserver", "lookup", "lookup.go"))
 	for _, c := range []struct{ file, want string }{
 		{string(src), `toolerr.New("login is required")`},
-		{string(src), `toolerr.New(fmt.Sprintf("get user %s", in.Login)).WithCause(err)`},
+		{string(src), `toolerr.Wrap(err, fmt.Sprintf("get user %s", in.Login))`},
 		{string(lookup), `var ErrNoDirectory = error(toolerr.New("the user directory is not ready; retry later").WithRetryable(true))`},
 		{string(lookup), `toolerr.New(fmt.Sprintf("login %q is longer than 39 characters", login))`},
 	} {

@@ -34,7 +34,8 @@ type Finding struct {
 	typed   *ssa.Function // Lost: the Error method of a type to make public
 	text    string        // Lost: the message's constant words
 	mend    int           // Lost, flat: the format's argument that %w wraps, from 1
-	wrapper bool          // Lost: the server's words around another's error
+	wrapper bool          // Lost: the server's words around an error or another's text
+	textArg textArg       // Lost, wrapper: the type of another's text, last
 }
 
 // Fix is the rewrite of one site.
@@ -92,7 +93,7 @@ func Run(cfg Config) (*Result, error) {
 				continue
 			}
 		}
-		if fd.fixable && fd.wrapper {
+		if fd.fixable && (fd.wrapper || fd.mend > 0) {
 			if es, ok := p.wrapperEdits(fd); ok {
 				res.Fixes = append(res.Fixes, Fix{Kind: fd.Kind, Pos: fd.Pos, Edits: es})
 				continue
@@ -142,7 +143,7 @@ func (f *flow) lost() []Finding {
 	sites := map[*ssa.Call]bool{}
 	var order []*ssa.Call
 	flats := map[*ssa.Call]origin{}
-	wraps := map[*ssa.Call]bool{}
+	wraps := map[*ssa.Call]textArg{}
 	byType := map[*ssa.Function][]origin{} // by the type's Error method
 	var typeOrder []*ssa.Function
 	var add func(os []origin)
@@ -172,8 +173,11 @@ func (f *flow) lost() []Finding {
 				if !f.depsOwn(o) {
 					continue // some calls give its words another's values: masked whole
 				}
+				if f.configGuarded(o.call) {
+					continue // the operator's error, not the model's: masked and logged with a ref
+				}
 				sites[o.call] = true
-				wraps[o.call] = true
+				wraps[o.call] = o.text
 				order = append(order, o.call)
 				continue
 			}
@@ -234,12 +238,12 @@ func (f *flow) lost() []Finding {
 			out = append(out, f.flatFinding(o, pos))
 			continue
 		}
-		if wraps[c] {
+		if arg, ok := wraps[c]; ok {
 			words := messageWords(c)
-			fd := Finding{Kind: Lost, Pos: pos, call: c, text: words, wrapper: true}
+			fd := Finding{Kind: Lost, Pos: pos, call: c, text: words, wrapper: true, textArg: arg}
 			fd.fixable = !strings.HasSuffix(pos.Filename, "_test.go") && !f.p.generated(pos.Filename)
 			fd.Message = fmt.Sprintf("the model reads the words of %q, with the error's text, when a tool returns this error today; "+
-				"with mcperr it is masked whole: keep the words and the error as the cause, toolerr.New(\"...\").WithCause(err), "+
+				"with mcperr it is masked whole: keep the words over the error, toolerr.Wrap(err, \"...\"), "+
 				"so that the model reads them and the log the rest", words)
 			out = append(out, fd)
 			continue

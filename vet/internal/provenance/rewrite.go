@@ -251,6 +251,9 @@ func Apply(file string, es []Edit) (int, error) {
 			astutil.DeleteImport(fset, f, path)
 		}
 	}
+	if usesName(f, "errors") && !imports(f, "errors") {
+		astutil.AddImport(fset, f, "errors") // another's text, now an error: the cause of a Wrap
+	}
 	var buf bytes.Buffer
 	if err := format.Node(&buf, fset, f); err != nil {
 		return 0, err
@@ -367,14 +370,17 @@ func wrapperWords(lit string, nargs int) (string, bool) {
 }
 
 // wrapperEdits returns the edit that makes fd's fmt.Errorf, the server's
-// words around another's error, a ToolError of the words with the error
-// as its cause: fmt.Errorf("get user %s: %w", login, err) becomes
-// toolerr.New(fmt.Sprintf("get user %s", login)).WithCause(err).
+// words around another's error or text or a flat wrapper's error (see
+// flattened) when that error is last, a ToolError of the words over the
+// error, or over an error of the text (errors.New(resp.Status)),
+// which the model reads after them where it is public:
+// fmt.Errorf("get user %s: %w", login, err) becomes
+// toolerr.Wrap(err, fmt.Sprintf("get user %s", login)).
 func (p *program) wrapperEdits(fd Finding) ([]Edit, bool) {
 	file := p.syntax(fd.Pos.Filename)
 	call := p.callAt(fd.Pos.Filename, fd.call.Pos())
-	if call == nil || len(call.Args) < 2 || call.Ellipsis.IsValid() {
-		return nil, false
+	if call == nil || len(call.Args) < 2 || call.Ellipsis.IsValid() || fd.mend > 0 && fd.mend != len(call.Args)-1 {
+		return nil, false // a flat wrapper's error is not the last argument: %w mends it
 	}
 	lit, ok := call.Args[0].(*ast.BasicLit)
 	if !ok || lit.Kind != token.STRING {
@@ -399,7 +405,20 @@ func (p *program) wrapperEdits(fd Finding) ([]Edit, bool) {
 		}
 		msg = "fmt.Sprintf(" + strings.Join(parts, ", ") + ")"
 	}
-	repl := "toolerr.New(" + msg + ").WithCause(" + text(call.Args[len(call.Args)-1]) + ")"
+	last := call.Args[len(call.Args)-1]
+	cause := text(last)
+	if m, ok := last.(*ast.CallExpr); ok && len(m.Args) == 0 && fd.textArg == stringArg {
+		if sel, ok := m.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Error" {
+			fd.textArg, cause = noText, text(sel.X) // err.Error(): err itself is the cause
+		}
+	}
+	switch fd.textArg {
+	case stringArg:
+		cause = "errors.New(" + cause + ")"
+	case bytesArg:
+		cause = "errors.New(string(" + cause + "))"
+	}
+	repl := "toolerr.Wrap(" + cause + ", " + msg + ")"
 	if path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End()); len(path) > 1 && untypedDecl(path[1]) {
 		repl = "error(" + repl + ")" // the variable stays an error
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -133,26 +134,36 @@ func Log(ctx context.Context, c *Client, a LogArgs) (*Project, error) {
 	if _, err := parseTimeSpent(a.TimeSpent); err != nil {
 		return nil, fmt.Errorf("invalid time_spent format: %v", err) // want: lost
 	}
-	if _, err := strconv.Atoi(a.Sprint); err != nil {
+	if _, err := strconv.Atoi(a.Sprint); err != nil { // want: lost
 		return nil, fmt.Errorf("invalid sprint: %v", err) // want: lost
 	}
 	if a.Ref == "" {
 		return nil, fmt.Errorf("ref: %v", errs.ErrRequiredString("ref")) // want: lost
 	}
 	if err := checkSprint(a.Sprint); err != nil {
-		return nil, fmt.Errorf("sprint: %v", err)
+		return nil, fmt.Errorf("sprint: %v", err) // want: lost
 	}
 	if _, err := lookupRef(a.Ref); err != nil {
 		return nil, fmt.Errorf("ref %q: %v", a.Ref, err) // want: lost
 	}
-	if _, err := uritemplate.New(a.Link); err != nil {
+	if _, err := uritemplate.New(a.Link); err != nil { // want: lost
 		return nil, fmt.Errorf("invalid link: %s", err) // want: lost
 	}
 	resp, err := c.HTTP.Get(c.Base + "/log")
 	if err != nil {
 		return nil, fmt.Errorf("log work: %v", err) // want: lost
 	}
-	resp.Body.Close()
+	defer resp.Body.Close()
+	if _, err := c.HTTP.Get(c.Base + "/ping"); err != nil {
+		return nil, fmt.Errorf("ping: %s", err.Error()) // want: lost
+	}
+	if resp.StatusCode == http.StatusBadGateway {
+		body, _ := io.ReadAll(resp.Body)
+		return nil, fmt.Errorf("log work failed with status %d: %s", resp.StatusCode, body) // want: lost
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("log work failed with status %d: %s", resp.StatusCode, resp.Status) // want: lost
+	}
 	return nil, nil
 }
 
