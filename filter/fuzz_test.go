@@ -163,6 +163,7 @@ type fzCase struct {
 	method              int
 	err                 error
 	toolFilters, global []Filter
+	transforms          []error // the errors the filters may put in err's place
 	call                Call
 }
 
@@ -177,8 +178,8 @@ func fzDecode(data []byte) *fzCase {
 	c.log = src.Op(fzLogModes)
 	c.refGen = src.Op(fzRefModes)
 	c.err = c.gen.Error()
-	c.toolFilters = fzFilters(c.gen)
-	c.global = fzFilters(c.gen)
+	c.toolFilters = fzFilters(c.gen, &c.transforms)
+	c.global = fzFilters(c.gen, &c.transforms)
 	c.call = Call{Tool: src.Text(80), RequestID: src.Text(20), SessionID: src.Text(20)}
 	// Read last, so that inputs made before they existed keep their
 	// meaning: an exhausted source reads as the first mode.
@@ -219,20 +220,22 @@ func fzMark(g *errgen.Gen, kind string, i int) int {
 	return i
 }
 
-func fzFilters(g *errgen.Gen) []Filter {
+func fzFilters(g *errgen.Gen, transforms *[]error) []Filter {
 	n := g.Source().Op(4)
 	fs := make([]Filter, 0, n)
 	for range n {
-		fs = append(fs, fzFilter(g))
+		fs = append(fs, fzFilter(g, transforms))
 	}
 	return fs
 }
 
-func fzFilter(g *errgen.Gen) Filter {
+// fzFilter reads one filter; a filter that transforms adds its error to transforms.
+func fzFilter(g *errgen.Gen, transforms *[]error) Filter {
 	src := g.Source()
 	switch fzMark(g, "filter", src.Op(fzNumFilters)) {
 	case fzFilterTransform:
 		next := g.Error()
+		*transforms = append(*transforms, next)
 		return Catch(func(context.Context, Call, error) (*Response, error) { return nil, next })
 	case fzFilterRespond:
 		resp := &Response{Code: g.ResponseCode(), Message: fzMessage(g), Details: g.Details()}
@@ -689,9 +692,15 @@ func fzCheck(t *testing.T, c *fzCase, registry *codes.Registry, f *Failure, rep 
 	if !known {
 		t.Errorf("code %q is not registered, for %s", errgen.Cut(string(env.Code)), what)
 	}
-	// A ToolError's words over a cause nothing explains are a server failure.
+	// A ToolError's words over a cause nothing explains are a server failure,
+	// the error handled or one a filter put in its place.
 	facts, _ := scan(c.err)
-	if env.Category != info.Category && !(env.Category == codes.Server && facts.cause != nil) {
+	overCause := facts.cause != nil
+	for _, e := range c.transforms {
+		f, _ := scan(e)
+		overCause = overCause || f.cause != nil
+	}
+	if env.Category != info.Category && !(env.Category == codes.Server && overCause) {
 		t.Errorf("category %q, the registry says %q, for %s", env.Category, info.Category, what)
 	}
 	if env.Message == "" || len(env.Message) > maxMessage || !utf8.ValidString(env.Message) {
