@@ -231,6 +231,57 @@ func TestFixNeedsInstall(t *testing.T) {
 	}
 }
 
+// TestFixTakesBackWhatDoesNotBuild runs mcperrvet -fix where one of its
+// rewrites cannot build: a handler's local variable named toolerr hides
+// the package its fix names. -fix must not leave the module half
+// rewritten: it says so, exits 1, and every file is as it was, the other
+// package's rewrite taken back too.
+func TestFixTakesBackWhatDoesNotBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds mcperrvet")
+	}
+	t.Parallel()
+	shadow := []byte(`package shadow
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type in struct{ Query string }
+
+// Search returns a message for the model as a plain error, beside a
+// local variable of the package's name.
+func Search(ctx context.Context, req *mcp.CallToolRequest, a in) (*mcp.CallToolResult, any, error) {
+	toolerr := strings.TrimSpace(a.Query)
+	if toolerr == "" {
+		return nil, nil, errors.New("the query is empty: give a word to search for")
+	}
+	return nil, nil, nil
+}
+`)
+	dir, files := fixModule(t, "install/install.go")
+	files["shadow/shadow.go"] = shadow
+	if err := os.MkdirAll(filepath.Join(dir, "shadow"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "shadow", "shadow.go"), shadow, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := run(t, dir, nil, buildTool(t), "-fix", "./sdktext", "./shadow", "./install")
+	if code != 1 || !bytes.Contains(out, []byte("took back its rewrites")) {
+		t.Fatalf("mcperrvet -fix: exit status %d, want 1 and that it took its rewrites back\n%s", code, out)
+	}
+	for name, want := range files {
+		if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s is not as it was (%v)", name, err)
+		}
+	}
+}
+
 // fixModule writes a copy of the test module's go.mod, go.sum and the
 // sdktext package, with the files extra, to a new directory, and returns it
 // with what it wrote.

@@ -110,20 +110,25 @@ func migrate(args []string, i int) int {
 		count(fx.Pos.Filename, string(fx.Kind))
 	}
 	changed := len(edits) > 0
-	if err := applyAll(edits); err != nil {
-		fmt.Fprintf(os.Stderr, "mcperrvet: %v\n", err)
-		return 1
+	// What -fix writes, it can take back: a rewrite after which the
+	// packages no longer build puts every file back as it was.
+	written := originals{}
+	if err := written.applyAll(edits); err != nil {
+		return written.restore(err)
 	}
 	// A fix can bring a message into view: a handler that now returns an
 	// error, or gives it to SetError, where it built a result of its text,
 	// makes that error's messages the model's to lose.
+	settled := !changed // prov already says what is left
 	for range 2 {
+		if settled {
+			break
+		}
 		prov, err = provenance.Run(provenance.Config{Dir: ".", Patterns: patterns})
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "mcperrvet: %v\n", err)
-			return 1
+			return written.restore(err)
 		}
-		if len(prov.Fixes) == 0 {
+		if settled = len(prov.Fixes) == 0; settled {
 			break
 		}
 		changed = true
@@ -132,9 +137,13 @@ func migrate(args []string, i int) int {
 			edits[fx.Pos.Filename] = append(edits[fx.Pos.Filename], fx.Edits...)
 			count(fx.Pos.Filename, string(fx.Kind))
 		}
-		if err := applyAll(edits); err != nil {
-			fmt.Fprintf(os.Stderr, "mcperrvet: %v\n", err)
-			return 1
+		if err := written.applyAll(edits); err != nil {
+			return written.restore(err)
+		}
+	}
+	if !settled {
+		if prov, err = provenance.Run(provenance.Config{Dir: ".", Patterns: patterns}); err != nil {
+			return written.restore(err)
 		}
 	}
 	printRewritten(done)
@@ -145,11 +154,6 @@ func migrate(args []string, i int) int {
 		if diags, code = analyze(args); code != 0 {
 			return code
 		}
-	}
-	prov, err = provenance.Run(provenance.Config{Dir: ".", Patterns: patterns})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "mcperrvet: %v\n", err)
-		return 1
 	}
 	var left []finding
 	seen := map[string]bool{}
@@ -175,14 +179,47 @@ func migrate(args []string, i int) int {
 	return 0
 }
 
-// applyAll makes the edits, file by file.
-func applyAll(edits map[string][]provenance.Edit) error {
+// originals holds each file -fix rewrote as it was before.
+type originals map[string][]byte
+
+// applyAll makes the edits, file by file, keeping each file as it was
+// before its first edit.
+func (o originals) applyAll(edits map[string][]provenance.Edit) error {
 	for _, file := range slices.Sorted(maps.Keys(edits)) {
+		if _, ok := o[file]; !ok {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				return err
+			}
+			o[file] = src
+		}
 		if _, err := provenance.Apply(file, edits[file]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// restore puts every file back as it was, after err (the rewritten
+// packages do not load, a file could not be written), says so and returns
+// the exit status 1: -fix leaves a module that built before as it was,
+// never half rewritten.
+func (o originals) restore(err error) int {
+	fmt.Fprintf(os.Stderr, "mcperrvet: %v\n", err)
+	var failed []string
+	for _, file := range slices.Sorted(maps.Keys(o)) {
+		if werr := os.WriteFile(file, o[file], 0o644); werr != nil {
+			failed = append(failed, fmt.Sprintf("%s: %v", relPath(file), werr))
+		}
+	}
+	switch {
+	case len(failed) > 0:
+		fmt.Fprintf(os.Stderr, "mcperrvet -fix could not put back %d file(s) as they were:\n\t%s\n", len(failed), strings.Join(failed, "\n\t"))
+	case len(o) > 0:
+		fmt.Fprintf(os.Stderr, "mcperrvet -fix took back its rewrites: the %d file(s) it changed are as they were; "+
+			"a rewrite that does not build is a defect of mcperrvet: report it with the error above\n", len(o))
+	}
+	return 1
 }
 
 // keepAsWritten reports whether the whole-program pass decides an
