@@ -70,7 +70,7 @@ type textArg int8
 const (
 	noText    textArg = iota // an error
 	stringArg                // a string
-	bytesArg                 // a []byte
+	convArg                  // a []byte or a string of a named type: string(x)
 )
 
 type sumKey struct {
@@ -603,10 +603,13 @@ func (f *flow) textWrapper(fn *ssa.Function, c *ssa.Call, format string, vs []ss
 	case *types.Basic:
 		if u.Info()&types.IsString != 0 {
 			arg = stringArg
+			if !types.Identical(last.Type(), types.Typ[types.String]) {
+				arg = convArg // protocol.DocumentURI: errors.New takes a string
+			}
 		}
 	case *types.Slice:
 		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
-			arg = bytesArg
+			arg = convArg
 		}
 	}
 	if arg == noText {

@@ -88,6 +88,7 @@ func TestRouterServer(t *testing.T) {
 		// error, the cause.
 		`toolerr.Wrap(errors.New(string(body)), fmt.Sprintf("log work failed with status %d", resp.StatusCode))`,
 		`toolerr.Wrap(errors.New(resp.Status), fmt.Sprintf("log work failed with status %d", resp.StatusCode))`,
+		`toolerr.Wrap(errors.New(string(location(resp.Header.Get("Location")))), "log work moved")`,
 		`toolerr.Wrap(err, "ping")`,
 		`toolerr.Wrap(err, fmt.Sprintf("delete %s", a.Name))`,
 		`toolerr.New(fmt.Sprintf("ref: %v", errs.ErrRequiredString("ref")))`,

@@ -415,7 +415,7 @@ func (p *program) wrapperEdits(fd Finding) ([]Edit, bool) {
 	switch fd.textArg {
 	case stringArg:
 		cause = "errors.New(" + cause + ")"
-	case bytesArg:
+	case convArg:
 		cause = "errors.New(string(" + cause + "))"
 	}
 	repl := "toolerr.Wrap(" + cause + ", " + msg + ")"

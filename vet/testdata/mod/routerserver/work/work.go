@@ -161,11 +161,18 @@ func Log(ctx context.Context, c *Client, a LogArgs) (*Project, error) {
 		body, _ := io.ReadAll(resp.Body)
 		return nil, fmt.Errorf("log work failed with status %d: %s", resp.StatusCode, body) // want: lost
 	}
+	if resp.StatusCode == http.StatusMovedPermanently {
+		return nil, fmt.Errorf("log work moved: %s", location(resp.Header.Get("Location"))) // want: lost
+	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("log work failed with status %d: %s", resp.StatusCode, resp.Status) // want: lost
 	}
 	return nil, nil
 }
+
+// location is where an upstream says a resource moved: a string of a
+// type of its own, which errors.New takes only as string(loc).
+type location string
 
 // checkSprint checks a sprint's name with the server's typed error.
 func checkSprint(s string) error {
