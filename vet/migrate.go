@@ -459,7 +459,7 @@ func splitFormat(pass *analysis.Pass, format ast.Expr, args []ast.Expr) (words s
 			return "", nil, false // two errors: not mechanical
 		}
 	}
-	prefix := strings.TrimRight(f[:last], " :;,-")
+	prefix := strings.TrimRight(f[:last], separators)
 	if prefix == "" {
 		return "", e, len(rest) == 0
 	}
@@ -502,10 +502,14 @@ func literal(x ast.Expr) (string, bool) {
 	return s, err == nil
 }
 
+// separators are what joins a wrapper's words to the error's text after
+// them: "failed to search issues: %v", "content:\n%s".
+const separators = " :;,-\n\t"
+
 // quoted returns s as a Go string literal, without the separator that
 // joined it to the error's text.
 func quoted(s string) string {
-	return strconv.Quote(strings.TrimRight(s, " :;,-"))
+	return strconv.Quote(strings.TrimRight(s, separators))
 }
 
 // src returns the source of x.

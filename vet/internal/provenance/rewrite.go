@@ -362,11 +362,34 @@ func wrapperWords(lit string, nargs int) (string, bool) {
 	if n != nargs || last < 0 || last+2 != len(inner) || strings.IndexByte("vsw", inner[last+1]) < 0 {
 		return "", false
 	}
-	words := strings.TrimRight(inner[:last], " :-,;")
+	words := trimSeparator(inner[:last])
 	if !strings.ContainsFunc(verbRE.ReplaceAllString(words, ""), unicode.IsLetter) {
 		return "", false // no word of the server's: "%s: %w"
 	}
 	return q + words + q, true
+}
+
+// trimSeparator returns the words of a format before its last verb, as
+// they appear in the literal, without what separates them from it: spaces,
+// punctuation, and new lines and tabs, raw or escaped ("content:\\n").
+func trimSeparator(words string) string {
+	for {
+		w := strings.TrimRight(words, " :-,;\n\t")
+		if (strings.HasSuffix(w, `\n`) || strings.HasSuffix(w, `\t`)) && escaped(w[:len(w)-1]) {
+			w = w[:len(w)-2]
+		}
+		if w == words {
+			return w
+		}
+		words = w
+	}
+}
+
+// escaped reports whether the backslash that ends s starts an escape: it
+// follows an even number of backslashes.
+func escaped(s string) bool {
+	n := len(s) - len(strings.TrimRight(s, `\`))
+	return n%2 == 1
 }
 
 // wrapperEdits returns the edit that makes fd's fmt.Errorf, the server's

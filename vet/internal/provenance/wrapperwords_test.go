@@ -14,11 +14,15 @@ func TestWrapperWords(t *testing.T) {
 		{`"get user %s: %w"`, 2, `"get user %s"`},
 		{"`list runs - %w`", 1, "`list runs`"},
 		{`"100%% done: %w"`, 1, `"100%% done"`},
-		{`"%s: %w"`, 2, ""},           // no word of the server's
-		{`"%w: retrying"`, 1, ""},     // the error is not last
-		{`"get %s: %+v"`, 2, ""},      // not a plain verb
-		{`"get %[2]s: %[1]w"`, 2, ""}, // indexed arguments
-		{`"get %s: %w"`, 1, ""},       // verbs and arguments disagree
+		{`"recursive call? content:\n%s"`, 1, `"recursive call? content"`},
+		{`"list runs:\n\t%w"`, 1, `"list runs"`},
+		{"`list runs:\n\t%w`", 1, "`list runs`"},
+		{`"a path ending in \\n%s"`, 1, `"a path ending in \\n"`}, // an escaped backslash, then n
+		{`"%s: %w"`, 2, ""},                                       // no word of the server's
+		{`"%w: retrying"`, 1, ""},                                 // the error is not last
+		{`"get %s: %+v"`, 2, ""},                                  // not a plain verb
+		{`"get %[2]s: %[1]w"`, 2, ""},                             // indexed arguments
+		{`"get %s: %w"`, 1, ""},                                   // verbs and arguments disagree
 	} {
 		got, ok := wrapperWords(c.lit, c.nargs)
 		if !ok {

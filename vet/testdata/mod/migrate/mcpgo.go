@@ -24,6 +24,15 @@ func getIssue(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolRe
 	return mcpgo.NewToolResultText(issue), nil
 }
 
+// The words, then a new line and the error.
+func getIssueLines(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	issue, err := issues.Get(ctx, req.GetString("id", ""))
+	if err != nil {
+		return mcpgo.NewToolResultError(fmt.Sprintf("failed to get issue:\n%v", err)), nil // want `mcp.NewToolResultError text is built from an error's text`
+	}
+	return mcpgo.NewToolResultText(issue), nil
+}
+
 // The words hold an argument of the tool.
 func getNamed(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 	name := req.GetString("name", "")
