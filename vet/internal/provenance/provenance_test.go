@@ -47,6 +47,15 @@ func TestRouterServer(t *testing.T) {
 	if want := marked(t, filepath.Join(dir, "routerserver")); !maps.Equal(got, want) {
 		t.Fatalf("found %v\nwant %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
 	}
+	helper := false // a helper that returns only a result is told what fits it
+	for _, fd := range res.Findings {
+		if fd.Kind == Upstream && rel(dir, Line(fd.Pos)) == "routerserver/routerserver.go:45" {
+			helper = strings.Contains(fd.Message, "returns only a result") && strings.Contains(fd.Message, "filter.WithHandBuilt(filter.MaskHandBuilt)")
+		}
+	}
+	if !helper {
+		t.Error("the result-only helper's report does not say it returns only a result, nor how to mask its tools' results until it is changed")
+	}
 	for _, fd := range res.Findings {
 		// Only a library's error has no fix: its text is not the server's
 		// to make a ToolError of; the report says how to keep it.

@@ -612,7 +612,9 @@ func (f *flow) upstream(fn *ssa.Function, pos token.Position, v textVerdict) Fin
 	if r := fn.Signature.Results(); r.Len() == 1 {
 		advice = "this function returns only a result, so the text cannot travel as an error: write a fixed message for the model here " +
 			"(mcp.NewToolResultError(\"The service answered 500; retry later.\")), or make it return (*mcp.CallToolResult, error) " +
-			"and its callers return the error, which mcperr masks and logs with a ref"
+			"and its callers return the error, which mcperr masks and logs with a ref; until then, " +
+			"filter.ForTool(name, filter.WithHandBuilt(filter.MaskHandBuilt)) masks the error results of a tool that calls it " +
+			"(its own messages in results too)"
 	}
 	return Finding{Kind: Upstream, Pos: pos, Message: fmt.Sprintf(
 		"the text of this result, which mcperr passes to the model as written, holds %s: %s", v.why, advice)}
